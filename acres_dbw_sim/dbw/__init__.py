@@ -1,0 +1,1 @@
+"""ROS-free drive-by-wire emulation: actuators, engage logic, command decoding, ULC, reports."""
