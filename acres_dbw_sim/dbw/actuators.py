@@ -1,0 +1,226 @@
+"""Small reusable actuator pieces: dead time, first-order lag, rate limits.
+
+Every drive-by-wire actuator of the Polaris is modelled as dead time +
+first-order lag + rate limit (gaps.md "Drive-by-Wire and ULC"). The pieces here
+are sized once at construction; their ``step`` methods and the free functions
+only do float arithmetic (STYLE.md "The hot loop").
+
+Units are those of the signal (bar, percent, deg); times are in seconds.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = [
+    "MIN_TAU_S", "DeadTime", "FirstOrderLag", "clamp", "rate_limit",
+    "rate_accel_limit", "quantize",
+]
+
+#: Smallest time constant of a lag [s]; the Polaris page's ``lag`` uses max(1e-4, tau).
+MIN_TAU_S = 1e-4
+
+
+def clamp(x: float, lo: float, hi: float) -> float:
+    """Clamp ``x`` to ``[lo, hi]`` (``lo <= hi``); a NaN ``x`` returns ``lo``.
+
+    Parameters
+    ----------
+    x, lo, hi : float
+        Value and bounds, any unit.
+
+    Returns
+    -------
+    float
+        ``min(max(x, lo), hi)``, never NaN when the bounds are not NaN.
+    """
+    if x != x:  # NaN never reaches the model
+        return lo
+    return hi if x > hi else lo if x < lo else x
+
+
+def quantize(x: float, step: float) -> float:
+    """Round ``x`` to the nearest multiple of ``step`` (CAN encoding, §4.5).
+
+    Parameters
+    ----------
+    x : float
+        Finite value, any unit.
+    step : float
+        Quantum (> 0), same unit.
+
+    Returns
+    -------
+    float
+        ``round(x / step) * step`` (round half to even, as Python's ``round``).
+    """
+    return round(x / step) * step
+
+
+def rate_limit(previous: float, target: float, rate_up: float, rate_down: float,
+               dt_s: float) -> float:
+    """Move ``previous`` towards ``target`` by at most the given rates.
+
+    ``y = clamp(target, previous - rate_down dt, previous + rate_up dt)``.
+
+    Parameters
+    ----------
+    previous : float
+        Output of the previous step [unit].
+    target : float
+        Set-point [unit].
+    rate_up, rate_down : float
+        Largest rise and fall rate [unit/s], positive; ``math.inf`` = unlimited.
+    dt_s : float
+        Step [s].
+
+    Returns
+    -------
+    float
+        The rate-limited value [unit].
+    """
+    hi = previous + rate_up * dt_s
+    lo = previous - rate_down * dt_s
+    if target > hi:
+        return hi
+    if target < lo:
+        return lo
+    return target
+
+
+def rate_accel_limit(x: float, v: float, target: float, rate_max: float,
+                     accel_max: float, dt_s: float) -> tuple[float, float]:
+    """Shape a reference with a rate and an acceleration limit (second order).
+
+    The reference ``x`` moves towards ``target`` with a velocity ``v`` bounded
+    by ``rate_max`` and changed by at most ``accel_max dt`` per step; it brakes
+    in time to stop at the target (desired speed ``sqrt(2 a |e|)``) and never
+    overshoots it (speed at most ``|e| / dt``). Used for the steering
+    reference (gaps.md: rate limit ``cmd_rate``, acceleration limit
+    ``cmd_accel``).
+
+    Parameters
+    ----------
+    x : float
+        Present reference [deg].
+    v : float
+        Present reference rate [deg/s].
+    target : float
+        Set-point [deg].
+    rate_max : float
+        Rate limit [deg/s] > 0, ``math.inf`` = unlimited.
+    accel_max : float
+        Acceleration limit [deg/s^2] > 0, ``math.inf`` = unlimited.
+    dt_s : float
+        Step [s] > 0.
+
+    Returns
+    -------
+    tuple of float
+        New reference [deg] and its rate [deg/s].
+    """
+    e = target - x
+    mag = abs(e)
+    if mag == 0.0 and v == 0.0:
+        return x, 0.0
+    v_des = min(rate_max, math.sqrt(2.0 * accel_max * mag) if accel_max != math.inf else math.inf,
+                mag / dt_s)
+    v_des = math.copysign(v_des, e)
+    dv = accel_max * dt_s
+    v_new = clamp(v_des, v - dv, v + dv)
+    x_new = x + v_new * dt_s
+    # never step across the target
+    if (target - x_new) * e < 0.0:
+        x_new = target
+        v_new = (x_new - x) / dt_s
+    return x_new, v_new
+
+
+class DeadTime:
+    """Pure transport delay as a ring buffer sized ``round(delay_s / dt_s)`` once.
+
+    ``step(u)`` returns the input of ``n`` steps ago (``u`` itself if n = 0).
+
+    Parameters
+    ----------
+    delay_s : float
+        Dead time [s] >= 0.
+    dt_s : float
+        Physics step [s] > 0.
+    initial : float, optional
+        Value that fills the buffer [unit].
+
+    Raises
+    ------
+    ValueError
+        If ``delay_s`` < 0, ``dt_s`` <= 0 or either is not finite.
+    """
+
+    __slots__ = ("_buf", "_n", "_i")
+
+    def __init__(self, delay_s: float, dt_s: float, initial: float = 0.0) -> None:
+        if not (math.isfinite(delay_s) and delay_s >= 0.0):
+            raise ValueError(f"delay_s={delay_s!r} must be finite and >= 0")
+        if not (math.isfinite(dt_s) and dt_s > 0.0):
+            raise ValueError(f"dt_s={dt_s!r} must be finite and > 0")
+        self._n = int(round(delay_s / dt_s))
+        self._buf = [float(initial)] * max(1, self._n)
+        self._i = 0
+
+    @property
+    def steps(self) -> int:
+        """Delay in physics steps."""
+        return self._n
+
+    def reset(self, value: float) -> None:
+        """Fill the whole buffer with ``value`` [unit]."""
+        for k in range(len(self._buf)):
+            self._buf[k] = value
+
+    def step(self, u: float) -> float:
+        """Push ``u`` [unit] and return the value delayed by ``steps`` steps."""
+        if self._n == 0:
+            return u
+        out = self._buf[self._i]
+        self._buf[self._i] = u
+        self._i += 1
+        if self._i == self._n:
+            self._i = 0
+        return out
+
+
+class FirstOrderLag:
+    """First-order lag ``y <- u + (y - u) exp(-dt / max(1e-4, tau))``.
+
+    The Polaris page's ``lag`` function (Physics Step): exact for a input held
+    over the step. The factor is computed once at construction.
+
+    Parameters
+    ----------
+    tau_s : float
+        Time constant [s] >= 0 (floored at ``MIN_TAU_S``).
+    dt_s : float
+        Physics step [s] > 0.
+    initial : float, optional
+        Initial output [unit].
+
+    Raises
+    ------
+    ValueError
+        If ``tau_s`` < 0 or ``dt_s`` <= 0 or either is not finite.
+    """
+
+    __slots__ = ("y", "_a")
+
+    def __init__(self, tau_s: float, dt_s: float, initial: float = 0.0) -> None:
+        if not (math.isfinite(tau_s) and tau_s >= 0.0):
+            raise ValueError(f"tau_s={tau_s!r} must be finite and >= 0")
+        if not (math.isfinite(dt_s) and dt_s > 0.0):
+            raise ValueError(f"dt_s={dt_s!r} must be finite and > 0")
+        self._a = math.exp(-dt_s / max(MIN_TAU_S, tau_s))
+        self.y = float(initial)
+
+    def step(self, u: float) -> float:
+        """Advance one step towards ``u`` [unit]; return the new output."""
+        self.y = u + (self.y - u) * self._a
+        return self.y

@@ -1,0 +1,148 @@
+"""Boundary of the DBW emulation: what the driver and firmware make of a command.
+
+The ROS driver ``ds_dbw_can`` encodes each command into a CAN frame and the
+firmware decodes it (dbw-interface.md §4.1 "Command forwarding", §4.5). This
+module reproduces that path for the plain command dataclasses, once per
+received command, so that nothing invalid reaches the actuators:
+
+* **Unknown enum values** (an unknown ``cmd_type``, gear, turn signal ...) are
+  replaced by NONE, as the driver does (§4.1, §2.2).
+* **Wrong Python types** (a string, ``None``, a list) cannot occur on a real
+  ROS topic; here a non-number float field is read as NaN, a non-integer enum
+  field as unknown (-> NONE) and a non-bool flag as False.
+* **NaN ``cmd`` with a non-NONE type**: the real driver only warns and sends an
+  undefined encoded value (§4.1). The emulator treats the frame as a CMD_NONE
+  frame: it keeps the command stream fresh (no timeout) but the actuator does
+  not actuate (``enabled`` false, report ``cmd_type`` NONE). The decision is
+  counted in ``CommandDecoder.invalid_count``.
+* **+/-inf ``cmd``**: the driver's encoder saturates, so the value is clamped to
+  the encodable range (§4.5) and then to the platform range, like any other
+  out-of-range value.
+* **Negative brake or throttle** values clamp to 0 (§4.5).
+* **Rate fields**: 0 or NaN = firmware default; +inf or any negative value =
+  unlimited; otherwise rounded to the CAN step, clamped to the largest code
+  (254 steps; 255 means unlimited) and raised to the firmware floor (§4.5).
+  A positive rate smaller than half a step is treated as the smallest code
+  (then floored) rather than silently becoming "default".
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+__all__ = ["as_float", "as_flag", "as_enum", "decode_rate", "decode_ulc_limit"]
+
+
+def as_float(x: object) -> float:
+    """Read a ``float32`` field; anything that is not a real number gives NaN.
+
+    Parameters
+    ----------
+    x : object
+        Field value as received.
+
+    Returns
+    -------
+    float
+        ``float(x)`` for int/float (bool excluded), NaN otherwise.
+    """
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        return math.nan
+    try:
+        return float(x)
+    except (OverflowError, ValueError):  # e.g. an int too large for a float
+        return math.inf if x > 0 else -math.inf
+
+
+def as_flag(x: object) -> bool:
+    """Read a ``bool`` field; only ``True`` (or a non-zero integer) is true."""
+    if isinstance(x, bool):
+        return x
+    if isinstance(x, numbers.Integral):
+        return int(x) != 0
+    return False
+
+
+def as_enum(x: object, valid: frozenset[int]) -> int:
+    """Read a one-byte enum field; unknown or ill-typed values give NONE (0).
+
+    Parameters
+    ----------
+    x : object
+        Field value as received.
+    valid : frozenset of int
+        The values the firmware understands.
+
+    Returns
+    -------
+    int
+        ``int(x)`` if it is in ``valid``, else 0 (the driver sends NONE, §4.1).
+    """
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+        return 0
+    v = int(x)
+    return v if v in valid else 0
+
+
+def decode_rate(x: object, step: float, floor: float, default: float) -> float:
+    """Decode a command rate/accel field to the limit the firmware applies.
+
+    Parameters
+    ----------
+    x : object
+        ROS field value [unit/s].
+    step : float
+        CAN quantum of the field [unit/s] (e.g. 4 deg/s for steering rate).
+    floor : float
+        Firmware minimum of a non-zero user limit [unit/s] (§4.5).
+    default : float
+        Firmware default used for 0 / NaN [unit/s]; ``math.inf`` = unlimited.
+
+    Returns
+    -------
+    float
+        Limit [unit/s] > 0, ``math.inf`` when unlimited.
+
+    Notes
+    -----
+    dbw-interface.md §2.2-2.4 and §4.5: 0 (or NaN) = default, +inf or negative
+    = unlimited (code 255), codes 1..254 in ``step`` units, floor applied.
+    """
+    r = as_float(x)
+    if r != r or r == 0.0:
+        return default
+    if r < 0.0 or r == math.inf:
+        return math.inf
+    code = min(254, max(1, int(round(r / step))))
+    return max(code * step, floor)
+
+
+def decode_ulc_limit(x: object, step: float, lo: float, hi: float, default: float) -> float:
+    """Decode a ULC limit field (``limit_accel`` ... ``limit_jerk_brake``).
+
+    Parameters
+    ----------
+    x : object
+        ROS field value [m/s^2 or m/s^3].
+    step : float
+        CAN quantum (0.025 m/s^2 for accel/decel, 0.1 m/s^3 for jerk).
+    lo, hi : float
+        Decoder clamp (§4.12: accel 0.3-3.0, decel 0.3-6.0, jerk 1.0-25.0).
+    default : float
+        Firmware default used for 0 / NaN.
+
+    Returns
+    -------
+    float
+        The limit in force: ``default`` for 0/NaN, ``hi`` (the maximum) for
+        +inf or negative values, else the quantised value clamped to
+        ``[lo, hi]``.
+    """
+    r = as_float(x)
+    if r != r or r == 0.0:
+        return default
+    if r < 0.0 or r == math.inf:
+        return hi
+    q = round(r / step) * step
+    return min(hi, max(lo, q))

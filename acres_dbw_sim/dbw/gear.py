@@ -1,0 +1,139 @@
+"""Gear actuator: event commands, reject reasons, requests to the gear lever.
+
+Gear commands are events (no timeout, no counter, dbw-interface.md §4.4,
+§4.9). The driver forwards the requested gear only while DBW is enabled,
+otherwise it sends NONE (§4.1); ``CALIBRATE`` is forwarded in any state and
+is a no-op here (the simulated shifter needs no calibration).
+
+A forwarded request is checked in this order; the first failing check is the
+``GearReport.reject`` reason and the request is dropped:
+
+1. ``FAULT``: gear fault injected;
+2. ``UNSUPPORTED``: MANUAL, SPORT or an unknown value (the Ranger has P R N H L);
+3. ``OVERRIDE``: a driver override is active on steering, brake or throttle;
+4. ``SHIFT_IN_PROGRESS``: the lever is still moving;
+5. ``VEHICLE_SPEED``: faster than ``dbw.gear.max_shift_speed_mps`` (0.3 m/s).
+
+An accepted request is passed to the model's gear lever (``gear_request``)
+until the lever reaches it, which applies the Gear Lever rule of the Polaris
+page (1 s through neutral) and may itself refuse (its ``last_gear_reject`` is
+then reported).
+"""
+
+from __future__ import annotations
+
+from .commands import GearCmd
+from .decode import as_enum
+from .msg_fields import CmdSrc, Gear, GearReject
+
+__all__ = ["GearActuator"]
+
+_KNOWN = frozenset({0, 1, 2, 3, 4, 5, 6, 7, 15})
+_SUPPORTED = frozenset({1, 2, 3, 4, 5})
+
+
+class GearActuator:
+    """Gear module of the DBW.
+
+    Parameters
+    ----------
+    max_shift_speed_mps : float
+        Highest speed at which a shift is accepted [m/s].
+
+    Attributes
+    ----------
+    pending : int
+        Gear requested from the lever (``Gear`` value, NONE = no request).
+    reject : int
+        ``GearReject`` of the last command.
+    cmd_src : int
+        ``CmdSrc`` of the last accepted request (USER or ULC).
+    fault_injected : bool
+        Gear fault set by the user.
+    override_active : bool
+        The driver is moving the lever.
+    """
+
+    def __init__(self, max_shift_speed_mps: float) -> None:
+        self.max_shift_speed_mps = max_shift_speed_mps
+        self.reset()
+
+    def reset(self) -> None:
+        """Power-on state: no request, no reject."""
+        self.pending = int(Gear.NONE)
+        self.reject = int(GearReject.NONE)
+        self.cmd_src = int(CmdSrc.USER)
+        self.fault_injected = False
+        self.override_active = False
+        self.return_to_park = False
+
+    def command(self, msg: GearCmd, dbw_enabled: bool, speed_mps: float, gear: int,
+                shifting: bool, override_any: bool, src: int = int(CmdSrc.USER)) -> int:
+        """Handle one gear command event; return the reject reason (``GearReject``).
+
+        Parameters
+        ----------
+        msg : GearCmd
+            The command as received (any content).
+        dbw_enabled : bool
+            The driver's enabled state (requests are forwarded only while enabled).
+        speed_mps : float
+            Vehicle speed [m/s] (magnitude is used).
+        gear : int
+            Present gear (``Gear`` value).
+        shifting : bool
+            The lever is moving.
+        override_any : bool
+            A driver override is active on steering, brake or throttle.
+        src : int
+            ``CmdSrc`` of the request (USER, or ULC for the ULC's shifts).
+        """
+        cmd = as_enum(getattr(msg, "cmd", 0), _KNOWN)
+        if cmd == int(Gear.CALIBRATE):
+            return self.reject
+        if not dbw_enabled or cmd == int(Gear.NONE):
+            return self.reject  # forwarded as NONE: no request, nothing changes
+        self.return_to_park = bool(getattr(msg, "return_to_park", False) is True)
+        if self.fault_injected:
+            r = GearReject.FAULT
+        elif cmd not in _SUPPORTED:
+            r = GearReject.UNSUPPORTED
+        elif override_any:
+            r = GearReject.OVERRIDE
+        elif cmd == gear and not shifting:
+            r = GearReject.NONE
+        elif shifting:
+            r = GearReject.SHIFT_IN_PROGRESS
+        elif abs(speed_mps) > self.max_shift_speed_mps:
+            r = GearReject.VEHICLE_SPEED
+        else:
+            r = GearReject.NONE
+            self.pending = cmd
+            self.cmd_src = src
+        self.reject = int(r)
+        return self.reject
+
+    def update(self, gear: int, shifting: bool, model_reject: int) -> int:
+        """Follow the lever; return the request to pass to the model this step.
+
+        Parameters
+        ----------
+        gear : int
+            Present gear of the model (``Gear`` value).
+        shifting : bool
+            The model's lever is moving.
+        model_reject : int
+            The model's ``last_gear_reject`` (0 if none).
+
+        Returns
+        -------
+        int
+            ``Gear`` value to request, NONE when nothing is pending.
+        """
+        if self.pending != int(Gear.NONE):
+            if gear == self.pending and not shifting:
+                self.pending = int(Gear.NONE)
+            elif model_reject and not shifting:
+                self.reject = int(model_reject)
+                self.pending = int(Gear.NONE)
+        return self.pending

@@ -1,0 +1,240 @@
+"""Subsystem status flags (firmware side) and engage logic (driver side).
+
+Two layers of the real system are visible from ROS (dbw-interface.md §4):
+
+* the **firmware** of each actuator, which keeps the flags ``ready``,
+  ``enabled``, ``override_active``, ``override_latched``, ``timeout`` and
+  ``fault`` (§4.3; the emulation rule set marked *inferred* there), modelled
+  by ``ActuatorStatus``;
+* the **ROS driver** ``ds_dbw_can`` in driver-managed mode (SystemSyncMode
+  NONE, §4.1), which holds the enable request, masks the command ``enable``
+  bits, clears latched overrides every 50 ms and publishes ``dbw_enabled``,
+  modelled by ``EngageLogic``.
+
+Rules of ``ActuatorStatus`` (evaluated every physics step):
+
+* ``timeout`` = a command was received once and the last one is older than the
+  command timeout (100 ms, §4.4), unless the ULC drives the actuator through
+  its own command stream. Before the first command ``timeout`` is false.
+* ``override_active`` = driver input above its threshold, unless the last
+  command carried ``ignore``.
+* ``override_latched`` is set when ``override_active`` rises while the
+  actuator is enabled; it falls on a command with ``clear`` (or the driver's
+  clear-only frame) once ``override_active`` is false.
+* ``ready`` = no fault, no latched or active override.
+* ``enabled`` = ready and (fresh command with the enable bit and a type other
+  than NONE, or driven by the ULC).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["ActuatorStatus", "EngageLogic"]
+
+
+class ActuatorStatus:
+    """Firmware status flags of one actuator (steering, brake, throttle or ULC).
+
+    Parameters
+    ----------
+    timeout_s : float
+        Command timeout [s] (100 ms on the real system, §4.4).
+
+    Attributes
+    ----------
+    ready, enabled, override_active, override_latched, timeout, fault : bool
+        The report flags (dbw-interface.md §4.3).
+    fault_injected : bool
+        Fault set by the user for tests (``DbwSystem.set_fault``).
+    ignore : bool
+        ``ignore`` bit of the last command.
+    enable_bit : bool
+        Enable bit of the last command after the driver's masking.
+    received : bool
+        A command has been received since reset.
+    last_cmd_t : float
+        Arrival time of the last command [s].
+    disengage : int
+        Cause of the last enabled -> disabled transition: 0 none, 1 enable
+        bit dropped, 4 command timeout, 5 fault, 6 override (the low nibble of
+        the ``ReasonDisengage`` codes, §4.11).
+    """
+
+    __slots__ = ("timeout_s", "ready", "enabled", "override_active", "override_latched",
+                 "timeout", "fault", "fault_injected", "ignore", "enable_bit", "received",
+                 "last_cmd_t", "disengage", "driven_by_ulc")
+
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
+        self.reset()
+
+    def reset(self) -> None:
+        """Return to the power-on state: nothing received, no flags."""
+        self.ready = True
+        self.enabled = False
+        self.override_active = False
+        self.override_latched = False
+        self.timeout = False
+        self.fault = False
+        self.fault_injected = False
+        self.ignore = False
+        self.enable_bit = False
+        self.received = False
+        self.last_cmd_t = float("-inf")
+        self.disengage = 0
+        self.driven_by_ulc = False
+
+    def command(self, t_s: float, active: bool, enable: bool, clear: bool, ignore: bool) -> None:
+        """Accept one command frame.
+
+        Parameters
+        ----------
+        t_s : float
+            Arrival time [s].
+        active : bool
+            The frame carries a command type other than NONE (after decoding).
+        enable : bool
+            Enable bit after the driver's masking (§4.1).
+        clear : bool
+            Clear bit (user's ``clear`` or the driver's automatic clear).
+        ignore : bool
+            Ignore bit.
+        """
+        self.last_cmd_t = t_s
+        self.received = True
+        self.enable_bit = enable and active
+        self.ignore = ignore
+        if clear:
+            self.clear_latch()
+
+    def clear_latch(self) -> None:
+        """Clear a latched override if the driver has let go (``clear`` bit)."""
+        if not self.override_active:
+            self.override_latched = False
+
+    def update(self, t_s: float, driver_override: bool, ulc_driving: bool = False) -> None:
+        """Recompute the flags at time ``t_s`` [s].
+
+        Parameters
+        ----------
+        t_s : float
+            Simulation time [s].
+        driver_override : bool
+            Driver input above its threshold now.
+        ulc_driving : bool
+            The ULC commands this actuator through its own (fresh) stream.
+        """
+        was_enabled = self.enabled
+        self.driven_by_ulc = ulc_driving
+        stale = self.received and (t_s - self.last_cmd_t) > self.timeout_s + 1e-9
+        self.timeout = stale and not ulc_driving
+        self.fault = self.fault_injected
+        self.override_active = driver_override and not self.ignore
+        if self.override_active and was_enabled:
+            self.override_latched = True
+        self.ready = not (self.fault or self.override_latched or self.override_active)
+        user = self.received and not stale and self.enable_bit
+        self.enabled = self.ready and (user or ulc_driving)
+        if was_enabled and not self.enabled:
+            if self.fault:
+                self.disengage = 5
+            elif self.override_active or self.override_latched:
+                self.disengage = 6
+            elif stale:
+                self.disengage = 4
+            else:
+                self.disengage = 1
+
+
+class EngageLogic:
+    """The driver's enable request and ``dbw_enabled`` (dbw-interface.md §4.1).
+
+    ``enabled`` = request and not fault and not override, where fault and
+    override are read from the steering, brake and throttle statuses (each
+    masked by its own ``timeout``) and the gear's fault/override. When
+    ``enabled`` falls the request is dropped; a new ``enable`` is needed.
+
+    Attributes
+    ----------
+    request : bool
+        The enable request flag (``enable_`` of the driver).
+    enabled : bool
+        What ``dbw_enabled`` publishes.
+    refused : int
+        Number of ``enable`` events refused because of a fault.
+    """
+
+    __slots__ = ("request", "enabled", "refused", "next_tick_s", "tick_s")
+
+    def __init__(self, tick_s: float = 0.05) -> None:
+        self.tick_s = tick_s
+        self.reset()
+
+    def reset(self) -> None:
+        """Power-on state: no request, not enabled."""
+        self.request = False
+        self.enabled = False
+        self.refused = 0
+        self.next_tick_s = 0.0
+
+    @staticmethod
+    def fault(subsystems: Sequence[ActuatorStatus], gear_fault: bool) -> bool:
+        """Driver's fault predicate: any unmasked actuator fault or a gear fault."""
+        for s in subsystems:
+            if s.fault and not s.timeout:
+                return True
+        return gear_fault
+
+    @staticmethod
+    def override(subsystems: Sequence[ActuatorStatus], gear_override: bool) -> bool:
+        """Driver's override predicate: active or latched overrides (timeout-masked)."""
+        for s in subsystems:
+            if (s.override_active or s.override_latched) and not s.timeout:
+                return True
+        return gear_override
+
+    def on_enable(self, subsystems: Sequence[ActuatorStatus], gear_fault: bool,
+                  gear_override: bool) -> bool:
+        """``enable`` event (§4.1 event 1). Returns False if refused by a fault."""
+        if self.request:
+            return True
+        if self.fault(subsystems, gear_fault):
+            self.refused += 1
+            return False
+        self.request = True
+        self.update(subsystems, gear_fault, gear_override)
+        return True
+
+    def on_disable(self) -> None:
+        """``disable`` event (§4.1 event 2): drop the request."""
+        self.request = False
+        self.enabled = False
+
+    def update(self, subsystems: Sequence[ActuatorStatus], gear_fault: bool,
+               gear_override: bool) -> None:
+        """Recompute ``enabled``; drop the request on a true -> false edge (§4.1 event 4)."""
+        en = (self.request and not self.fault(subsystems, gear_fault)
+              and not self.override(subsystems, gear_override))
+        if self.enabled and not en:
+            self.request = False
+        self.enabled = en
+
+    def tick(self, t_s: float, latched: Sequence[ActuatorStatus]) -> None:
+        """50 ms timer (§4.1 event 3): clear-only frames for latched overrides.
+
+        Parameters
+        ----------
+        t_s : float
+            Simulation time [s]; the timer fires at multiples of ``tick_s``.
+        latched : sequence of ActuatorStatus
+            Steering, brake, throttle and ULC statuses.
+        """
+        if t_s + 1e-9 < self.next_tick_s:
+            return
+        while self.next_tick_s <= t_s + 1e-9:
+            self.next_tick_s += self.tick_s
+        if self.request:
+            for s in latched:
+                if s.override_latched:
+                    s.clear_latch()

@@ -1,0 +1,226 @@
+"""Steering actuator: command decoding, reference shaping, servo, calibration.
+
+Angles are steering-wheel angles in degrees, positive to the left (REP-103,
+polaris-ranger-dynamics.md Conventions). Two frames exist:
+
+* **raw**: the angle the model uses (``theta_sw``), straight ahead at
+  ``steering.center_deg`` (the fitted centre, 12.53 deg);
+* **reported**: ``raw + offset``, the angle in ``SteeringReport`` and in
+  ``CMD_ANGLE``/``CMD_PERCENT`` commands. The offset starts at 0, so an
+  uncalibrated report carries the fitted centre offset (gaps.md);
+  ``CMD_CALIBRATE`` x sets ``offset = x - raw`` and ``CMD_SET_OFFSET`` x sets
+  ``offset = x`` (dbw-interface.md §4.6).
+
+Chain when enabled with an angle-like type (gaps.md): target -> rate limit
+(``cmd_rate``, default 500 deg/s) and acceleration limit (``cmd_accel``,
+default 2500 deg/s^2) -> dead time 0.04 s -> first-order lag 0.06 s -> clamp
+to the lock +/-487 deg. Curvature and yaw rate map to the raw angle through
+the bicycle kinematics: ``delta = atan(L kappa)``, ``kappa = r / v``,
+``theta = center + i_s delta`` (Steering section of the Polaris page,
+inverted), with the firmware assumed calibrated to the true centre.
+
+``CMD_TORQUE`` and the driver's torque act on a column model without
+self-aligning torque: ``d theta / dt = tau / c_col`` (``c_col`` =
+``dbw.steering.column_damping_nm_s_deg``, an estimate). When the actuator is
+not enabled the wheel is free: it stays where it is, moves with the driver's
+torque, or follows the driver's hands (``DriverInput.steering_wheel_deg``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .actuators import DeadTime, FirstOrderLag, clamp, quantize, rate_accel_limit
+from .commands import SteeringCmd
+from .decode import as_flag, as_enum, as_float, decode_rate
+from .params import DbwParameters
+from .status import ActuatorStatus
+
+__all__ = ["SteeringActuator"]
+
+_TYPES = frozenset({0, 1, 2, 3, 4, 13, 14, 15})
+_ANGLE_LIKE = frozenset({2, 3, 4, 14})
+
+
+class SteeringActuator:
+    """Steering module of the DBW (dbw-interface.md §2.2, §4.5, §4.6; gaps.md).
+
+    Parameters
+    ----------
+    p : DbwParameters
+        Parameters (``dbw.steering.*``, ``steering.ratio``, ``steering.center_deg``,
+        ``geometry.wheelbase_m``).
+    dt_s : float
+        Physics step [s].
+    angle_deg : float
+        Initial raw steering-wheel angle [deg].
+
+    Attributes
+    ----------
+    status : ActuatorStatus
+        Firmware flags.
+    angle_deg : float
+        Actual raw steering-wheel angle [deg] (the model input).
+    offset_deg : float
+        Calibration offset [deg]; reported = raw + offset.
+    cmd_type : int
+        Command type in force (after decoding).
+    """
+
+    def __init__(self, p: DbwParameters, dt_s: float, angle_deg: float = 0.0) -> None:
+        self.p = p
+        self.dt_s = dt_s
+        self.status = ActuatorStatus(p.command_timeout_s)
+        self._dead = DeadTime(p.steering_dead_time_s, dt_s, angle_deg)
+        self._lag = FirstOrderLag(p.steering_lag_s, dt_s, angle_deg)
+        self._lock = p.steering_lock_deg
+        self._k_deg = p.steering_ratio * 180.0 / math.pi
+        self._max_kappa = math.tan(math.radians(self._lock / p.steering_ratio)) / p.geometry_wheelbase_m
+        self.invalid_count = 0
+        self.reset(angle_deg)
+
+    def reset(self, angle_deg: float = 0.0) -> None:
+        """Power-on state at the raw angle ``angle_deg`` [deg]; offset 0."""
+        a = clamp(float(angle_deg), -self._lock, self._lock)
+        self.status.reset()
+        self.angle_deg = a
+        self.ref_deg = a
+        self.ref_rate = 0.0
+        self._dead.reset(a)
+        self._lag.y = a
+        self.offset_deg = 0.0
+        self.cmd_type = 0
+        self.cmd_value = math.nan
+        self.rate_limit = self.p.steering_cmd_rate_default_deg_s
+        self.accel_limit = self.p.steering_cmd_accel_default_deg_s2
+        self.target_raw = a
+        self.torque_cmd_nm = 0.0
+        self.limiting_value = False
+        self.limiting_rate = False
+        self.driver_torque_nm = 0.0
+
+    # ------------------------------------------------------------------ commands
+    def command(self, t_s: float, msg: SteeringCmd, dbw_enabled: bool, auto_clear: bool) -> None:
+        """Decode one ``SteeringCmd`` (validation at the boundary, see decode.py).
+
+        Parameters
+        ----------
+        t_s : float
+            Arrival time [s].
+        msg : SteeringCmd
+            The command as received (any content).
+        dbw_enabled : bool
+            The driver's enabled state; masks the enable bit (§4.1).
+        auto_clear : bool
+            The driver adds ``clear`` (request set and override latched).
+        """
+        typ = as_enum(getattr(msg, "cmd_type", 0), _TYPES)
+        val = as_float(getattr(msg, "cmd", math.nan))
+        if typ != 0 and val != val:
+            self.invalid_count += 1
+            typ = 0
+        limiting = False
+        if typ == 15:  # CMD_CALIBRATE: the present wheel position is val (reported frame)
+            self.offset_deg = quantize(clamp(val, -3276.7, 3276.7), 0.1) - self.angle_deg
+            typ = 0
+        elif typ == 13:  # CMD_SET_OFFSET
+            self.offset_deg = quantize(clamp(val, -3276.7, 3276.7), 0.1)
+            typ = 0
+        elif typ == 1:
+            v = quantize(clamp(val, -255.99, 255.99), 1.0 / 128.0)
+            m = self.p.steering_max_torque_nm
+            limiting = abs(v) > m
+            self.torque_cmd_nm = clamp(v, -m, m)
+            self.cmd_value = self.torque_cmd_nm
+        elif typ == 2:
+            v = quantize(clamp(val, -3276.7, 3276.7), 0.1)
+            raw = v - self.offset_deg
+            limiting = abs(raw) > self._lock
+            self.target_raw = clamp(raw, -self._lock, self._lock)
+        elif typ == 3:
+            k = quantize(clamp(val, -0.1999, 0.1999), 0.0000061)
+            limiting = abs(k) > self._max_kappa
+            self.cmd_value = clamp(k, -self._max_kappa, self._max_kappa)
+            self.target_raw = self._raw_of_curvature(self.cmd_value)
+        elif typ == 4:
+            self.cmd_value = quantize(clamp(val, -8.58, 8.58), math.radians(0.015))
+        elif typ == 14:
+            pc = quantize(clamp(val, -327.67, 327.67), 0.01)
+            limiting = abs(pc) > 100.0
+            raw = clamp(pc, -100.0, 100.0) * 0.01 * self._lock - self.offset_deg
+            self.target_raw = clamp(raw, -self._lock, self._lock)
+        if typ in _ANGLE_LIKE:
+            self.rate_limit = decode_rate(getattr(msg, "cmd_rate", 0.0), 4.0, 100.0,
+                                          self.p.steering_cmd_rate_default_deg_s)
+            self.accel_limit = decode_rate(getattr(msg, "cmd_accel", 0.0), 100.0, 300.0,
+                                           self.p.steering_cmd_accel_default_deg_s2)
+        self.cmd_type = typ
+        self.limiting_value = limiting
+        self.status.command(t_s, typ != 0, as_flag(getattr(msg, "enable", False)) and dbw_enabled,
+                            as_flag(getattr(msg, "clear", False)) or auto_clear,
+                            as_flag(getattr(msg, "ignore", False)))
+
+    def calibrate(self, angle_deg: float = 0.0) -> None:
+        """Declare the present wheel position to be ``angle_deg`` [deg] (§4.6)."""
+        self.offset_deg = angle_deg - self.angle_deg
+
+    def _raw_of_curvature(self, kappa: float) -> float:
+        """Raw steering-wheel angle [deg] for a path curvature [1/m] (bicycle kinematics)."""
+        delta = math.atan(self.p.geometry_wheelbase_m * kappa)
+        return clamp(self.p.steering_center_deg + self._k_deg * delta, -self._lock, self._lock)
+
+    # ------------------------------------------------------------------ dynamics
+    def step(self, speed_mps: float, driver_torque_nm: float, driver_angle_deg: float) -> float:
+        """Advance the servo one step; return the raw steering-wheel angle [deg].
+
+        Parameters
+        ----------
+        speed_mps : float
+            Signed longitudinal speed [m/s] (for CMD_YAW_RATE).
+        driver_torque_nm : float
+            Driver's column torque [Nm], finite.
+        driver_angle_deg : float
+            Raw angle the driver holds [deg], or NaN when hands-off.
+
+        Returns
+        -------
+        float
+            Raw angle [deg], finite, within the lock.
+        """
+        dt = self.dt_s
+        lock = self._lock
+        self.driver_torque_nm = driver_torque_nm
+        self.limiting_rate = False
+        if self.status.enabled and self.cmd_type in _ANGLE_LIKE:
+            if self.cmd_type == 4:
+                vmin = self.p.steering_min_yaw_speed_mps
+                v_eff = speed_mps if abs(speed_mps) >= vmin else math.copysign(vmin, speed_mps)
+                kappa = clamp(self.cmd_value / v_eff, -self._max_kappa, self._max_kappa)
+                self.limiting_value = abs(self.cmd_value / v_eff) > self._max_kappa
+                self.target_raw = self._raw_of_curvature(kappa)
+            self.ref_deg, self.ref_rate = rate_accel_limit(
+                self.ref_deg, self.ref_rate, self.target_raw, self.rate_limit, self.accel_limit, dt)
+            self.limiting_rate = abs(self.target_raw - self.ref_deg) > 0.05
+            a = self._lag.step(self._dead.step(self.ref_deg))
+            self.angle_deg = clamp(a, -lock, lock)
+            return self.angle_deg
+        if self.status.enabled and self.cmd_type == 1:
+            tau = self.torque_cmd_nm + (driver_torque_nm if self.status.ignore else 0.0)
+            a = self.angle_deg + tau / self.p.steering_column_damping_nm_s_deg * dt
+        elif driver_angle_deg == driver_angle_deg:
+            a = driver_angle_deg
+        else:
+            a = self.angle_deg + driver_torque_nm / self.p.steering_column_damping_nm_s_deg * dt
+        a = clamp(a, -lock, lock)
+        self.angle_deg = a
+        # the servo follows the free wheel so that a new engagement starts from here
+        self.ref_deg = a
+        self.ref_rate = 0.0
+        self._dead.reset(a)
+        self._lag.y = a
+        return a
+
+    @property
+    def reported_angle_deg(self) -> float:
+        """Steering-wheel angle as reported [deg] (raw + offset)."""
+        return self.angle_deg + self.offset_deg

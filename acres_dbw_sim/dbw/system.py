@@ -1,0 +1,933 @@
+"""The DBW system: commands in, model inputs out, reports from the vehicle state.
+
+``DbwSystem`` joins the pieces of this package the way the real Polaris kit
+joins them (dbw-interface.md §4): the ROS driver's engage logic
+(``EngageLogic``), the steering, brake, throttle and gear modules, the ULC,
+turn signal, drive mode and misc, and the content of every report.
+
+Per physics step (``step``), in this order (the "StepDbw" of the Physics Step):
+
+1. driver input -> override detection; ULC status; pre-emption;
+2. actuator statuses (timeouts, overrides, enabled);
+3. driver logic: ``dbw_enabled``, request drop, 50 ms auto-clear timer;
+4. ULC control (when it drives the pedals), gear requests;
+5. brake, throttle and steering dynamics; drive mode; gear lever request;
+6. wheel-encoder counters and the measured acceleration.
+
+The returned ``DbwOutputs`` always hold finite values within the physical
+limits: pedal 0..1, line pressure 0..``dbw.brake.max_bar``, steering-wheel
+angle within +/-``dbw.steering.lock_deg``, a valid ``Gear`` and ``DriveMode``.
+
+Driver-managed engagement (SystemSyncMode NONE, §4.1) is emulated; the
+firmware-managed modes of §4.2 are not.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from . import reports as R
+from .actuators import FirstOrderLag, clamp, quantize
+from .commands import (
+    BrakeCmd, DisableEvent, DriveModeCmd, EnableEvent, GearCmd, MiscCmd, SteeringCalibrateEvent,
+    SteeringCmd, ThrottleCmd, TurnSignalCmd, UlcCmd,
+)
+from .decode import as_enum
+from .gear import GearActuator
+from .msg_fields import AwdMode, CmdSrc, DiffLock, Gear, PrkBrkStat, SystemState, TurnSignal
+from .params import DbwParameters
+from .pedals import BrakeActuator, ThrottleActuator
+from .status import ActuatorStatus, EngageLogic
+from .steering import SteeringActuator
+from .ulc import Ulc
+
+__all__ = ["DbwSystem", "DriverInput", "DbwOutputs", "DbwReports", "SUBSYSTEMS",
+           "REASON_NOT_READY", "REASON_DISENGAGE", "SIM_VIN"]
+
+#: Subsystem names accepted by ``set_fault``.
+SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
+
+#: Model drive modes (acres_dbw_sim.model.enums.DriveMode numbers).
+TURF, TWO_WD, AWD = 0, 1, 2
+
+#: ReasonNotReady codes of 2.1.8+ used here (§4.11) -> name.
+REASON_NOT_READY = {
+    0x00: "", 0x18: "FaultSteer", 0x19: "FaultBrake", 0x1A: "FaultThrtl", 0x1B: "FaultGear",
+    0x20: "OverrideActiveSteer", 0x21: "OverrideActiveBrake", 0x22: "OverrideActiveThrtl",
+    0x23: "OverrideActiveGear", 0x24: "OverrideLatchedSteer", 0x25: "OverrideLatchedBrake",
+    0x26: "OverrideLatchedThrtl", 0x38: "MissingCmdSteer", 0x39: "MissingCmdBrake",
+    0x3A: "MissingCmdThrtl", 0xC0: "NotEnableCmdSteer", 0xC1: "NotEnableCmdBrake",
+    0xC2: "NotEnableCmdThrtl", 0xFE: "SystemDisabled",
+}
+
+#: ReasonDisengage codes used here (§4.11) -> name.
+REASON_DISENGAGE = {0x00: ""}
+for _base, _name in ((0x20, "Steer"), (0x40, "Brake"), (0x60, "Thrtl")):
+    REASON_DISENGAGE[_base + 1] = f"{_name}CmdDisengage"
+    REASON_DISENGAGE[_base + 4] = f"{_name}CmdTimeout"
+    REASON_DISENGAGE[_base + 5] = f"{_name}RptFault"
+    REASON_DISENGAGE[_base + 6] = f"{_name}RptOverride"
+REASON_DISENGAGE.update({0x85: "GearRptFault", 0x86: "GearRptOverride", 0xC0: "SystemDisableCmd"})
+
+#: Simulated VIN (17 characters, valid check digit; not a real vehicle).
+SIM_VIN = "3NSRRE995SE000001"
+#: Simulated module clock at t = 0 (2026-01-01T00:00:00Z) [s since the epoch].
+_EPOCH_S = 1767225600
+
+
+@dataclass(slots=True)
+class DriverInput:
+    """What the (simulated) person in the seat does.
+
+    Attributes
+    ----------
+    accel_pedal_pct : float
+        Accelerator pedal [%], 0..100.
+    brake_pedal_pct : float
+        Brake pedal [%], 0..100; 100 % = ``dbw.brake.max_bar``.
+    steering_torque_nm : float
+        Torque on the steering wheel [Nm], positive to the left.
+    steering_wheel_deg : float
+        Raw steering-wheel angle the driver holds [deg], NaN = hands off.
+    gear : int
+        Lever position the driver selects (``Gear``), NONE = lever untouched.
+    turn_signal : int
+        Turn-signal stalk (``TurnSignal``).
+    drive_mode : int
+        AWD switch the driver selects (model ``DriveMode`` 0..2), -1 = untouched.
+
+    A pedal, brake or steering torque above its threshold while the actuator
+    is enabled makes an override (unless the commands carry ``ignore``);
+    moving the lever is a gear override.
+    """
+
+    accel_pedal_pct: float = 0.0
+    brake_pedal_pct: float = 0.0
+    steering_torque_nm: float = 0.0
+    steering_wheel_deg: float = math.nan
+    gear: int = 0
+    turn_signal: int = 0
+    drive_mode: int = -1
+
+
+@dataclass(slots=True)
+class DbwOutputs:
+    """Model inputs produced by the DBW (field names of the model's ``VehicleInputs``).
+
+    Attributes
+    ----------
+    pedal : float
+        Accelerator pedal seen by the engine, 0..1.
+    brake_line_bar : float
+        Brake line pressure [bar], 0..max.
+    steering_wheel_deg : float
+        Raw steering-wheel angle [deg] (servo or driver), within the lock.
+    gear_request : int
+        ``Gear`` requested from the lever, NONE = no request.
+    drive_mode : int
+        AWD switch position (model ``DriveMode``: 0 turf, 1 2WD, 2 AWD).
+    """
+
+    pedal: float = 0.0
+    brake_line_bar: float = 0.0
+    steering_wheel_deg: float = 0.0
+    gear_request: int = 0
+    drive_mode: int = AWD
+
+
+@dataclass(slots=True)
+class DbwReports:
+    """Every report the node publishes, one instance each (overwritten per call).
+
+    Attribute names are the topic names without the ``/vehicle/`` prefix
+    (``/`` -> ``_``); ``ecu_info`` holds one ``EcuInfo`` per module (Gateway,
+    Throttle, §5.1); ``vin`` is the ``std_msgs/String`` content.
+    """
+
+    steering_report: R.SteeringReport = field(default_factory=R.SteeringReport)
+    brake_report: R.BrakeReport = field(default_factory=R.BrakeReport)
+    throttle_report: R.ThrottleReport = field(default_factory=R.ThrottleReport)
+    gear_report: R.GearReport = field(default_factory=R.GearReport)
+    system_report: R.SystemReport = field(default_factory=R.SystemReport)
+    ulc_report: R.UlcReport = field(default_factory=R.UlcReport)
+    misc_report: R.MiscReport = field(default_factory=R.MiscReport)
+    turn_signal_report: R.TurnSignalReport = field(default_factory=R.TurnSignalReport)
+    drive_mode_report: R.DriveModeReport = field(default_factory=R.DriveModeReport)
+    vehicle_velocity: R.VehicleVelocity = field(default_factory=R.VehicleVelocity)
+    wheel_speeds: R.WheelSpeeds = field(default_factory=R.WheelSpeeds)
+    wheel_positions: R.WheelPositions = field(default_factory=R.WheelPositions)
+    tire_pressures: R.TirePressures = field(default_factory=R.TirePressures)
+    throttle_info: R.ThrottleInfo = field(default_factory=R.ThrottleInfo)
+    brake_info: R.BrakeInfo = field(default_factory=R.BrakeInfo)
+    steering_offset: R.SteeringOffset = field(default_factory=R.SteeringOffset)
+    steering_info: R.SteeringInfo = field(default_factory=R.SteeringInfo)
+    propulsion_info: R.PropulsionInfo = field(default_factory=R.PropulsionInfo)
+    fuel_level: R.FuelLevel = field(default_factory=R.FuelLevel)
+    steering_diag: R.SteeringDiagnostics = field(default_factory=R.SteeringDiagnostics)
+    brake_diag: R.BrakeDiagnostics = field(default_factory=R.BrakeDiagnostics)
+    throttle_diag: R.ThrottleDiagnostics = field(default_factory=R.ThrottleDiagnostics)
+    gear_diag: R.GearDiagnostics = field(default_factory=R.GearDiagnostics)
+    imu: R.ImuData = field(default_factory=R.ImuData)
+    ecu_info: tuple = ()
+    vin: str = SIM_VIN
+    dbw_enabled: bool = False
+
+
+def _f(x: object, default: float = 0.0) -> float:
+    """A finite float from a state attribute (NaN/inf/missing -> default)."""
+    try:
+        v = float(x)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return default
+    return v if math.isfinite(v) else default
+
+
+class _StateView:
+    """The vehicle-state quantities the DBW reads, copied once per step.
+
+    Reads the attributes of the model's ``Vehicle`` (planned interface:
+    ``velocity_body_mps``, ``speed_mps``, ``angular_velocity_body_rad_s``,
+    ``specific_force_body_mps2``, ``wheel_spin_rad_s``, ``gear``,
+    ``gear_target``, ``shift_in_progress``, ``last_gear_reject``,
+    ``drive_mode``, ``engine_rpm``, ``engine_torque_nm``, ``cvt_ratio``,
+    ``brake_torque_nm``, ``fuel_l``); a missing or non-finite value reads as 0.
+    """
+
+    __slots__ = ("v", "speed", "omega", "f_spec", "wheel_spin", "gear", "gear_target", "shifting",
+                 "gear_reject", "drive_mode", "engine_rpm", "engine_torque", "cvt_ratio",
+                 "brake_torque", "fuel_l")
+
+    def __init__(self) -> None:
+        self.v = 0.0
+        self.speed = 0.0
+        self.omega = [0.0, 0.0, 0.0]
+        self.f_spec = [0.0, 0.0, 9.80665]
+        self.wheel_spin = [0.0, 0.0, 0.0, 0.0]
+        self.gear = int(Gear.PARK)
+        self.gear_target = int(Gear.PARK)
+        self.shifting = False
+        self.gear_reject = 0
+        self.drive_mode = AWD
+        self.engine_rpm = 0.0
+        self.engine_torque = 0.0
+        self.cvt_ratio = 0.0
+        self.brake_torque = math.nan
+        self.fuel_l = math.nan
+
+    def read(self, s: object) -> None:
+        vb = getattr(s, "velocity_body_mps", None)
+        self.v = _f(vb[0]) if vb is not None else _f(getattr(s, "speed_mps", 0.0))
+        self.speed = abs(_f(getattr(s, "speed_mps", self.v), abs(self.v)))
+        w = getattr(s, "angular_velocity_body_rad_s", None)
+        if w is not None:
+            for i in range(3):
+                self.omega[i] = _f(w[i])
+        fs = getattr(s, "specific_force_body_mps2", None)
+        if fs is not None:
+            for i in range(3):
+                self.f_spec[i] = _f(fs[i])
+        ws = getattr(s, "wheel_spin_rad_s", None)
+        if ws is not None:
+            for i in range(4):
+                self.wheel_spin[i] = _f(ws[i])
+        self.gear = int(_f(getattr(s, "gear", int(Gear.PARK)), int(Gear.PARK)))
+        self.gear_target = int(_f(getattr(s, "gear_target", self.gear), self.gear))
+        self.shifting = bool(getattr(s, "shift_in_progress", False))
+        self.gear_reject = int(_f(getattr(s, "last_gear_reject", 0)))
+        self.drive_mode = int(_f(getattr(s, "drive_mode", AWD), AWD))
+        self.engine_rpm = _f(getattr(s, "engine_rpm", 0.0))
+        self.engine_torque = _f(getattr(s, "engine_torque_nm", 0.0))
+        self.cvt_ratio = _f(getattr(s, "cvt_ratio", 0.0))
+        bt = getattr(s, "brake_torque_nm", None)
+        self.brake_torque = sum(_f(x) for x in bt) if bt is not None else math.nan
+        fl = getattr(s, "fuel_l", None)
+        self.fuel_l = _f(fl, math.nan) if fl is not None else math.nan
+
+
+def _vin_ok(vin: str) -> bool:
+    """ISO 3779 check digit (position 9) of a North-American VIN."""
+    vals = {**{str(d): d for d in range(10)},
+            **dict(zip("ABCDEFGH", range(1, 9))), **dict(zip("JKLMN", range(1, 6))), "P": 7, "R": 9,
+            **dict(zip("STUVWXYZ", range(2, 10)))}
+    weights = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
+    total = sum(vals[c] * w for c, w in zip(vin, weights))
+    check = total % 11
+    return vin[8] == ("X" if check == 10 else str(check))
+
+
+class DbwSystem:
+    """Drive-by-wire emulation of the Polaris Ranger kit (ROS-free).
+
+    Parameters
+    ----------
+    params : DbwParameters
+        DBW parameters (``DbwParameters.from_vehicle_parameters(vp)``).
+    dt_s : float
+        Physics step [s] (1/1000 to 1/60).
+    steering_wheel_deg : float, optional
+        Initial raw steering-wheel angle [deg]; default the straight-ahead
+        centre ``steering.center_deg``.
+    drive_mode : int, optional
+        Initial AWD switch position (model ``DriveMode``), default AWD.
+
+    Raises
+    ------
+    ValueError
+        If ``dt_s`` is not within [1e-3, 1/60] or the initial values are invalid.
+
+    Notes
+    -----
+    Time is the caller's simulation time in seconds: ``submit(cmd, t_s)`` with
+    the arrival time, ``step(t_s, state)`` once per physics step with the
+    time at the start of that step, ``reports(t_s, state)`` whenever a
+    report is due. The node publishes each report at its real rate (§1.4).
+    """
+
+    def __init__(self, params: DbwParameters, dt_s: float, steering_wheel_deg: float | None = None,
+                 drive_mode: int = AWD) -> None:
+        if not (isinstance(dt_s, (int, float)) and 1e-3 - 1e-12 <= dt_s <= 1.0 / 60.0 + 1e-12):
+            raise ValueError(f"dt_s={dt_s!r}: must lie in [0.001, 1/60] s")
+        self.p = params
+        self.dt_s = float(dt_s)
+        self.steering = SteeringActuator(params, self.dt_s, params.steering_center_deg)
+        self.brake = BrakeActuator(params, self.dt_s)
+        self.throttle = ThrottleActuator(params, self.dt_s)
+        self.gear = GearActuator(params.gear_max_shift_speed_mps)
+        self.ulc = Ulc(params, self.dt_s)
+        self.engage = EngageLogic(0.05)
+        self.outputs = DbwOutputs()
+        self.driver = DriverInput()
+        self._state = _StateView()
+        self._rep = DbwReports()
+        self._accel_filter = FirstOrderLag(0.05, self.dt_s, 0.0)
+        self._ecu = (R.EcuInfo(), R.EcuInfo())
+        self._rep.ecu_info = self._ecu
+        self._three = (self.steering.status, self.brake.status, self.throttle.status)
+        self._four = self._three + (self.ulc.status,)
+        self.reset(steering_wheel_deg, drive_mode)
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, steering_wheel_deg: float | None = None, drive_mode: int = AWD) -> None:
+        """Return to power-on: disengaged, nothing received, no faults, no driver input.
+
+        Raises
+        ------
+        ValueError
+            If ``steering_wheel_deg`` is not finite or ``drive_mode`` not 0..2.
+        """
+        a = self.p.steering_center_deg if steering_wheel_deg is None else steering_wheel_deg
+        if not math.isfinite(a):
+            raise ValueError(f"steering_wheel_deg={a!r}: must be finite")
+        if drive_mode not in (TURF, TWO_WD, AWD):
+            raise ValueError(f"drive_mode={drive_mode!r}: must be 0 (turf), 1 (2WD) or 2 (AWD)")
+        self.steering.reset(a)
+        self.brake.reset()
+        self.throttle.reset()
+        self.gear.reset()
+        self.ulc.reset()
+        self.engage.reset()
+        self.driver = DriverInput()
+        self.outputs.pedal = 0.0
+        self.outputs.brake_line_bar = 0.0
+        self.outputs.steering_wheel_deg = self.steering.angle_deg
+        self.outputs.gear_request = int(Gear.NONE)
+        self.outputs.drive_mode = drive_mode
+        self.drive_mode = drive_mode
+        self.drive_mode_cmd = (0, 0)  # (awd_mode_cmd, rear_diff_cmd) in force
+        self.turn_signal_cmd = int(TurnSignal.NONE)
+        self.turn_signal_t = -math.inf
+        self.t_s = 0.0
+        self.wheel_counts = [0.0, 0.0, 0.0, 0.0]
+        self.odometer_km = 0.0
+        self._v_prev = math.nan
+        self._accel_filter.y = 0.0
+        self.accel_meas = 0.0
+        self.disengage_reason = 0
+        self.ulc_preempt_warned = False
+        self._angle_prev = self.steering.angle_deg
+        self.angle_rate = 0.0
+
+    @property
+    def dbw_enabled(self) -> bool:
+        """What ``/vehicle/dbw_enabled`` publishes (§4.1)."""
+        return self.engage.enabled
+
+    @property
+    def invalid_commands(self) -> int:
+        """Number of commands with a NaN set-point and a non-NONE type (treated as NONE)."""
+        return (self.steering.invalid_count + self.brake.invalid_count + self.throttle.invalid_count
+                + self.ulc.invalid_count)
+
+    # ------------------------------------------------------------------ inputs
+    def _gear_override(self) -> bool:
+        return self.gear.override_active
+
+    def enable(self, t_s: float | None = None) -> bool:
+        """``/vehicle/enable``: request engagement; False if refused by a fault (§4.1)."""
+        return self.engage.on_enable(self._three, self.gear.fault_injected, self._gear_override())
+
+    def disable(self, t_s: float | None = None) -> None:
+        """``/vehicle/disable``: drop the request (§4.1 event 2)."""
+        if self.engage.request or self.engage.enabled:
+            self.disengage_reason = 0xC0
+        self.engage.on_disable()
+
+    def steering_calibrate(self, t_s: float | None = None) -> None:
+        """``/vehicle/steering/calibrate`` (deprecated): the present position is 0 deg."""
+        self.steering.calibrate(0.0)
+
+    def submit(self, command: object, t_s: float) -> None:
+        """Receive one command or event at simulation time ``t_s`` [s].
+
+        Parameters
+        ----------
+        command : object
+            A command dataclass of ``acres_dbw_sim.dbw.commands`` or an event
+            (``ENABLE``, ``DISABLE``, ``STEERING_CALIBRATE``). Any field content
+            is accepted and handled as documented in ``decode.py``.
+        t_s : float
+            Arrival time [s], finite.
+
+        Raises
+        ------
+        TypeError
+            If ``command`` is not one of the command or event classes.
+        ValueError
+            If ``t_s`` is not a finite number.
+        """
+        if isinstance(t_s, bool) or not isinstance(t_s, (int, float)) or not math.isfinite(t_s):
+            raise ValueError(f"t_s={t_s!r}: must be a finite number of seconds")
+        en = self.engage.enabled
+        req = self.engage.request
+        if isinstance(command, SteeringCmd):
+            self.steering.command(t_s, command, en, req and self.steering.status.override_latched)
+        elif isinstance(command, BrakeCmd):
+            self.brake.command(t_s, command, en, req and self.brake.status.override_latched)
+        elif isinstance(command, ThrottleCmd):
+            self.throttle.command(t_s, command, en, req and self.throttle.status.override_latched)
+        elif isinstance(command, UlcCmd):
+            self.ulc.command(t_s, command, en, req and self.ulc.status.override_latched)
+        elif isinstance(command, GearCmd):
+            s = self._state
+            self.gear.command(command, en, s.v, s.gear, s.shifting, self._any_override(), int(CmdSrc.USER))
+        elif isinstance(command, TurnSignalCmd):
+            self.turn_signal_t = t_s
+            self.turn_signal_cmd = as_enum(getattr(command, "cmd", 0), frozenset({0, 1, 2, 3})) if en else 0
+        elif isinstance(command, DriveModeCmd):
+            if en:
+                awd = as_enum(getattr(command, "awd_mode_cmd", 0), frozenset({0, 1, 2, 3, 4}))
+                rear = as_enum(getattr(command, "rear_diff_cmd", 0), frozenset({0, 1, 2}))
+                self.drive_mode_cmd = (awd, rear)
+                self._apply_drive_mode_cmd(awd, rear)
+        elif isinstance(command, MiscCmd):
+            pass  # no electric parking brake or door actuators on the Ranger: see misc_report
+        elif isinstance(command, EnableEvent):
+            self.enable(t_s)
+        elif isinstance(command, DisableEvent):
+            self.disable(t_s)
+        elif isinstance(command, SteeringCalibrateEvent):
+            self.steering_calibrate(t_s)
+        else:
+            raise TypeError(f"{type(command).__name__}: not a DBW command or event")
+
+    def _apply_drive_mode_cmd(self, awd: int, rear: int) -> None:
+        """Map ``DriveModeCmd`` (AwdMode, DiffLock) onto the Ranger's AWD switch."""
+        if awd in (int(AwdMode.FOUR_AUTO), int(AwdMode.FOUR_HIGH), int(AwdMode.FOUR_LOW)):
+            self.drive_mode = AWD
+        elif awd == int(AwdMode.TWO_HIGH):
+            self.drive_mode = TURF if rear == int(DiffLock.UNLOCKED) else TWO_WD
+        elif rear == int(DiffLock.UNLOCKED):
+            self.drive_mode = TURF
+        elif rear == int(DiffLock.LOCKED) and self.drive_mode == TURF:
+            self.drive_mode = TWO_WD
+
+    def set_driver(self, driver: DriverInput) -> None:
+        """Set the driver's input (held until changed).
+
+        Raises
+        ------
+        ValueError
+            If a pedal, torque or angle is not finite (the angle may be NaN =
+            hands off), a pedal is outside 0..100, or an enum is unknown.
+        """
+        for name in ("accel_pedal_pct", "brake_pedal_pct", "steering_torque_nm"):
+            v = getattr(driver, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise ValueError(f"DriverInput.{name}={v!r}: must be a finite number")
+        for name in ("accel_pedal_pct", "brake_pedal_pct"):
+            if not 0.0 <= getattr(driver, name) <= 100.0:
+                raise ValueError(f"DriverInput.{name}={getattr(driver, name)!r}: must lie in [0, 100] %")
+        a = driver.steering_wheel_deg
+        if not isinstance(a, (int, float)) or math.isinf(a):
+            raise ValueError(f"DriverInput.steering_wheel_deg={a!r}: must be finite or NaN")
+        if driver.gear not in (0, 1, 2, 3, 4, 5):
+            raise ValueError(f"DriverInput.gear={driver.gear!r}: must be a Gear value 0..5")
+        if driver.turn_signal not in (0, 1, 2, 3):
+            raise ValueError(f"DriverInput.turn_signal={driver.turn_signal!r}: must be 0..3")
+        if driver.drive_mode not in (-1, 0, 1, 2):
+            raise ValueError(f"DriverInput.drive_mode={driver.drive_mode!r}: must be -1 or 0..2")
+        self.driver = driver
+
+    def set_fault(self, subsystem: str, active: bool = True) -> None:
+        """Inject or clear a fault in ``subsystem`` (one of ``SUBSYSTEMS``).
+
+        Raises
+        ------
+        ValueError
+            If ``subsystem`` is unknown.
+        """
+        if subsystem == "steering":
+            self.steering.status.fault_injected = bool(active)
+        elif subsystem == "brake":
+            self.brake.status.fault_injected = bool(active)
+        elif subsystem == "throttle":
+            self.throttle.status.fault_injected = bool(active)
+        elif subsystem == "gear":
+            self.gear.fault_injected = bool(active)
+        else:
+            raise ValueError(f"subsystem={subsystem!r}: must be one of {SUBSYSTEMS}")
+
+    def _any_override(self) -> bool:
+        return (self.steering.status.override_active or self.brake.status.override_active
+                or self.throttle.status.override_active)
+
+    # ------------------------------------------------------------------ step
+    def step(self, t_s: float, vehicle_state: object) -> DbwOutputs:
+        """Advance the DBW one physics step and return the model inputs.
+
+        Parameters
+        ----------
+        t_s : float
+            Simulation time at the start of the step [s].
+        vehicle_state : object
+            The model's vehicle (attributes read by ``_StateView``).
+
+        Returns
+        -------
+        DbwOutputs
+            The same object every step (overwritten), finite and within limits.
+        """
+        p = self.p
+        dt = self.dt_s
+        self.t_s = t_s
+        s = self._state
+        s.read(vehicle_state)
+        d = self.driver
+        driver_bar = d.brake_pedal_pct * 0.01 * p.brake_max_bar
+        over_brake = d.brake_pedal_pct > p.brake_override_pct
+        over_throttle = d.accel_pedal_pct > p.throttle_override_pct
+        over_steer = abs(d.steering_torque_nm) > p.steering_override_torque_nm
+        self.gear.fault_injected = self.gear.fault_injected
+        self.gear.override_active = d.gear != 0 and d.gear != s.gear_target
+
+        # 1. ULC status and pre-emption by fresh, enabled user pedal commands (§4.12)
+        ulc = self.ulc
+        ulc.status.fault_injected = self.brake.status.fault_injected or self.throttle.status.fault_injected
+        ulc.status.update(t_s, over_brake or over_throttle)
+        fresh_user = False
+        for act in (self.brake, self.throttle):
+            st = act.status
+            if (st.received and st.enable_bit and (t_s - st.last_cmd_t) <= p.command_timeout_s + 1e-9):
+                fresh_user = True
+        ulc.preempted = fresh_user and ulc.status.enabled
+        ulc_drives = ulc.status.enabled and not fresh_user
+
+        # 2. actuator statuses
+        self.steering.status.update(t_s, over_steer)
+        self.brake.status.update(t_s, over_brake, ulc_drives)
+        self.throttle.status.update(t_s, over_throttle, ulc_drives)
+
+        # 3. driver logic (§4.1)
+        was = self.engage.enabled
+        self.engage.update(self._three, self.gear.fault_injected, self.gear.override_active)
+        if was and not self.engage.enabled:
+            self.disengage_reason = self._disengage_code()
+        self.engage.tick(t_s, self._four)
+
+        # 4. ULC control and its gear requests
+        if ulc_drives:
+            ulc.step(s.v, s.gear, s.shifting)
+            if ulc.gear_request != int(Gear.NONE) and ulc.gear_request != self.gear.pending:
+                self.gear.command(GearCmd(cmd=ulc.gear_request), self.engage.enabled, s.v, s.gear,
+                                  s.shifting, self._any_override(), int(CmdSrc.ULC))
+        elif ulc.engaged or ulc.throttle_pct or ulc.brake_bar:
+            ulc.disengage(s.v)
+        else:
+            ulc.v_ref = s.v
+
+        # 5. actuators
+        o = self.outputs
+        o.brake_line_bar = self.brake.step(driver_bar, ulc.brake_bar)
+        o.pedal = clamp(self.throttle.step(d.accel_pedal_pct, ulc.throttle_pct), 0.0, 1.0)
+        drv_angle = d.steering_wheel_deg
+        o.steering_wheel_deg = self.steering.step(s.v, d.steering_torque_nm, drv_angle)
+        self.angle_rate = (o.steering_wheel_deg - self._angle_prev) / dt
+        self._angle_prev = o.steering_wheel_deg
+        if d.drive_mode >= 0:
+            self.drive_mode = d.drive_mode
+        o.drive_mode = self.drive_mode
+        req = self.gear.update(s.gear, s.shifting, s.gear_reject)
+        o.gear_request = d.gear if d.gear != 0 else req
+        if t_s - self.turn_signal_t > 0.25 + 1e-9:
+            self.turn_signal_cmd = 0
+
+        # 6. sensors integrated over the step
+        cpr = p.wheel_counts_per_rev / (2.0 * math.pi)
+        for i in range(4):
+            c = self.wheel_counts[i] + s.wheel_spin[i] * dt * cpr
+            self.wheel_counts[i] = math.fmod(c, 65536.0)
+        self.odometer_km += s.speed * dt * 1e-3
+        if self._v_prev == self._v_prev:
+            self.accel_meas = self._accel_filter.step((s.v - self._v_prev) / dt)
+        self._v_prev = s.v
+        return o
+
+    def _disengage_code(self) -> int:
+        """ReasonDisengage of the transition that just dropped ``dbw_enabled``."""
+        if self.gear.fault_injected:
+            return 0x85
+        if self.gear.override_active:
+            return 0x86
+        for base, st in ((0x20, self.steering.status), (0x40, self.brake.status), (0x60, self.throttle.status)):
+            if st.fault and not st.timeout:
+                return base + 5
+        for base, st in ((0x20, self.steering.status), (0x40, self.brake.status), (0x60, self.throttle.status)):
+            if (st.override_active or st.override_latched) and not st.timeout:
+                return base + 6
+        return 0
+
+    # ------------------------------------------------------------------ reports
+    def reports(self, t_s: float, vehicle_state: object | None = None) -> DbwReports:
+        """Fill and return every report for simulation time ``t_s`` [s].
+
+        Parameters
+        ----------
+        t_s : float
+            Simulation time [s] (the adapter stamps the headers with it).
+        vehicle_state : object, optional
+            The model's vehicle; default: the state read by the last ``step``.
+
+        Returns
+        -------
+        DbwReports
+            The same object on every call, overwritten in place.
+        """
+        if vehicle_state is not None:
+            self._state.read(vehicle_state)
+        s = self._state
+        p = self.p
+        r = self._rep
+        nan = math.nan
+        r.dbw_enabled = self.engage.enabled
+        st_s, st_b, st_t = self._three
+
+        # ---- steering
+        sr = r.steering_report
+        stg = self.steering
+        fresh = st_s.received and not st_s.timeout
+        sr.steering_wheel_angle = quantize(clamp(stg.reported_angle_deg, -819.1, 819.1), 0.1)
+        sr.steering_column_torque = quantize(clamp(stg.driver_torque_nm, -7.9375, 7.9375), 0.0625)
+        if fresh and stg.cmd_type == 1:
+            sr.cmd_type, sr.cmd = 1, quantize(stg.torque_cmd_nm, 1.0 / 128.0)
+        elif fresh and stg.cmd_type in (2, 3, 4, 14):
+            sr.cmd_type, sr.cmd = 2, quantize(stg.target_raw + stg.offset_deg, 0.1)
+        else:
+            sr.cmd_type, sr.cmd = 0, nan
+        sr.limiting_value = stg.limiting_value and fresh
+        sr.limiting_rate = stg.limiting_rate and st_s.enabled
+        self._flags(sr, st_s)
+        sr.actuator_temp = nan
+        sr.limit_rate = stg.rate_limit if stg.rate_limit == math.inf else quantize(stg.rate_limit, 4.0)
+        sr.limit_value = quantize(p.steering_lock_deg, 1.0)
+        sr.cmd_src = int(CmdSrc.USER)
+
+        # ---- brake
+        br = r.brake_report
+        brk = self.brake
+        G = brk.gain_nm_per_bar
+        for name in ("pressure_input", "pressure_cmd", "pressure_output", "torque_input", "torque_cmd",
+                     "torque_output", "accel_cmd", "accel_output", "percent_input", "percent_cmd",
+                     "percent_output"):
+            setattr(br, name, nan)
+        if st_b.driven_by_ulc:
+            btype = 1
+        elif st_b.received and not st_b.timeout:
+            btype = brk.cmd_type
+        else:
+            btype = 0
+        br.cmd_type = btype
+        if btype == 1:
+            br.pressure_input = quantize(brk.driver_bar, 0.05)
+            br.pressure_cmd = quantize(brk.setpoint_bar, 0.05)
+            br.pressure_output = quantize(brk.line_bar, 0.05)
+        elif btype == 2:
+            br.torque_input = quantize(brk.driver_bar * G, 4.0)
+            br.torque_cmd = quantize(brk.setpoint_bar * G, 4.0)
+            br.torque_output = quantize(brk.line_bar * G, 4.0)
+        elif btype in (8, 9, 10):
+            br.torque_input = quantize(brk.driver_bar * G, 4.0)
+            br.accel_cmd = quantize(clamp(brk.cmd_value, -10.2, 10.2), 0.005)
+            br.accel_output = quantize(clamp(self.accel_meas, -10.2, 10.2), 0.005)
+        elif btype in (13, 14):
+            k = 100.0 / p.brake_max_bar
+            br.percent_input = quantize(brk.driver_bar * k, 0.025)
+            br.percent_cmd = quantize(brk.setpoint_bar * k, 0.025)
+            br.percent_output = quantize(brk.line_bar * k, 0.025)
+        br.btsi_cmd = False
+        br.yield_request = False
+        br.limiting_value = brk.limiting_value and btype != 0
+        br.limiting_rate = brk.limiting_rate and st_b.enabled
+        self._flags(br, st_b)
+        br.limit_value = math.inf
+        br.brake_available_partial_inf = 0
+        br.brake_available_duration = math.inf
+        br.brake_available_full = True
+        br.req_shift_park = False
+        br.req_park_brake = False
+        br.external_button = False
+        br.comms_loss_armed = False
+        br.cmd_src = int(CmdSrc.ULC) if st_b.driven_by_ulc else int(CmdSrc.USER)
+
+        # ---- throttle
+        tr = r.throttle_report
+        thr = self.throttle
+        if st_t.driven_by_ulc:
+            ttype = 14
+        elif st_t.received and not st_t.timeout:
+            ttype = thr.cmd_type
+        else:
+            ttype = 0
+        tr.cmd_type = ttype
+        if ttype:
+            tr.percent_input = quantize(thr.driver_pct, 0.025)
+            tr.percent_cmd = quantize(thr.setpoint_pct, 0.025)
+            tr.percent_output = quantize(thr.output_pct, 0.025)
+        else:
+            tr.percent_input = tr.percent_cmd = tr.percent_output = nan
+        tr.yield_request = False
+        tr.limiting_value = thr.limiting_value and ttype != 0
+        tr.limiting_rate = thr.limiting_rate and st_t.enabled
+        self._flags(tr, st_t)
+        tr.limit_value = math.inf
+        tr.cmd_src = int(CmdSrc.ULC) if st_t.driven_by_ulc else int(CmdSrc.USER)
+
+        # ---- gear
+        gr = r.gear_report
+        g = self.gear
+        gr.gear = s.gear
+        gr.cmd = g.pending
+        gr.driver = s.gear_target
+        gr.reject = g.reject
+        gr.gear_manual = 0
+        gr.cmd_manual = 0
+        gr.power_latched = False
+        gr.external_control = False
+        gr.ready = not g.fault_injected
+        gr.override_active = g.override_active
+        gr.override_other = False
+        gr.fault = g.fault_injected
+        gr.bad_crc = False
+        gr.degraded = False
+        gr.actuator_temp = nan
+        gr.support_cmd_manual = False
+        gr.ready_to_calibrate = False
+        gr.req_brake_cal = False
+        gr.cmd_src = g.cmd_src
+
+        # ---- system
+        sy = r.system_report
+        sy.inhibit = False
+        sy.validate_cmd_crc_rc = False
+        sy.system_sync_mode = 0
+        sy.fault = st_s.fault or st_b.fault or st_t.fault or g.fault_injected
+        sy.override = (st_s.override_active or st_b.override_active or st_t.override_active
+                       or g.override_active)
+        sy.ready = st_s.ready and st_b.ready and st_t.ready and not g.fault_injected
+        sy.enabled = st_s.enabled and st_b.enabled and st_t.enabled and not g.fault_injected
+        sy.state = int(SystemState.FAULT if sy.fault else SystemState.ACTIVE if sy.enabled
+                       else SystemState.READY if sy.ready else SystemState.MANUAL)
+        nr = self._not_ready_code()
+        sy.reason_not_ready = nr
+        sy.reason_not_ready_str = REASON_NOT_READY.get(nr, "Unknown")
+        dr = self.disengage_reason
+        sy.reason_disengage = dr
+        sy.reason_disengage_str = REASON_DISENGAGE.get(dr, "Unknown")
+        sy.btn_enable = sy.btn_disable = sy.lockout = False
+        sy.bad_crc = sy.bad_rc = False
+
+        # ---- ULC
+        ur = r.ulc_report
+        u = self.ulc
+        ur.cmd_type = u.cmd_type if (u.status.received and not u.status.timeout) else 0
+        ur.vel_ref = quantize(clamp(u.v_ref if u.engaged else s.v, -81.9, 81.9), 0.02)
+        ur.vel_meas = quantize(clamp(s.v, -81.9, 81.9), 0.02)
+        ur.accel_ref = quantize(clamp(u.a_ref if u.engaged else 0.0, -6.35, 6.35), 0.05)
+        ur.accel_meas = quantize(clamp(self.accel_meas, -6.35, 6.35), 0.05)
+        ur.coast_decel = u.coast_decel
+        ur.ready = u.status.ready
+        ur.enabled = u.status.enabled
+        ur.override_active = u.status.override_active
+        ur.override_latched = u.status.override_latched
+        ur.preempted = u.preempted
+        ur.timeout = u.status.timeout
+        ur.bad_crc = ur.bad_rc = False
+
+        # ---- misc, turn signal, drive mode
+        mr = r.misc_report
+        mr.parking_brake = int(PrkBrkStat.UNKNOWN)  # no electric parking brake (park is a gear)
+        for name in ("outside_air_temp", "engine_coolant_temp", "engine_oil_temp", "trans_oil_temp",
+                     "trans_clutch_temp", "traction_motor_coil_temp", "traction_motor_elec_temp"):
+            setattr(mr, name, nan)
+        ts = r.turn_signal_report
+        ts.input = self.driver.turn_signal
+        ts.cmd = self.turn_signal_cmd
+        ts.output = self.turn_signal_cmd if self.turn_signal_cmd else self.driver.turn_signal
+        ts.feedback = ts.output
+        ts.ready = True
+        ts.timeout = self.turn_signal_t > -math.inf and (self.t_s - self.turn_signal_t) > 0.25 + 1e-9
+        dm = r.drive_mode_report
+        mode = s.drive_mode if s.drive_mode in (TURF, TWO_WD, AWD) else self.drive_mode
+        dm.drive_mode = dm.suspension_mode = 0
+        dm.awd_mode = int(AwdMode.FOUR_AUTO if mode == AWD else AwdMode.TWO_HIGH)
+        dm.rear_diff = int(DiffLock.UNLOCKED if mode == TURF else DiffLock.LOCKED)
+        dm.front_diff = int(DiffLock.UNKNOWN)
+        dm.awd_mode_cmd, dm.rear_diff_cmd = self.drive_mode_cmd
+        dm.ready = True
+        dm.support_awd_mode_cmd = dm.support_rear_diff_cmd = True
+
+        # ---- sensors
+        vv = r.vehicle_velocity
+        vq = quantize(s.v * 3.6, 0.01) / 3.6
+        vv.vehicle_velocity_brake = vq
+        vv.vehicle_velocity_propulsion = vq
+        vv.dir_src = 2  # DIR_SENSOR: the simulated wheel sensors sense the direction
+        ws = r.wheel_speeds
+        ws.front_left, ws.front_right, ws.rear_left, ws.rear_right = (
+            quantize(clamp(x, -327.67, 327.67), 0.01) for x in s.wheel_spin)
+        wp = r.wheel_positions
+        wp.front_left, wp.front_right, wp.rear_left, wp.rear_right = (
+            ((int(math.floor(c)) + 32768) % 65536) - 32768 for c in self.wheel_counts)
+        tp = r.tire_pressures
+        tp.front_left = tp.front_right = float(round(p.tyres_front_inflation_kpa))
+        tp.rear_left = tp.rear_right = float(round(p.tyres_rear_inflation_kpa))
+        tp.spare = nan
+        ti = r.throttle_info
+        ti.accel_pedal_pc = quantize(self.outputs.pedal * 100.0, 0.025)
+        ti.accel_pedal_qf = 0
+        ti.one_pedal = 0
+        ti.engine_rpm = quantize(s.engine_rpm, 0.25)
+        ti.engine_throttle_valve_pc = nan  # Ranger XD only (§5.1)
+        ti.drive_mode = 0
+        bi = r.brake_info
+        bi.brake_torque_pedal = quantize(brk.driver_bar * G, 4.0)
+        bi.brake_torque_request = quantize(max(brk.setpoint_bar, brk.driver_bar) * G, 4.0)
+        bt = s.brake_torque if s.brake_torque == s.brake_torque else brk.line_bar * G
+        bi.brake_torque_actual = quantize(bt, 4.0)
+        bi.brake_pedal_qf = 0
+        bi.brake_vacuum = nan
+        bi.abs_active = bi.esc_active = bi.trac_active = False
+        bi.abs_enabled = bi.esc_enabled = bi.trac_enabled = False
+        so = r.steering_offset
+        so.steering_wheel_angle = stg.reported_angle_deg
+        so.steering_wheel_angle_raw = stg.angle_deg
+        so.steering_wheel_angle_offset = stg.offset_deg
+        so.offset_type = 1 if stg.offset_deg != 0.0 else 0
+        si = r.steering_info
+        si.override_torque_filtered = stg.driver_torque_nm
+        si.override_torque_threshold = p.steering_override_torque_nm
+        si.angle_rate = self.angle_rate
+        si.angle_cmd_rate = stg.ref_rate if st_s.enabled else 0.0
+        si.actuator_current = nan
+        pi = r.propulsion_info
+        pi.propulsion_torque_request = pi.propulsion_torque_actual = nan  # Ford only
+        gnum = {1: 15, 2: 11, 3: 14, 4: 1, 5: 1}.get(s.gear, 0)
+        pi.gear_num_target = {1: 15, 2: 11, 3: 14, 4: 1, 5: 1}.get(s.gear_target, 0)
+        pi.gear_num_actual = gnum
+        pi.engine_torque_request = quantize(s.engine_torque, 0.25)
+        pi.engine_torque_actual = quantize(s.engine_torque, 0.25)
+        pi.transmission_ratio = quantize(s.cvt_ratio, 0.01)
+        pi.torque_limiting = pi.limp_home = 0
+        fl = r.fuel_level
+        fl.fuel_level = nan if s.fuel_l != s.fuel_l else clamp(100.0 * s.fuel_l / self._tank_l(), 0.0, 100.0)
+        fl.fuel_range = nan
+        fl.odometer = self.odometer_km
+        for diag, st in ((r.steering_diag, st_s), (r.brake_diag, st_b), (r.throttle_diag, st_t)):
+            diag.fault = st.fault
+            diag.fault_internal = st.fault
+        r.gear_diag.fault = r.gear_diag.fault_internal = g.fault_injected
+        im = r.imu
+        im.linear_acceleration_x, im.linear_acceleration_y, im.linear_acceleration_z = (
+            quantize(x, 0.01) for x in s.f_spec)
+        im.angular_velocity_x, im.angular_velocity_y, im.angular_velocity_z = (
+            quantize(x, 0.0002) for x in s.omega)
+        self._fill_ecu(t_s)
+        r.vin = SIM_VIN
+        return r
+
+    def _tank_l(self) -> float:
+        return self.p.fuel_tank_l
+
+    @staticmethod
+    def _flags(rep: object, st: ActuatorStatus) -> None:
+        """Copy the common status flags of an actuator into its report."""
+        rep.external_control = False
+        rep.ready = st.ready
+        rep.enabled = st.enabled
+        rep.override_active = st.override_active
+        rep.override_other = False
+        rep.override_latched = st.override_latched
+        rep.timeout = st.timeout
+        rep.fault = st.fault
+        rep.bad_crc = False
+        rep.bad_rc = False
+        rep.degraded = False
+        rep.hardware_disable = False
+
+    def _not_ready_code(self) -> int:
+        """ReasonNotReady (2.1.8+ codes) from the actuator states (§4.11, inferred mapping)."""
+        trio = ((0, self.steering.status), (1, self.brake.status), (2, self.throttle.status))
+        for i, st in trio:
+            if st.fault:
+                return 0x18 + i
+        if self.gear.fault_injected:
+            return 0x1B
+        for i, st in trio:
+            if st.override_active:
+                return 0x20 + i
+        if self.gear.override_active:
+            return 0x23
+        for i, st in trio:
+            if st.override_latched:
+                return 0x24 + i
+        if all(st.enabled for _, st in trio):
+            return 0x00
+        for i, st in trio:
+            if not st.enabled and (not st.received or st.timeout) and not st.driven_by_ulc:
+                return 0x38 + i
+        for i, st in trio:
+            if not st.enabled:
+                return 0xC0 + i if self.engage.enabled else 0xFE
+        return 0xFE
+
+    def _fill_ecu(self, t_s: float) -> None:
+        """Plausible simulated identities of the Gateway and Throttle modules (§4.13, §5.1)."""
+        for k, (e, mod) in enumerate(zip(self._ecu, ("Gateway", "Throttle"))):
+            e.name = f"POLARIS_RANGERXP_{mod}"
+            e.app_version = "1.4.5"
+            e.boot_version = "1.0"
+            e.hw_rev = "SIM"
+            e.app_signature = f"{0x5A1D0000 + k:08X}"
+            e.mac_addr = f"02:00:00:00:00:{k + 1:02X}"
+            e.config_hash = f"{0x0C0F1600 + k:08X}"
+            e.config_count_modified = 0
+            e.config_count_configured = 1
+            e.config_nvm_blank = False
+            e.config_nvm_write_pending = False
+            e.build_date = "2026/01/01"
+            e.license_date = "2026/01/01"
+            e.control_licensed = True
+            e.log_filename = "000001.dbw"
+            e.log_filesystem_present = False
+            e.log_fault = False
+            e.datetime = _EPOCH_S + int(max(0.0, t_s))
