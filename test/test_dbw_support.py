@@ -1,0 +1,85 @@
+"""Test doubles for the DBW unit tests (no tests here).
+
+``FakeVehicle`` exposes the attributes of the model's ``Vehicle`` that the DBW
+reads, with a trivial gear lever (shift below 0.3 m/s, 1 s in neutral) so the
+pure DBW logic can be tested without the physics.
+"""
+
+import math
+
+from acres_dbw_sim.dbw.params import DbwParameters
+from acres_dbw_sim.dbw.system import DbwSystem
+
+DT = 1.0 / 120.0
+
+
+class FakeVehicle:
+    """Static vehicle state; ``apply`` runs the trivial lever."""
+
+    def __init__(self, speed=0.0, gear=4):
+        self.velocity_body_mps = [speed, 0.0, 0.0]
+        self.speed_mps = abs(speed)
+        self.angular_velocity_body_rad_s = [0.0, 0.0, 0.0]
+        self.specific_force_body_mps2 = [0.0, 0.0, 9.80665]
+        self.wheel_spin_rad_s = [speed / 0.3429] * 4
+        self.gear = gear
+        self.gear_target = gear
+        self.shift_in_progress = False
+        self.last_gear_reject = 0
+        self.drive_mode = 2
+        self.engine_rpm = 1200.0
+        self.engine_torque_nm = 5.0
+        self.cvt_ratio = 3.2
+        self.brake_torque_nm = [0.0] * 4
+        self.fuel_l = 40.0
+        self._shift_t = 0.0
+
+    def set_speed(self, v):
+        self.velocity_body_mps[0] = v
+        self.speed_mps = abs(v)
+        for i in range(4):
+            self.wheel_spin_rad_s[i] = v / 0.3429
+
+    def apply(self, out, dt=DT):
+        if self.shift_in_progress:
+            self._shift_t += dt
+            if self._shift_t >= 1.0:
+                self.shift_in_progress = False
+                self.gear = self.gear_target
+        elif out.gear_request and out.gear_request != self.gear:
+            if self.speed_mps < 0.3:
+                self.gear_target = out.gear_request
+                self.gear = 3
+                self.shift_in_progress = True
+                self._shift_t = 0.0
+                self.last_gear_reject = 0
+            else:
+                self.last_gear_reject = 6
+
+
+def make(dt=DT, **overrides):
+    """A DbwSystem with the default parameters (plus overrides of DEFAULTS keys)."""
+    p = DbwParameters.from_mapping(overrides) if overrides else DbwParameters.defaults()
+    return DbwSystem(p, dt)
+
+
+def run(dbw, veh, t0, duration, every=None, dt=DT, record=None):
+    """Step from t0 for ``duration`` seconds; ``every(k, t)`` submits commands.
+
+    Returns the end time; ``record`` (list) collects (t, outputs copy).
+    """
+    n = int(round(duration / dt))
+    t = t0
+    for k in range(n):
+        if every is not None:
+            every(k, t)
+        out = dbw.step(t, veh)
+        veh.apply(out, dt)
+        if record is not None:
+            record.append((t, out.pedal, out.brake_line_bar, out.steering_wheel_deg, out.gear_request))
+        t = t0 + (k + 1) * dt
+    return t
+
+
+def finite(x):
+    return isinstance(x, float) and math.isfinite(x)
