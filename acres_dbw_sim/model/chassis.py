@@ -1,0 +1,167 @@
+"""Chassis: one rigid body with six degrees of freedom (gaps.md "Chassis").
+
+State: centre-of-mass position and velocity in odom (ENU) [m, m/s], the
+attitude as a unit quaternion (w, x, y, z) body -> odom, and the angular
+velocity in the body frame [rad/s]. Semi-implicit (symplectic) Euler:
+
+    v1 = v0 + dt F / m,            p1 = p0 + dt v1
+    w1 = w0 + dt I^-1 (M_b - w0 x I w0),   w1 <- w1 max(0, 1 - 0.08 dt)
+    q1 = q0 (x) exp(dt w1 / 2)
+
+with the full inertia tensor (products of inertia included). The hot loop uses
+plain-float quaternion and matrix arithmetic (no numpy arrays per step);
+conversions outside the loop use transforms3d.
+"""
+from __future__ import annotations
+
+import math
+
+import transforms3d
+
+__all__ = ["Chassis", "quat_to_matrix", "invert3"]
+
+
+def quat_to_matrix(w: float, x: float, y: float, z: float) -> tuple:
+    """Rotation matrix (row-major 9-tuple) of a unit quaternion (plain floats, hot loop)."""
+    xx, yy, zz = x * x, y * y, z * z
+    xy, xz, yz = x * y, x * z, y * z
+    wx, wy, wz = w * x, w * y, w * z
+    return (1.0 - 2.0 * (yy + zz), 2.0 * (xy - wz), 2.0 * (xz + wy),
+            2.0 * (xy + wz), 1.0 - 2.0 * (xx + zz), 2.0 * (yz - wx),
+            2.0 * (xz - wy), 2.0 * (yz + wx), 1.0 - 2.0 * (xx + yy))
+
+
+def invert3(m: tuple) -> tuple:
+    """Inverse of a 3x3 matrix given as 3 rows (returns a row-major 9-tuple)."""
+    (a, b, c), (d, e, f), (g, h, i) = m
+    A = e * i - f * h
+    B = -(d * i - f * g)
+    C = d * h - e * g
+    det = a * A + b * B + c * C
+    if det == 0.0:
+        raise ValueError("singular inertia tensor")
+    inv = 1.0 / det
+    return (A * inv, -(b * i - c * h) * inv, (b * f - c * e) * inv,
+            B * inv, (a * i - c * g) * inv, -(a * f - c * d) * inv,
+            C * inv, -(a * h - b * g) * inv, (a * e - b * d) * inv)
+
+
+class Chassis:
+    """Rigid-body state and integrator.
+
+    Parameters
+    ----------
+    mass_kg : float
+    inertia_tensor : 3 rows of 3 float
+        Inertia about the centre of mass in the body frame [kg m^2].
+    angular_damping_per_s : float
+        Angular damping rate (0.08 1/s in the reference).
+
+    Attributes
+    ----------
+    p : list of 3 float
+        Centre-of-mass position in odom [m].
+    v : list of 3 float
+        Centre-of-mass velocity in odom [m/s].
+    q : list of 4 float
+        Attitude (w, x, y, z), body -> odom.
+    w : list of 3 float
+        Angular velocity in the body frame [rad/s].
+    """
+
+    def __init__(self, mass_kg: float, inertia_tensor, angular_damping_per_s: float) -> None:
+        self.mass_kg = mass_kg
+        self.inertia = tuple(float(v) for row in inertia_tensor for v in row)
+        self.inertia_inv = invert3(tuple(tuple(row) for row in inertia_tensor))
+        self.angular_damping_per_s = angular_damping_per_s
+        self.p = [0.0, 0.0, 0.0]
+        self.v = [0.0, 0.0, 0.0]
+        self.q = [1.0, 0.0, 0.0, 0.0]
+        self.w = [0.0, 0.0, 0.0]
+
+    def set_pose(self, position, rpy_rad) -> None:
+        """Set the centre-of-mass position [m] and roll, pitch, yaw [rad] (sxyz, transforms3d)."""
+        self.p = [float(position[0]), float(position[1]), float(position[2])]
+        q = transforms3d.euler.euler2quat(rpy_rad[0], rpy_rad[1], rpy_rad[2], "sxyz")
+        self.q = [float(c) for c in q]
+
+    def set_quaternion(self, q) -> None:
+        """Set the attitude from (w, x, y, z), normalised."""
+        n = math.sqrt(sum(c * c for c in q))
+        self.q = [float(c) / n for c in q]
+
+    def rotation(self) -> tuple:
+        """Rotation matrix body -> odom (row-major 9-tuple)."""
+        return quat_to_matrix(*self.q)
+
+    def euler_rpy(self) -> tuple:
+        """(roll, pitch, yaw) [rad] of the attitude (transforms3d, sxyz)."""
+        return transforms3d.euler.quat2euler(self.q, "sxyz")
+
+    def kinetic_energy_j(self) -> float:
+        """Translational plus rotational kinetic energy [J]."""
+        v, w, I = self.v, self.w, self.inertia
+        iw0 = I[0] * w[0] + I[1] * w[1] + I[2] * w[2]
+        iw1 = I[3] * w[0] + I[4] * w[1] + I[5] * w[2]
+        iw2 = I[6] * w[0] + I[7] * w[1] + I[8] * w[2]
+        return 0.5 * self.mass_kg * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * (
+            w[0] * iw0 + w[1] * iw1 + w[2] * iw2)
+
+    def integrate(self, fx: float, fy: float, fz: float, mbx: float, mby: float, mbz: float,
+                  dt: float) -> tuple:
+        """Advance one step with the total force (odom) [N] and moment (body) [N m].
+
+        Returns
+        -------
+        tuple
+            (rotational kinetic energy removed by the angular damping [J],
+            mean angular velocity of the step before damping, body frame (3 floats)).
+        """
+        m = self.mass_kg
+        v = self.v
+        p = self.p
+        v[0] += dt * fx / m
+        v[1] += dt * fy / m
+        v[2] += dt * fz / m
+        p[0] += dt * v[0]
+        p[1] += dt * v[1]
+        p[2] += dt * v[2]
+        I = self.inertia
+        J = self.inertia_inv
+        w0x, w0y, w0z = self.w
+        iwx = I[0] * w0x + I[1] * w0y + I[2] * w0z
+        iwy = I[3] * w0x + I[4] * w0y + I[5] * w0z
+        iwz = I[6] * w0x + I[7] * w0y + I[8] * w0z
+        tx = mbx - (w0y * iwz - w0z * iwy)
+        ty = mby - (w0z * iwx - w0x * iwz)
+        tz = mbz - (w0x * iwy - w0y * iwx)
+        w1x = w0x + dt * (J[0] * tx + J[1] * ty + J[2] * tz)
+        w1y = w0y + dt * (J[3] * tx + J[4] * ty + J[5] * tz)
+        w1z = w0z + dt * (J[6] * tx + J[7] * ty + J[8] * tz)
+        k = 1.0 - self.angular_damping_per_s * dt
+        if k < 0.0:
+            k = 0.0
+        e1 = 0.5 * (w1x * (I[0] * w1x + I[1] * w1y + I[2] * w1z) + w1y * (I[3] * w1x + I[4] * w1y + I[5] * w1z)
+                    + w1z * (I[6] * w1x + I[7] * w1y + I[8] * w1z))
+        damping_loss = e1 * (1.0 - k * k)
+        mean = (0.5 * (w0x + w1x), 0.5 * (w0y + w1y), 0.5 * (w0z + w1z))
+        w1x *= k
+        w1y *= k
+        w1z *= k
+        self.w = [w1x, w1y, w1z]
+        # q <- q (x) exp(dt w / 2), plain floats.
+        ang = dt * math.sqrt(w1x * w1x + w1y * w1y + w1z * w1z)
+        if ang > 1e-12:
+            s = math.sin(0.5 * ang) / ang * dt
+            c = math.cos(0.5 * ang)
+            dx, dy, dz = w1x * s, w1y * s, w1z * s
+        else:
+            c, dx, dy, dz = 1.0, 0.5 * dt * w1x, 0.5 * dt * w1y, 0.5 * dt * w1z
+        qw, qx, qy, qz = self.q
+        nw = qw * c - qx * dx - qy * dy - qz * dz
+        nx = qw * dx + qx * c + qy * dz - qz * dy
+        ny = qw * dy - qx * dz + qy * c + qz * dx
+        nz = qw * dz + qx * dy - qy * dx + qz * c
+        n = 1.0 / math.sqrt(nw * nw + nx * nx + ny * ny + nz * nz)
+        self.q = [nw * n, nx * n, ny * n, nz * n]
+        return damping_loss, mean

@@ -1,0 +1,85 @@
+"""Fuel and energy ledger (reference "Fuel and Energy"; gaps.md "Energy and Fuel").
+
+Willans line: P_b = T_e w_e_mean, P_fr = T_fr w_e_mean, P_pu = (1 - u) T_pu w_e_mean,
+
+    P_fuel = max(0, P_b + P_fr + P_pu) / clamp(eta_i, 0.05, 0.7)   (fuel and w_e_mean > 1)
+
+The fuel volume of a step is P_fuel dt / (H_u rho_f). The ledger accumulates,
+per step, the reference's terms (fuel, engine loss, parasitic, engine kinetic,
+clutch, driveline, brake incl. park pawl) plus the sinks and stores of gaps.md.
+``residual_j = fuel_j - sum(all other terms)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+__all__ = ["fuel_power_w", "EnergyLedger"]
+
+
+def fuel_power_w(fuel: bool, t_e: float, t_fr: float, t_pu: float, u: float, omega_mean: float,
+                 eta_i: float) -> tuple:
+    """(P_fuel [W], P_b [W]) of the Willans line."""
+    pb = t_e * omega_mean
+    if not fuel or omega_mean <= 1.0:
+        return 0.0, pb
+    p = pb + t_fr * omega_mean + (1.0 - u) * t_pu * omega_mean
+    e = 0.05 if eta_i < 0.05 else 0.7 if eta_i > 0.7 else eta_i
+    return (p / e if p > 0.0 else 0.0), pb
+
+
+@dataclass
+class EnergyLedger:
+    """Accumulated energy terms since the last reset [J].
+
+    Source: ``fuel_j``. Stores (change since reset): ``engine_kinetic_j``,
+    ``wheel_kinetic_j`` (wheels and the secondary/gearbox inertia),
+    ``chassis_kinetic_j`` (translation and rotation), ``potential_j``.
+    Sinks: ``engine_loss_j`` (P_fuel - P_b), ``parasitic_j`` (T_acc),
+    ``clutch_j`` (primary clutch slip), ``driveline_j`` (belt and gear
+    losses), ``coupling_j`` (carrier work minus shaft work: differential and
+    overrunning-clutch engagement), ``brake_j`` (wheel brakes and park pawl),
+    ``rolling_j``, ``tyre_slip_j`` (longitudinal and lateral slip, including the
+    tread deflection), ``suspension_j`` (net work into springs, bump stops and
+    dampers), ``aero_j``, ``water_j``, ``angular_damping_j``. ``soil_j`` is 0 (no
+    deformable-soil model).
+    """
+
+    fuel_j: float = 0.0
+    engine_loss_j: float = 0.0
+    parasitic_j: float = 0.0
+    engine_kinetic_j: float = 0.0
+    clutch_j: float = 0.0
+    driveline_j: float = 0.0
+    coupling_j: float = 0.0
+    brake_j: float = 0.0
+    wheel_kinetic_j: float = 0.0
+    rolling_j: float = 0.0
+    tyre_slip_j: float = 0.0
+    soil_j: float = 0.0
+    suspension_j: float = 0.0
+    aero_j: float = 0.0
+    water_j: float = 0.0
+    angular_damping_j: float = 0.0
+    chassis_kinetic_j: float = 0.0
+    potential_j: float = 0.0
+
+    def reset(self) -> None:
+        """Set every term to 0."""
+        for f in fields(self):
+            setattr(self, f.name, 0.0)
+
+    @property
+    def residual_j(self) -> float:
+        """Fuel energy minus all sinks and stores [J]."""
+        return self.fuel_j - sum(getattr(self, f.name) for f in fields(self) if f.name != "fuel_j")
+
+    @property
+    def relative_residual(self) -> float:
+        """residual_j / fuel_j [-] (0 when no fuel was burnt)."""
+        return self.residual_j / self.fuel_j if self.fuel_j > 0.0 else 0.0
+
+    def as_dict(self) -> dict:
+        """All terms and the residual as ``{name: J}``."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["residual_j"] = self.residual_j
+        return d

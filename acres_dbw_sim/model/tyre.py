@@ -1,0 +1,109 @@
+"""Hard-surface tyre (reference "Tyres"; gaps.md "Tyre and Soil").
+
+Longitudinal force ``F_x = mu N tanh(k_s s)`` and lateral force
+``F_y = -C_alpha N alpha`` limited by the friction circle
+``sqrt(F_x^2 + F_y^2) <= mu N``. No load sensitivity, camber or aligning torque.
+
+Slip definition (finite at standstill and at lock)
+--------------------------------------------------
+The slip is the state of a contact-patch deflection u [m] with relaxation
+length sigma_x (``tyres.longitudinal_relaxation_m``):
+
+    du/dt = (omega R_t - v_x) - |v_x| u / sigma_x,     s = (u + tau_c du/dt) / sigma_x
+
+In steady rolling s = (omega R_t - v_x) / |v_x|, the usual slip referred to the
+unloaded radius; at lock (omega = 0, v_x > 0) s -> -1; at standstill the
+deflection is a spring (a parked vehicle is held without creep) and the term
+tau_c du/dt (``tyres.carcass_damping_s``) damps it. The state is integrated
+with backward Euler inside the driveline solve, so k_s s is an affine,
+increasing function of the trial spin omega: ``k_s s = a1 omega + a0``. The
+deflection is clamped after each step to |k_s u / sigma_x| <= 3 (full
+sliding). The lateral deflection y obeys the same law with the lateral
+relaxation length sigma (``tyres.relaxation_m``): dy/dt = v_y - |v_x| y / sigma,
+alpha = (y + tau_c dy/dt) / sigma, which is tan(slip angle) in steady state.
+"""
+from __future__ import annotations
+
+import math
+
+__all__ = ["slip_coefficients", "deflection_end_m", "longitudinal_force_n", "lateral_force_and_state",
+           "SATURATION"]
+
+SATURATION = 3.0
+"""Largest |k_s s| kept in the slip state (tanh(3) = 0.995: full sliding)."""
+
+
+def slip_coefficients(u_m: float, vx_mps: float, dt_s: float, radius_m: float, sigma_x_m: float,
+                      tau_c_s: float, k_s: float) -> tuple:
+    """Coefficients (a1 [s/rad], a0 [-]) with k_s s = a1 omega + a0 at the end of the step.
+
+    Parameters
+    ----------
+    u_m : float
+        Deflection at the start of the step [m].
+    vx_mps : float
+        Forward speed of the contact point along the wheel heading [m/s].
+    dt_s, radius_m, sigma_x_m, tau_c_s, k_s : float
+        Step [s], R_t [m], relaxation length [m], carcass damping [s], slip stiffness [-].
+    """
+    a = 1.0 + dt_s * abs(vx_mps) / sigma_x_m
+    g = 1.0 + tau_c_s / dt_s
+    k = k_s / sigma_x_m
+    a1 = k * g * dt_s * radius_m / a
+    a0 = k * (g * (u_m - dt_s * vx_mps) / a - (tau_c_s / dt_s) * u_m)
+    return a1, a0
+
+
+def deflection_end_m(u_m: float, vx_mps: float, omega: float, dt_s: float, radius_m: float,
+                     sigma_x_m: float, k_s: float) -> float:
+    """Deflection u at the end of the step (backward Euler), clamped to full sliding [m]."""
+    a = 1.0 + dt_s * abs(vx_mps) / sigma_x_m
+    u = (u_m + dt_s * (omega * radius_m - vx_mps)) / a
+    lim = SATURATION * sigma_x_m / k_s
+    return lim if u > lim else -lim if u < -lim else u
+
+
+def longitudinal_force_n(mu_n: float, a1: float, a0: float, omega: float) -> float:
+    """F_x = mu N tanh(a1 omega + a0) [N]."""
+    return mu_n * math.tanh(a1 * omega + a0)
+
+
+def lateral_force_and_state(y_m: float, vx_mps: float, vy_mps: float, dt_s: float, sigma_m: float,
+                            tau_c_s: float, c_alpha: float, load_n: float, mu: float, fx_n: float) -> tuple:
+    """Lateral force and the new lateral deflection.
+
+    Parameters
+    ----------
+    y_m : float
+        Lateral deflection at the start of the step [m].
+    vx_mps, vy_mps : float
+        Contact-point speed along the heading and to its left [m/s].
+    dt_s, sigma_m, tau_c_s : float
+        Step [s], relaxation length [m], carcass damping [s].
+    c_alpha : float
+        Cornering stiffness per load [1/rad].
+    load_n, mu, fx_n : float
+        Normal load [N], friction [-], longitudinal force of this step [N].
+
+    Returns
+    -------
+    (F_y [N], y_end [m])
+        F_y along n x f (to the left of the wheel); y_end clamped so that
+        C_alpha |y| / sigma <= mu.
+    """
+    a = 1.0 + dt_s * abs(vx_mps) / sigma_m
+    y = (y_m + dt_s * vy_mps) / a
+    lim = mu * sigma_m / c_alpha
+    if y > lim:
+        y = lim
+    elif y < -lim:
+        y = -lim
+    alpha = (y + tau_c_s * (y - y_m) / dt_s) / sigma_m
+    fy = -c_alpha * load_n * alpha
+    cap2 = mu * mu * load_n * load_n - fx_n * fx_n
+    cap = math.sqrt(cap2) if cap2 > 0.0 else 0.0
+    if fy > cap:
+        fy = cap
+    elif fy < -cap:
+        fy = -cap
+    return fy, y
