@@ -94,8 +94,10 @@ def rate_accel_limit(x: float, v: float, target: float, rate_max: float,
 
     The reference ``x`` moves towards ``target`` with a velocity ``v`` bounded
     by ``rate_max`` and changed by at most ``accel_max dt`` per step; it brakes
-    in time to stop at the target (desired speed ``sqrt(2 a |e|)``) and never
-    overshoots it (speed at most ``|e| / dt``). Used for the steering
+    in time to stop at the target (desired speed = the discrete stopping
+    speed ``a dt (sqrt(1/4 + 2 |e| / (a dt^2)) - 1/2)``, the continuous
+    ``sqrt(2 a |e|)`` for small dt) and never overshoots it (speed at most
+    ``|e| / dt``). Used for the steering
     reference (gaps.md: rate limit ``cmd_rate``, acceleration limit
     ``cmd_accel``).
 
@@ -123,9 +125,14 @@ def rate_accel_limit(x: float, v: float, target: float, rate_max: float,
     mag = abs(e)
     if mag == 0.0 and v == 0.0:
         return x, 0.0
-    v_des = min(rate_max, math.sqrt(2.0 * accel_max * mag) if accel_max != math.inf else math.inf,
-                mag / dt_s)
-    v_des = math.copysign(v_des, e)
+    if accel_max == math.inf:
+        v_stop = math.inf
+    else:
+        # discrete stopping speed: n steps of decreasing speed a dt cover |e|
+        adt = accel_max * dt_s
+        n = -0.5 + math.sqrt(0.25 + 2.0 * mag / (adt * dt_s))
+        v_stop = adt * n
+    v_des = math.copysign(min(rate_max, v_stop, mag / dt_s), e)
     dv = accel_max * dt_s
     v_new = clamp(v_des, v - dv, v + dv)
     x_new = x + v_new * dt_s
