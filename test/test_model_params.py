@@ -1,0 +1,113 @@
+"""Parameter file and loader (polaris-ranger-dynamics.md "Parameters"; gaps.md)."""
+import json
+import math
+
+import pytest
+
+from acres_dbw_sim.model.params import ParameterError, default_config_path, load_parameters, parse_overrides
+
+
+@pytest.fixture(scope="module")
+def raw():
+    return json.loads(default_config_path().read_text())
+
+
+def _leaves(node, prefix=""):
+    for k, v in node.items():
+        path = f"{prefix}.{k}" if prefix else k
+        if isinstance(v, dict) and "value" in v:
+            yield path, v
+        else:
+            yield from _leaves(v, path)
+
+
+def test_every_entry_has_the_documented_fields(raw):
+    for key, entry in _leaves(raw):
+        assert {"value", "basis", "source", "note"} <= set(entry), key
+        assert "sd" in entry or "range" in entry, key
+        assert entry["basis"] in {"oem", "dataspeed", "installed", "fitted", "derived", "estimate"}, key
+
+
+@pytest.mark.parametrize("key,value", [
+    ("geometry.wheelbase_m", 2.8702), ("mass.dry_kg", 1063), ("suspension.travel_m", 0.2794),
+    ("tyres.radius_m", 0.3429), ("steering.ratio", 11.9764), ("steering.center_deg", 12.5314),
+    ("engine.idle_rpm", 1250), ("engine.max_rpm", 8000), ("cvt.low_ratio", 3.2), ("cvt.high_ratio", 0.72),
+    ("gearbox.rear_high_ratio", 13.01), ("gearbox.park_hold_nm", 20000), ("brakes.front_nm_per_bar", 22),
+    ("brakes.rear_nm_per_bar", 12), ("aero.drag_area_m2", 2.5), ("fuel.tank_l", 43.5),
+    ("dbw.steering.lock_deg", 487.0), ("dbw.brake.max_bar", 80.0),
+])
+def test_documented_defaults(raw, key, value):
+    entry = dict(_leaves(raw))[key]
+    assert entry["value"] == value
+
+
+def test_basis_of_the_fitted_and_estimated_keys(raw):
+    leaves = dict(_leaves(raw))
+    assert leaves["steering.ratio"]["basis"] == "fitted"
+    assert leaves["steering.ratio"]["sd"] == pytest.approx(0.4265)
+    assert leaves["dbw.throttle.dead_time_s"]["basis"] == "estimate"
+    assert leaves["surfaces.grass.mu"]["basis"] == "estimate"
+    for name in ("asphalt", "concrete", "gravel", "dirt", "grass", "silt_loam", "sand", "slick"):
+        assert f"surfaces.{name}.mu" in leaves
+
+
+def test_si_conversion_once():
+    p = load_parameters()
+    assert p.tyres.front_inflation_pa == pytest.approx(124e3)
+    assert p.tyres.carcass_pa == pytest.approx(15e3)
+    assert p.fuel.lhv_j_kg == pytest.approx(43.4e6)
+    assert p.engine.idle_rad_s == pytest.approx(1250 * 2 * math.pi / 60)
+    assert p.engine.displacement_m3 == pytest.approx(0.999e-3)
+    assert p.dbw["steering"]["lock_deg"] == 487.0
+    assert p.dbw["gear"]["max_shift_speed_mps"] == 0.3
+    assert p.cvt.ebs is True and p.cvt.adc is False
+
+
+def test_overrides_scalar_array_element_and_bool():
+    p = load_parameters(overrides="mass.cargo_kg=150; engine.torque_curve_rpm[3]=4100;cvt.adc=true")
+    assert p.mass.cargo_kg == 150.0
+    assert p.engine.torque_curve_rpm[3] == 4100.0
+    assert p.engine.torque_curve_rpm[2] == 3000.0
+    assert p.cvt.adc is True
+    assert p.mass_properties.mass_kg == pytest.approx(1233.0 + 150.0)
+
+
+def test_occupants_and_cargo_arguments():
+    assert load_parameters(occupants=4).mass_properties.mass_kg == pytest.approx(1233.0 + 3 * 85)
+    assert load_parameters(cargo_kg=100.0).mass.cargo_kg == 100.0
+
+
+@pytest.mark.parametrize("overrides,key,reason", [
+    ("engine.idle_rmp=1300", "engine.idle_rmp", "unknown key"),
+    ("engine.idle_rpm=fast", "engine.idle_rpm", "wrong type"),
+    ("engine.torque_curve_nm=[1,2,3]", "engine.torque_curve_nm", "wrong array length"),
+    ("engine.torque_curve_rpm[10]=9000", "engine.torque_curve_rpm[10]", "index out of range"),
+    ("mass.dry_kg=-5", "mass.dry_kg", "non-physical"),
+    ("engine.idle_rpm=9000", "engine.idle_rpm", "below"),
+    ("cvt.ebs=1", "cvt.ebs", "wrong type"),
+    ("mass.occupants=7", "mass.occupants", "non-physical"),
+    ("engine", "engine", "key=value"),
+])
+def test_bad_overrides_name_key_and_reason(overrides, key, reason):
+    with pytest.raises(ParameterError) as exc:
+        load_parameters(overrides=overrides)
+    assert exc.value.key == key
+    assert reason in str(exc.value)
+    assert isinstance(exc.value, ValueError)
+
+
+def test_bad_occupant_count_argument():
+    with pytest.raises(ParameterError, match="mass.occupants"):
+        load_parameters(occupants=-1)
+
+
+def test_bad_file(tmp_path):
+    f = tmp_path / "p.json"
+    f.write_text('{"geometry": {"wheelbase_m": {"value": 2.87}}}')
+    with pytest.raises(ParameterError):
+        load_parameters(f)
+
+
+def test_parse_overrides():
+    assert parse_overrides("a.b=1;c.d[2]=x") == [("a.b", None, "1"), ("c.d", 2, "x")]
+    assert parse_overrides(None) == []
