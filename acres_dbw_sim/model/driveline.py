@@ -108,29 +108,30 @@ def rising_root(f, x0: float, h: float, tol: float = ROOT_TOL_RAD_S, max_iter: i
         if flo == 0.0:
             return lo
         x, fx, dx_ = (hi, fhi, d0) if n == 0 else (lo, flo, dlo)
+    # rtsafe: Newton from the newest point; bisect when Newton leaves the bracket or when
+    # |f| does not fall fast enough (|2 f| > |dx_old f'|), so the width at least halves every two steps.
+    dx_old = hi - lo
+    dx = dx_old
     for _ in range(max_iter):
-        # Newton step from the current point, bisection if it leaves the bracket.
-        if dx_ > 0.0:
-            xn = x - fx / dx_
-            if not (lo < xn < hi):
-                xn = 0.5 * (lo + hi)
+        if (dx_ <= 0.0 or ((x - hi) * dx_ - fx) * ((x - lo) * dx_ - fx) > 0.0
+                or abs(2.0 * fx) > abs(dx_old * dx_)):
+            dx_old = dx
+            dx = 0.5 * (hi - lo)
+            x = lo + dx
         else:
-            xn = 0.5 * (lo + hi)
-        fn, dn = f(xn)
-        if fn == 0.0:
-            return xn
-        if fn < 0.0:
-            lo = xn
+            dx_old = dx
+            dx = fx / dx_
+            x -= dx
+        eps = tol + 4.4e-16 * abs(x)
+        fx, dx_ = f(x)
+        if fx == 0.0:
+            return x
+        if fx < 0.0:
+            lo = x
         else:
-            hi = xn
-        eps = tol + 4.4e-16 * abs(xn)
-        if abs(xn - x) <= eps or hi - lo <= eps:
-            return xn
-        # If Newton made poor progress, the next step bisects (width halves at least every 2 steps).
-        if abs(fn) > 0.5 * abs(fx) and dn > 0.0:
-            x, fx, dx_ = xn, fn, 0.0
-        else:
-            x, fx, dx_ = xn, fn, dn
+            hi = x
+        if abs(dx) <= eps or hi - lo <= eps:
+            return x
     return 0.5 * (lo + hi)
 
 
