@@ -12,7 +12,7 @@ A forwarded request is checked in this order; the first failing check is the
 2. ``UNSUPPORTED``: MANUAL, SPORT or an unknown value (the Ranger has P R N H L);
 3. ``OVERRIDE``: a driver override is active on steering, brake or throttle;
 4. ``SHIFT_IN_PROGRESS``: the lever is still moving;
-5. ``VEHICLE_SPEED``: faster than ``dbw.gear.max_shift_speed_mps`` (0.3 m/s).
+5. ``VEHICLE_SPEED``: at or above ``dbw.gear.max_shift_speed_mps`` (0.3 m/s).
 
 An accepted request is passed to the model's gear lever (``gear_request``)
 until the lever reaches it, which applies the Gear Lever rule of the Polaris
@@ -66,6 +66,7 @@ class GearActuator:
         self.fault_injected = False
         self.override_active = False
         self.return_to_park = False
+        self._sent = False
 
     def command(self, msg: GearCmd, dbw_enabled: bool, speed_mps: float, gear: int,
                 shifting: bool, override_any: bool, src: int = int(CmdSrc.USER)) -> int:
@@ -104,12 +105,13 @@ class GearActuator:
             r = GearReject.NONE
         elif shifting:
             r = GearReject.SHIFT_IN_PROGRESS
-        elif abs(speed_mps) > self.max_shift_speed_mps:
+        elif abs(speed_mps) >= self.max_shift_speed_mps:
             r = GearReject.VEHICLE_SPEED
         else:
             r = GearReject.NONE
             self.pending = cmd
             self.cmd_src = src
+            self._sent = False
         self.reject = int(r)
         return self.reject
 
@@ -131,9 +133,11 @@ class GearActuator:
             ``Gear`` value to request, NONE when nothing is pending.
         """
         if self.pending != int(Gear.NONE):
-            if gear == self.pending and not shifting:
-                self.pending = int(Gear.NONE)
-            elif model_reject and not shifting:
-                self.reject = int(model_reject)
-                self.pending = int(Gear.NONE)
+            if self._sent:  # judge the lever only after it has seen the request
+                if gear == self.pending and not shifting:
+                    self.pending = int(Gear.NONE)
+                elif model_reject and not shifting:
+                    self.reject = int(model_reject)
+                    self.pending = int(Gear.NONE)
+            self._sent = self.pending != int(Gear.NONE)
         return self.pending

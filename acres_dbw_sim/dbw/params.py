@@ -83,6 +83,10 @@ DEFAULTS: dict[str, tuple[float, float, float]] = {
     "dbw.ulc.rolling_coeff": (0.015, 0.0, 0.5),  # estimate: asphalt, for the feed-forward
     "dbw.ulc.drive_force_max_n": (6000.0, 100.0, 1e5),  # estimate: full-pedal tractive force
     "dbw.ulc.drive_power_max_w": (45000.0, 1000.0, 1e6),  # estimate: 61 kW peak x driveline
+    "dbw.ulc.throttle_offset_u": (0.27, 0.0, 0.9),  # estimate: (T_fr + T_pu + T_acc) / T_wot at ~2100 rpm
+    "dbw.ulc.grade_filter_s": (0.5, 0.0, 10.0),  # estimate: IMU grade estimate filter
+    "dbw.ulc.coast_band_mps2": (0.4, 0.0, 5.0),  # estimate: throttle fades out over this decel
+    "dbw.ulc.ref_lead_mps": (0.3, 0.05, 10.0),  # estimate: the speed reference leads the speed by at most this
     "engine.pedal_exponent": (0.85, 0.1, 5.0),
     "fuel.tank_l": (43.5, 1.0, 1000.0),
 }
@@ -178,6 +182,10 @@ class DbwParameters:
     ulc_rolling_coeff: float
     ulc_drive_force_max_n: float
     ulc_drive_power_max_w: float
+    ulc_throttle_offset_u: float
+    ulc_grade_filter_s: float
+    ulc_coast_band_mps2: float
+    ulc_ref_lead_mps: float
     engine_pedal_exponent: float
     fuel_tank_l: float
 

@@ -301,6 +301,7 @@ class DbwSystem:
         self._state = _StateView()
         self._rep = DbwReports()
         self._accel_filter = FirstOrderLag(0.05, self.dt_s, 0.0)
+        self._grade_filter = FirstOrderLag(params.ulc_grade_filter_s, self.dt_s, 0.0)
         self._ecu = (R.EcuInfo(), R.EcuInfo())
         self._rep.ecu_info = self._ecu
         self._three = (self.steering.status, self.brake.status, self.throttle.status)
@@ -342,7 +343,9 @@ class DbwSystem:
         self.odometer_km = 0.0
         self._v_prev = math.nan
         self._accel_filter.y = 0.0
+        self._grade_filter.y = 0.0
         self.accel_meas = 0.0
+        self.grade_mps2 = 0.0
         self.disengage_reason = 0
         self.ulc_preempt_warned = False
         self._angle_prev = self.steering.angle_deg
@@ -547,7 +550,7 @@ class DbwSystem:
 
         # 4. ULC control and its gear requests
         if ulc_drives:
-            ulc.step(s.v, s.gear, s.shifting)
+            ulc.step(s.v, s.gear, s.shifting, self.grade_mps2)
             if ulc.gear_request != int(Gear.NONE) and ulc.gear_request != self.gear.pending:
                 self.gear.command(GearCmd(cmd=ulc.gear_request), self.engage.enabled, s.v, s.gear,
                                   s.shifting, self._any_override(), int(CmdSrc.ULC))
@@ -581,6 +584,7 @@ class DbwSystem:
         if self._v_prev == self._v_prev:
             self.accel_meas = self._accel_filter.step((s.v - self._v_prev) / dt)
         self._v_prev = s.v
+        self.grade_mps2 = self._grade_filter.step(clamp(s.f_spec[0] - self.accel_meas, -9.81, 9.81))
         return o
 
     def _disengage_code(self) -> int:

@@ -14,18 +14,28 @@ towards 0 ``limit_decel``): the acceleration reference ``a_ref`` heads for
 ``sgn(e) min(a_lim, sqrt(2 j |e|), |e| / dt)`` with ``e = v_cmd - v_ref``,
 changing by at most ``limit_jerk_throttle dt`` upwards and
 ``limit_jerk_brake dt`` downwards; ``v_ref += a_ref dt`` without crossing the
-command.
+command. While speeding up, the reference waits for a vehicle that falls
+behind by more than ``dbw.ulc.ref_lead_mps`` (a reference governor: the
+clutch engagement and CVT lag would otherwise wind up the integrator and
+overshoot the command).
 
 Control: ``a_des = a_ref + k_p (v_ref - v) + I``, ``dI/dt = k_i (v_ref - v)``
 (conditional integration: frozen while the output saturates in the error's
 direction, clamped to ``dbw.ulc.integral_limit_mps2``). Feed-forward force
 along the gear's direction ``d`` (+1 forward gears, -1 reverse):
-``F = d m a_des + m g f_r + 0.5 rho C_dA v^2``. Throttle when ``F > 0``:
-``u = F / min(F_max, P_max / |v|)`` and percent ``100 u^(1/gamma)`` (inverse
-of the pedal map ``u = p^gamma``); brake when ``F < 0``: ``P = -F R_t / G``
-with ``G = 2 G_f + 2 G_r``. Hysteresis: the brake takes over when
-``F < -m h`` and hands back when ``F > +m h`` (``h`` =
-``dbw.ulc.hysteresis_mps2``); between the two the active pedal is at 0.
+``F = d (m (a_des + g_x) + sgn(v) F_res)``, ``F_res = m g f_r + 0.5 rho C_dA v^2``,
+where ``g_x = g sin(pitch)`` is the grade estimate from the IMU (specific
+force along x minus the measured acceleration, low-pass filtered). Throttle
+when ``F > 0``: torque request ``u = u_0 + (1 - u_0) F / min(F_max, P_max / |v|)``
+with ``u_0`` the request that holds the free engine at the clutch engagement
+speed (``dbw.ulc.throttle_offset_u``), and percent ``100 u^(1/gamma)`` (inverse
+of the engine's pedal map ``u = p^gamma``); brake: ``P = -F R_t / G``
+with ``G = 2 G_f + 2 G_r``, less the coasting band. Coasting band
+``F_c = m a_c`` (``a_c`` = ``dbw.ulc.coast_band_mps2``): for ``-F_c < F < 0``
+the throttle fades linearly, ``u = u_0 (1 + F / F_c)``, so the pedal map is
+continuous. Hysteresis: the brake takes over when ``F < -F_c - m h`` and
+hands back when ``F > -F_c + m h`` (``h`` = ``dbw.ulc.hysteresis_mps2``); the
+brake pressure is ``(-F - F_c) R_t / G``.
 ``coast_decel`` removes every brake application. A zero speed command holds
 the vehicle with ``dbw.ulc.hold_bar`` once ``v_ref`` and the speed are near 0.
 
@@ -153,7 +163,7 @@ class Ulc:
             return int(Gear.REVERSE)
         return gear
 
-    def step(self, v_mps: float, gear: int, shifting: bool) -> None:
+    def step(self, v_mps: float, gear: int, shifting: bool, grade_mps2: float = 0.0) -> None:
         """Advance the ULC one step (call only while it drives the pedals).
 
         Parameters
@@ -164,6 +174,9 @@ class Ulc:
             Present gear (``Gear`` value).
         shifting : bool
             The lever is moving.
+        grade_mps2 : float
+            Gravity component along body x, ``g sin(pitch)`` [m/s^2], positive
+            nose up (estimated from the IMU).
 
         Updates ``throttle_pct`` [%], ``brake_bar`` [bar], ``gear_request``,
         ``v_ref`` and ``a_ref``.
@@ -195,6 +208,12 @@ class Ulc:
             if (target - v_new) * (target - self.v_ref) < 0.0:
                 v_new = target
                 self.a_ref = (v_new - self.v_ref) / dt
+            # reference governor: while speeding up, lead the vehicle by at most ref_lead
+            lead = p.ulc_ref_lead_mps
+            if v_new > 0.0 and target > v_new and v_new > v_mps + lead:
+                v_new = max(self.v_ref, v_mps + lead)
+            elif v_new < 0.0 and target < v_new and v_new < v_mps - lead:
+                v_new = min(self.v_ref, v_mps - lead)
             self.v_ref = v_new
             direction = 1 if target > 0.0 else -1 if target < 0.0 else 0
         else:
@@ -236,22 +255,27 @@ class Ulc:
         speed = abs(v_mps)
         f_res = m * G * p.ulc_rolling_coeff * min(1.0, speed / 0.5) \
             + 0.5 * p.aero_air_density_kg_m3 * p.aero_drag_area_m2 * v_mps * v_mps
-        f = d * m * a_des + f_res
+        f = d * (m * (a_des + grade_mps2) + math.copysign(f_res, v_mps if v_mps != 0.0 else d))
         h = m * p.ulc_hysteresis_mps2
-        if self.braking and f > h:
+        fc = m * p.ulc_coast_band_mps2
+        if self.braking and f > -fc + h:
             self.braking = False
-        elif not self.braking and f < -h:
+        elif not self.braking and f < -fc - h:
             self.braking = True
         sat_hi = sat_lo = False
         if self.braking:
             self.throttle_pct = 0.0
-            bar = 0.0 if self.coast_decel else max(0.0, -f) * p.tyres_radius_m / self._G
+            bar = 0.0 if self.coast_decel else max(0.0, -f - fc) * p.tyres_radius_m / self._G
             self.brake_bar = clamp(bar, 0.0, p.brake_max_bar)
             sat_lo = self.coast_decel or bar >= p.brake_max_bar  # cannot decelerate more
         else:
             self.brake_bar = 0.0
             f_max = min(p.ulc_drive_force_max_n, p.ulc_drive_power_max_w / max(speed, 0.1))
-            u = clamp(max(0.0, f) / f_max, 0.0, 1.0)
+            u0 = p.ulc_throttle_offset_u
+            if f >= 0.0:
+                u = u0 + (1.0 - u0) * min(1.0, f / f_max)
+            else:
+                u = u0 * max(0.0, 1.0 + f / max(fc, 1e-9))
             self.throttle_pct = 100.0 * u ** self._inv_gamma if u > 0.0 else 0.0
             sat_hi = f >= f_max  # full throttle: cannot accelerate more
         # drive direction sign: err > 0 asks for more speed along the gear direction

@@ -1,0 +1,160 @@
+"""The simulation: vehicle model + drive-by-wire + terrain, stepped deterministically.
+
+This is the object both the ROS node and a headless scenario runner drive:
+
+>>> sim = Simulation()                       # shipped parameters, level asphalt
+>>> sim.submit(ENABLE)
+>>> sim.submit(UlcCmd(cmd=5.0, cmd_type=UlcCmd.CMD_VELOCITY, enable=True))
+>>> sim.step()                               # one physics step
+>>> rep = sim.reports()                      # every DBW report at sim.time_s
+
+One ``step`` follows the Physics Step of polaris-ranger-dynamics.md: the DBW
+(actuators, ULC, gear) first, then the model (steering, powertrain, wheels,
+driveline, chassis) with the DBW's outputs as its inputs. Commands carry their
+arrival time; by default the present simulation time. Nothing here is random,
+so the same calls give the same results.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
+from .dbw.params import DbwParameters
+from .dbw.system import DbwOutputs, DbwReports, DbwSystem, DriverInput
+from .model.enums import DriveMode, Gear
+from .model.params import VehicleParameters, load_parameters
+from .model.terrain import FlatTerrain, Terrain
+from .model.vehicle import Vehicle, VehicleInputs
+
+__all__ = ["Simulation", "ENABLE", "DISABLE", "STEERING_CALIBRATE"]
+
+
+class Simulation:
+    """Vehicle model, DBW emulation and terrain behind one deterministic step.
+
+    Parameters
+    ----------
+    params : VehicleParameters, optional
+        Model parameters (default: ``load_parameters()``, the shipped file).
+    terrain : Terrain, optional
+        Default: level asphalt.
+    dt_s : float
+        Physics step [s], 1/1000 to 1/60 (default 1/120, the reference's).
+    dbw_params : DbwParameters, optional
+        DBW parameters; default read from ``params`` (``dbw.*`` keys, vehicle
+        mass with occupants and cargo).
+    gear : Gear, optional
+        Initial lever position (default PARK).
+    drive_mode : DriveMode, optional
+        Initial AWD switch (default AWD).
+
+    Attributes
+    ----------
+    vehicle : acres_dbw_sim.model.vehicle.Vehicle
+        The model; its attributes are the vehicle state (read-only for callers).
+    dbw : DbwSystem
+        The drive-by-wire emulation.
+    time_s : float
+        Simulation time [s] at the start of the next step.
+
+    Raises
+    ------
+    ValueError
+        For a step outside 1/1000..1/60 s.
+    """
+
+    def __init__(self, params: VehicleParameters | None = None, terrain: Terrain | None = None,
+                 dt_s: float = 1.0 / 120.0, dbw_params: DbwParameters | None = None,
+                 gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD) -> None:
+        self.params = params if params is not None else load_parameters()
+        self.terrain = terrain if terrain is not None else FlatTerrain()
+        self.vehicle = Vehicle(self.params, self.terrain, dt_s)
+        self.dt_s = self.vehicle.dt_s
+        dp = dbw_params if dbw_params is not None else DbwParameters.from_vehicle_parameters(self.params)
+        self.dbw = DbwSystem(dp, self.dt_s)
+        self._inputs = VehicleInputs()
+        self._steps = 0
+        self.reset(gear=gear, drive_mode=drive_mode)
+
+    def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
+              gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD) -> None:
+        """Reset the vehicle (pose, speed, gear, drive mode) and the DBW to power-on.
+
+        Raises
+        ------
+        ValueError
+            If ``gear`` is not a lever position (P R N D L) or a value is not finite.
+        """
+        for name, v in (("x_m", x_m), ("y_m", y_m), ("yaw_rad", yaw_rad), ("speed_mps", speed_mps)):
+            if not math.isfinite(v):
+                raise ValueError(f"{name}={v!r}: must be finite")
+        self.vehicle.reset(x_m, y_m, yaw_rad, speed_mps, Gear(gear), DriveMode(drive_mode))
+        self.dbw.reset(self.vehicle.steering_wheel_deg, int(drive_mode))
+        self._steps = 0
+        self.time_s = 0.0
+
+    # ------------------------------------------------------------------ inputs
+    def submit(self, command: object, t_s: float | None = None) -> None:
+        """Deliver a command or event (see ``DbwSystem.submit``) at ``t_s`` (default: now)."""
+        self.dbw.submit(command, self.time_s if t_s is None else t_s)
+
+    def enable(self) -> bool:
+        """``/vehicle/enable``; False if a fault refuses it."""
+        return self.dbw.enable(self.time_s)
+
+    def disable(self) -> None:
+        """``/vehicle/disable``."""
+        self.dbw.submit(DISABLE, self.time_s)
+
+    def steering_calibrate(self) -> None:
+        """``/vehicle/steering/calibrate`` (deprecated Empty topic)."""
+        self.dbw.submit(STEERING_CALIBRATE, self.time_s)
+
+    def set_driver(self, driver: DriverInput) -> None:
+        """Set the driver's pedals, steering torque/angle, lever and switches."""
+        self.dbw.set_driver(driver)
+
+    def set_fault(self, subsystem: str, active: bool = True) -> None:
+        """Inject or clear a fault (``steering``, ``brake``, ``throttle``, ``gear``)."""
+        self.dbw.set_fault(subsystem, active)
+
+    # ------------------------------------------------------------------ stepping
+    def step(self) -> DbwOutputs:
+        """Advance one physics step: DBW, then the model. Returns the DBW outputs used."""
+        out = self.dbw.step(self.time_s, self.vehicle)
+        inp = self._inputs
+        inp.pedal = out.pedal
+        inp.brake_line_bar = out.brake_line_bar
+        inp.steering_wheel_deg = out.steering_wheel_deg
+        inp.gear_request = Gear(out.gear_request) if out.gear_request in (0, 1, 2, 3, 4, 5) else Gear.NONE
+        inp.drive_mode = DriveMode(out.drive_mode)
+        self.vehicle.step(inp)
+        self._steps += 1
+        self.time_s = self._steps * self.dt_s
+        return out
+
+    def run(self, duration_s: float, before_step: Callable[["Simulation"], None] | None = None) -> None:
+        """Step for ``duration_s`` [s]; ``before_step(sim)`` may submit commands each step."""
+        n = int(round(duration_s / self.dt_s))
+        for _ in range(n):
+            if before_step is not None:
+                before_step(self)
+            self.step()
+
+    # ------------------------------------------------------------------ outputs
+    @property
+    def dbw_enabled(self) -> bool:
+        """``/vehicle/dbw_enabled``."""
+        return self.dbw.dbw_enabled
+
+    @property
+    def state(self) -> Vehicle:
+        """The vehicle state (the model object; read its attributes)."""
+        return self.vehicle
+
+    def reports(self) -> DbwReports:
+        """Every DBW report for the present time (overwritten by the next call)."""
+        return self.dbw.reports(self.time_s, self.vehicle)
+
