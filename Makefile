@@ -1,0 +1,96 @@
+# acres_dbw_sim: `make run` and `make test` bootstrap everything they need
+# (a Python 3.11 venv with the ROS 2 Kilted wheels, the interface packages PyPI
+# lacks, this package), then run. Each step leaves a stamp in .venv/.stamps only
+# when it succeeded, so a second run with nothing changed skips straight to work
+# and a failed run is never trusted by the next one.
+
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+VPY := $(VENV)/bin/python
+STAMPS := $(VENV)/.stamps
+ENV_SH := $(VENV)/setup.sh
+PIP := $(VPY) -m pip --disable-pip-version-check
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+# Arguments passed through to the node / pytest: make run ARGS="--ros-args -p time_mode:=sim"
+ARGS ?=
+
+INTERFACE_SOURCES := $(shell find msg_adapters/interfaces -type f \( -name '*.msg' -o -name '*.srv' -o -name CMakeLists.txt -o -name package.xml \) 2>/dev/null)
+PACKAGE_SOURCES := setup.py setup.cfg package.xml
+
+# A venv whose interpreter no longer starts (Python moved or upgraded) is removed
+# here, before any rule trusts its stamps.
+ifneq ($(wildcard $(STAMPS)/venv),)
+ifneq ($(shell $(VPY) -c "print('ok')" 2>/dev/null),ok)
+$(warning .venv is broken (its Python does not start): removing it and bootstrapping again)
+$(shell rm -rf $(VENV))
+endif
+endif
+
+.PHONY: run test bootstrap demo bench clean distclean help
+.DEFAULT_GOAL := help
+
+help:
+	@echo "make run    bootstrap if needed, then run the simulator node on /vehicle"
+	@echo "make test   bootstrap if needed, then run the whole pytest suite"
+	@echo "make demo   run the demo driver against a running 'make run'"
+	@echo "make bench  run the benchmarks under bench/"
+	@echo "make clean  remove build products (keeps .venv); make distclean removes .venv too"
+
+bootstrap: $(STAMPS)/package
+
+$(STAMPS)/venv:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { \
+	  echo "error: $(PYTHON) not found. The ROS 2 Kilted wheels are built for CPython 3.11:"; \
+	  echo "       install Python 3.11 (e.g. apt-get install python3.11 python3.11-venv) or set PYTHON=/path/to/python3.11"; \
+	  exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { \
+	  echo "error: $(PYTHON) is not Python 3.11; the ROS 2 Kilted wheels need CPython 3.11 (set PYTHON=...)"; exit 1; }
+	rm -rf $(VENV)
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "error: could not create the venv: install the venv module (apt-get install python3.11-venv)"; exit 1; }
+	@mkdir -p $(STAMPS) && touch $@
+
+$(STAMPS)/deps: $(STAMPS)/venv requirements/ros.txt requirements/build.txt requirements/python.txt requirements/test.txt
+	@echo "bootstrap: installing ROS 2 Kilted wheels and Python dependencies into $(VENV)"
+	@$(PIP) install -q -r requirements/ros.txt -r requirements/build.txt -r requirements/python.txt -r requirements/test.txt 2>&1 \
+	  | grep -v "^WARNING: Location" ; test $${PIPESTATUS[0]} -eq 0 || { \
+	  echo "error: pip could not install the requirements (see above). Check that PyPI is reachable"; \
+	  echo "       (pip config list; proxy settings), then run make again: it resumes where it stopped."; exit 1; }
+	@$(VPY) -c "import rclpy, numpy, yaml, transforms3d, pytest" || { \
+	  echo "error: the venv is incomplete after pip install; run 'make distclean' and try again"; exit 1; }
+	@$(VPY) tools/bootstrap.py patch-cmake
+	@touch $@
+
+$(STAMPS)/interfaces: $(STAMPS)/deps $(INTERFACE_SOURCES) tools/bootstrap.py
+	@$(VPY) tools/bootstrap.py build-interfaces --jobs $(JOBS)
+	@touch $@
+
+$(STAMPS)/package: $(STAMPS)/interfaces $(PACKAGE_SOURCES)
+	@$(PIP) install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v "^WARNING: Location" ; \
+	  test $${PIPESTATUS[0]} -eq 0 || { echo "error: installing acres_dbw_sim into the venv failed"; exit 1; }
+	@$(VPY) tools/bootstrap.py install-index
+	@$(VPY) tools/bootstrap.py write-env
+	@. ./$(ENV_SH) && python -c "from ds_dbw_msgs.msg import SteeringCmd; from tf2_msgs.msg import TFMessage" || { \
+	  echo "error: the built interfaces do not import; run 'make distclean' and try again"; exit 1; }
+	@touch $@
+
+run: bootstrap
+	@. ./$(ENV_SH) && exec sim_node $(ARGS)
+
+test: bootstrap
+	@. ./$(ENV_SH) && exec python -m pytest $(ARGS)
+
+demo: bootstrap
+	@. ./$(ENV_SH) && exec demo_driver $(ARGS)
+
+bench: bootstrap
+	@. ./$(ENV_SH) && for b in bench/bench_*.py; do echo "== $$b"; python $$b || exit 1; done
+
+clean:
+	rm -rf _interfaces_build build install log .pytest_cache
+	rm -f $(STAMPS)/interfaces $(STAMPS)/package
+
+distclean: clean
+	rm -rf $(VENV)

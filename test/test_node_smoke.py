@@ -1,0 +1,44 @@
+"""The node starts the way ``ros2 run acres_dbw_sim sim_node`` starts it and comes
+up on /vehicle with the real driver's dbw_enabled QoS (dbw-interface.md §1.2, §1.4)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import rclpy
+from ament_index_python.packages import get_package_prefix, get_package_share_directory
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from std_msgs.msg import Bool
+
+from conftest import wait_for
+
+
+def test_package_is_in_the_ament_index():
+    prefix = Path(get_package_prefix("acres_dbw_sim"))
+    share = Path(get_package_share_directory("acres_dbw_sim"))
+    assert (share / "package.xml").is_file()
+    assert os.access(prefix / "lib" / "acres_dbw_sim" / "sim_node", os.X_OK)
+
+
+def test_node_publishes_dbw_enabled_on_vehicle(ros_process):
+    exe = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
+    proc = ros_process([str(exe)], name="sim_node")
+    rclpy.init()
+    node = rclpy.create_node("smoke_test")
+    try:
+        got = []
+        qos = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                         durability=DurabilityPolicy.VOLATILE)
+        node.create_subscription(Bool, "/vehicle/dbw_enabled", got.append, qos)
+        ok = wait_for(lambda: len(got) >= 3, 30.0,
+                      spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
+        assert ok, f"no /vehicle/dbw_enabled; node output:\n{proc.output()}"
+        assert got[0].data is False
+        infos = node.get_publishers_info_by_topic("/vehicle/dbw_enabled")
+        assert [(i.node_name, i.node_namespace) for i in infos] == [("dbw_node", "/vehicle")]
+        assert infos[0].qos_profile.durability == DurabilityPolicy.VOLATILE
+        assert infos[0].qos_profile.reliability == ReliabilityPolicy.RELIABLE
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()

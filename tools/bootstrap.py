@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Bootstrap steps of the project venv that pip alone cannot do.
+
+The Makefile calls this script with the venv's Python; every step is idempotent
+and either finishes or exits non-zero with a message that says what is missing
+and how to fix it (the Makefile writes its stamp only after success, so a failed
+step is never trusted by the next run).
+
+Steps
+-----
+check-tools
+    cmake, a C and a C++ compiler and make must be on PATH to build the interface
+    packages. When one is missing and we are root on a Debian-like machine, they
+    are installed with apt-get; otherwise the step fails with the command to run.
+patch-cmake
+    The ROS wheels install CMake export files that point at the include
+    directories of the machine that built them (``/opt/python/cp311-cp311/...``).
+    They are rewritten to this venv's Python and numpy include directories.
+build-interfaces
+    Builds and installs the interface packages under ``msg_adapters/interfaces``
+    (``ds_dbw_msgs`` 2.3.11, ``tf2_msgs``) into the venv prefix with the
+    pip-installed rosidl and ament_cmake.
+install-index
+    Makes ``acres_dbw_sim`` findable the ROS way from the venv prefix: the ament
+    index marker, ``share/acres_dbw_sim/{package.xml,launch,config}`` and the
+    executables under ``lib/acres_dbw_sim``.
+write-env
+    Writes ``<prefix>/setup.sh``: one script that sets ``AMENT_PREFIX_PATH``,
+    ``PYTHONPATH``, ``LD_LIBRARY_PATH`` and ``PATH`` so that any process (a shell,
+    a test's subprocess) finds rclpy, the built interfaces and this package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+INTERFACES = ROOT / "msg_adapters" / "interfaces"
+# Build order: a package may depend only on those before it.
+INTERFACE_PACKAGES = ("tf2_msgs", "ds_dbw_msgs")
+PACKAGE = "acres_dbw_sim"
+# Console entry points that ``ros2 run acres_dbw_sim <name>`` must find.
+EXECUTABLES = ("sim_node",)
+WHEEL_BUILD_PREFIX = "/opt/python/cp311-cp311"
+
+
+class BootstrapError(RuntimeError):
+    """A bootstrap step failed; the message says what to do."""
+
+
+def _have(tool: str) -> bool:
+    return shutil.which(tool) is not None
+
+
+def check_tools() -> None:
+    """Ensure cmake, cc, c++ and make exist; apt-get them as root if absent.
+
+    Raises
+    ------
+    BootstrapError
+        A tool is missing and cannot be installed here.
+    """
+    needed = {"cmake": "cmake", "cc": "gcc", "c++": "g++", "make": "make"}
+    missing = [pkg for tool, pkg in needed.items() if not _have(tool)]
+    if not missing:
+        return
+    hint = f"sudo apt-get install -y {' '.join(sorted(set(missing)))}"
+    if os.geteuid() == 0 and _have("apt-get"):
+        print(f"bootstrap: installing missing build tools: {' '.join(missing)}", flush=True)
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        for cmd in (["apt-get", "update", "-q"],
+                    ["apt-get", "install", "-y", "-q", *sorted(set(missing))]):
+            if subprocess.run(cmd, env=env).returncode != 0:
+                raise BootstrapError(f"could not install {missing} with apt-get; run: {hint}")
+        if all(_have(t) for t in needed):
+            return
+    raise BootstrapError(
+        f"missing build tools {missing}: the interface packages (ds_dbw_msgs, tf2_msgs) "
+        f"are compiled with cmake and gcc. Install them, e.g.: {hint}")
+
+
+def _include_dirs() -> tuple[str, str]:
+    import numpy  # the venv's numpy, installed with the ROS wheels
+
+    return sysconfig.get_paths()["include"], numpy.get_include()
+
+
+def patch_cmake(prefix: Path) -> int:
+    """Rewrite wheel-build include paths in ``<prefix>/share/**/*.cmake``.
+
+    Returns
+    -------
+    int
+        Number of files changed (0 on a second run).
+    """
+    py_inc, np_inc = _include_dirs()
+    old_np = f"{WHEEL_BUILD_PREFIX}/lib/python3.11/site-packages/numpy/_core/include"
+    old_py = f"{WHEEL_BUILD_PREFIX}/include/python3.11"
+    changed = 0
+    for path in (prefix / "share").rglob("*.cmake"):
+        text = path.read_text(errors="surrogateescape")
+        if WHEEL_BUILD_PREFIX not in text:
+            continue
+        text = text.replace(old_np, np_inc).replace(old_py, py_inc)
+        if WHEEL_BUILD_PREFIX in text:
+            raise BootstrapError(f"{path}: unknown wheel build path left after patching")
+        path.write_text(text, errors="surrogateescape")
+        changed += 1
+    return changed
+
+
+def build_interfaces(prefix: Path, build_root: Path, jobs: int) -> None:
+    """Configure, build and install each interface package into ``prefix``.
+
+    Raises
+    ------
+    BootstrapError
+        CMake failed; the message names the package and the log file.
+    """
+    check_tools()
+    env = dict(os.environ)
+    env["AMENT_PREFIX_PATH"] = str(prefix)
+    env["CMAKE_PREFIX_PATH"] = str(prefix)
+    for pkg in INTERFACE_PACKAGES:
+        src = INTERFACES / pkg
+        build = build_root / pkg
+        if build.exists():
+            shutil.rmtree(build)
+        build.mkdir(parents=True)
+        log = build / "build.log"
+        steps = [
+            ["cmake", "-S", str(src), "-B", str(build),
+             f"-DCMAKE_INSTALL_PREFIX={prefix}", f"-DCMAKE_PREFIX_PATH={prefix}",
+             f"-DPython3_EXECUTABLE={sys.executable}", "-DBUILD_TESTING=OFF"],
+            ["cmake", "--build", str(build), "--", f"-j{jobs}"],
+            ["cmake", "--install", str(build)],
+        ]
+        print(f"bootstrap: building {pkg} (log: {log})", flush=True)
+        with log.open("w") as out:
+            for cmd in steps:
+                if subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env).returncode:
+                    tail = "".join(log.read_text(errors="replace").splitlines(True)[-25:])
+                    raise BootstrapError(f"building {pkg} failed at `{' '.join(cmd[:2])}`; "
+                                         f"last lines of {log}:\n{tail}")
+
+
+def _symlink(target: Path, link: Path) -> None:
+    if link.is_symlink() or link.is_file():
+        link.unlink()
+    elif link.is_dir():
+        shutil.rmtree(link)
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(target)
+
+
+def install_index(prefix: Path) -> None:
+    """Lay out the ament index entry, share files and ``lib/<pkg>`` executables."""
+    marker = prefix / "share" / "ament_index" / "resource_index" / "packages" / PACKAGE
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text("")
+    share = prefix / "share" / PACKAGE
+    share.mkdir(parents=True, exist_ok=True)
+    for name in ("package.xml", "launch", "config"):
+        _symlink(ROOT / name, share / name)
+    libdir = prefix / "lib" / PACKAGE
+    libdir.mkdir(parents=True, exist_ok=True)
+    for exe in EXECUTABLES:
+        # setup.cfg puts console scripts in lib/<pkg> (where `ros2 run` looks, as
+        # colcon does); bin/<exe> links to them so that they are on the venv's PATH.
+        in_lib, in_bin = libdir / exe, prefix / "bin" / exe
+        if in_lib.exists() and not in_lib.is_symlink():
+            _symlink(in_lib, in_bin)
+        elif in_bin.exists() and not in_bin.is_symlink():
+            _symlink(in_bin, in_lib)
+        else:
+            raise BootstrapError(f"{in_lib} is missing: the package install did not create "
+                                 f"the console script `{exe}` (check setup.py)")
+
+
+def write_env(prefix: Path) -> Path:
+    """Write ``<prefix>/setup.sh`` (POSIX sh) and return its path."""
+    site = Path(sysconfig.get_paths()["purelib"])
+    libs = [str(prefix / "lib")] + sorted(str(p) for p in site.glob("ros_*.libs"))
+    script = prefix / "setup.sh"
+    script.write_text(
+        "# Generated by tools/bootstrap.py: source it to use the project's ROS 2 venv.\n"
+        f'export AMENT_PREFIX_PATH="{prefix}${{AMENT_PREFIX_PATH:+:$AMENT_PREFIX_PATH}}"\n'
+        f'export PYTHONPATH="{site}${{PYTHONPATH:+:$PYTHONPATH}}"\n'
+        f'export LD_LIBRARY_PATH="{":".join(libs)}${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"\n'
+        f'export PATH="{prefix / "bin"}:$PATH"\n'
+        "export _ROS_WHEELS_BOOTSTRAP_COMPLETE=1\n"
+        'export RMW_IMPLEMENTATION="${RMW_IMPLEMENTATION:-rmw_fastrtps_cpp}"\n')
+    return script
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=["check-tools", "patch-cmake", "build-interfaces",
+                                         "install-index", "write-env"])
+    parser.add_argument("--prefix", type=Path, default=Path(sys.prefix))
+    parser.add_argument("--build-dir", type=Path, default=ROOT / "_interfaces_build")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    args = parser.parse_args(argv)
+    prefix = args.prefix.resolve()
+    try:
+        if args.step == "check-tools":
+            check_tools()
+        elif args.step == "patch-cmake":
+            print(f"bootstrap: patched {patch_cmake(prefix)} CMake export files", flush=True)
+        elif args.step == "build-interfaces":
+            build_interfaces(prefix, args.build_dir.resolve(), args.jobs)
+        elif args.step == "install-index":
+            install_index(prefix)
+        elif args.step == "write-env":
+            print(f"bootstrap: wrote {write_env(prefix)}", flush=True)
+    except BootstrapError as err:
+        print(f"bootstrap: error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
