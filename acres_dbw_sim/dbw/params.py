@@ -86,6 +86,7 @@ DEFAULTS: dict[str, tuple[float, float, float]] = {
     "dbw.ulc.throttle_offset_u": (0.27, 0.0, 0.9),  # estimate: (T_fr + T_pu + T_acc) / T_wot at ~2100 rpm
     "dbw.ulc.grade_filter_s": (0.5, 0.0, 10.0),  # estimate: IMU grade estimate filter
     "dbw.ulc.coast_band_mps2": (0.4, 0.0, 5.0),  # estimate: throttle fades out over this decel
+    "dbw.ulc.kd_accel": (0.5, 0.0, 10.0),  # estimate: acceleration feedback (damping), (m/s^2)/(m/s^2)
     "dbw.ulc.ref_lead_mps": (0.3, 0.05, 10.0),  # estimate: the speed reference leads the speed by at most this
     "engine.pedal_exponent": (0.85, 0.1, 5.0),
     "fuel.tank_l": (43.5, 1.0, 1000.0),
@@ -186,6 +187,7 @@ class DbwParameters:
     ulc_grade_filter_s: float
     ulc_coast_band_mps2: float
     ulc_ref_lead_mps: float
+    ulc_kd_accel: float
     engine_pedal_exponent: float
     fuel_tank_l: float
 

@@ -19,9 +19,12 @@ behind by more than ``dbw.ulc.ref_lead_mps`` (a reference governor: the
 clutch engagement and CVT lag would otherwise wind up the integrator and
 overshoot the command).
 
-Control: ``a_des = a_ref + k_p (v_ref - v) + I``, ``dI/dt = k_i (v_ref - v)``
+Control: ``a_des = a_ref + k_p (v_ref - v) + I - k_d (a - a_ref)``,
+``dI/dt = k_i (v_ref - v)`` (the ``k_d`` acceleration feedback damps the
+CVT's and engine's stored energy; ``a`` is the measured acceleration)
 (conditional integration: frozen while the output saturates in the error's
-direction, clamped to ``dbw.ulc.integral_limit_mps2``). Feed-forward force
+direction or the reference governor below holds the reference, clamped to
+``dbw.ulc.integral_limit_mps2``). Feed-forward force
 along the gear's direction ``d`` (+1 forward gears, -1 reverse):
 ``F = d (m (a_des + g_x) + sgn(v) F_res)``, ``F_res = m g f_r + 0.5 rho C_dA v^2``,
 where ``g_x = g sin(pitch)`` is the grade estimate from the IMU (specific
@@ -30,7 +33,7 @@ when ``F > 0``: torque request ``u = u_0 + (1 - u_0) F / min(F_max, P_max / |v|)
 with ``u_0`` the request that holds the free engine at the clutch engagement
 speed (``dbw.ulc.throttle_offset_u``), and percent ``100 u^(1/gamma)`` (inverse
 of the engine's pedal map ``u = p^gamma``); brake: ``P = -F R_t / G``
-with ``G = 2 G_f + 2 G_r``, less the coasting band. Coasting band
+with ``G = 2 G_f + 2 G_r``. Coasting band
 ``F_c = m a_c`` (``a_c`` = ``dbw.ulc.coast_band_mps2``): for ``-F_c < F < 0``
 the throttle fades linearly, ``u = u_0 (1 + F / F_c)``, so the pedal map is
 continuous. Hysteresis: the brake takes over when ``F < -F_c - m h`` and
@@ -163,7 +166,8 @@ class Ulc:
             return int(Gear.REVERSE)
         return gear
 
-    def step(self, v_mps: float, gear: int, shifting: bool, grade_mps2: float = 0.0) -> None:
+    def step(self, v_mps: float, gear: int, shifting: bool, grade_mps2: float = 0.0,
+             accel_mps2: float = 0.0) -> None:
         """Advance the ULC one step (call only while it drives the pedals).
 
         Parameters
@@ -177,6 +181,8 @@ class Ulc:
         grade_mps2 : float
             Gravity component along body x, ``g sin(pitch)`` [m/s^2], positive
             nose up (estimated from the IMU).
+        accel_mps2 : float
+            Measured longitudinal acceleration [m/s^2] (filtered).
 
         Updates ``throttle_pct`` [%], ``brake_bar`` [bar], ``gear_request``,
         ``v_ref`` and ``a_ref``.
@@ -210,14 +216,18 @@ class Ulc:
                 self.a_ref = (v_new - self.v_ref) / dt
             # reference governor: while speeding up, lead the vehicle by at most ref_lead
             lead = p.ulc_ref_lead_mps
+            governed = False
             if v_new > 0.0 and target > v_new and v_new > v_mps + lead:
                 v_new = max(self.v_ref, v_mps + lead)
+                governed = True
             elif v_new < 0.0 and target < v_new and v_new < v_mps - lead:
                 v_new = min(self.v_ref, v_mps - lead)
+                governed = True
             self.v_ref = v_new
             direction = 1 if target > 0.0 else -1 if target < 0.0 else 0
         else:
             self.v_ref = v_mps
+            governed = False
             direction = 1 if self.cmd > 0.0 else -1 if self.cmd < 0.0 else 0
         # ---- gear management
         self.gear_request = int(Gear.NONE)
@@ -251,6 +261,8 @@ class Ulc:
         # ---- control
         err = (self.v_ref - v_mps) if self.cmd_type == 1 else 0.0
         a_des = self.a_ref + p.ulc_kp_speed * err + self.integ
+        if self.cmd_type == 1:
+            a_des -= p.ulc_kd_accel * (accel_mps2 - self.a_ref)
         m = p.vehicle_mass_kg
         speed = abs(v_mps)
         f_res = m * G * p.ulc_rolling_coeff * min(1.0, speed / 0.5) \
@@ -265,7 +277,7 @@ class Ulc:
         sat_hi = sat_lo = False
         if self.braking:
             self.throttle_pct = 0.0
-            bar = 0.0 if self.coast_decel else max(0.0, -f - fc) * p.tyres_radius_m / self._G
+            bar = 0.0 if self.coast_decel else max(0.0, -f) * p.tyres_radius_m / self._G
             self.brake_bar = clamp(bar, 0.0, p.brake_max_bar)
             sat_lo = self.coast_decel or bar >= p.brake_max_bar  # cannot decelerate more
         else:
@@ -280,7 +292,7 @@ class Ulc:
             sat_hi = f >= f_max  # full throttle: cannot accelerate more
         # drive direction sign: err > 0 asks for more speed along the gear direction
         e_dir = err * d
-        if (e_dir > 0.0 and not sat_hi) or (e_dir < 0.0 and not sat_lo):
+        if not governed and ((e_dir > 0.0 and not sat_hi) or (e_dir < 0.0 and not sat_lo)):
             lim = p.ulc_integral_limit_mps2
             self.integ = clamp(self.integ + p.ulc_ki_speed * err * dt, -lim, lim)
 
