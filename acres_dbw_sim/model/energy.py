@@ -40,7 +40,7 @@ class EnergyLedger:
     overrunning-clutch engagement), ``brake_j`` (wheel brakes and park pawl),
     ``rolling_j``, ``tyre_slip_j`` (longitudinal and lateral slip, including the
     tread deflection), ``suspension_j`` (net work into springs, bump stops and
-    dampers), ``aero_j``, ``water_j``, ``angular_damping_j``. ``soil_j`` is 0 (no
+    dampers), ``body_contact_j`` (body box against the ground after a roll-over), ``aero_j``, ``water_j``, ``angular_damping_j``. ``soil_j`` is 0 (no
     deformable-soil model).
     """
 
@@ -57,6 +57,7 @@ class EnergyLedger:
     tyre_slip_j: float = 0.0
     soil_j: float = 0.0
     suspension_j: float = 0.0
+    body_contact_j: float = 0.0
     aero_j: float = 0.0
     water_j: float = 0.0
     angular_damping_j: float = 0.0

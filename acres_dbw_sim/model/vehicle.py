@@ -40,6 +40,18 @@ from .tyre import SATURATION
 __all__ = ["VehicleInputs", "Vehicle"]
 
 _RAD_S_TO_RPM = 60.0 / (2.0 * math.pi)
+
+# Body box for roll-overs (not in the reference; a collision stand-in for the game's Chaos box):
+# x from 0.6 m behind the rear axle to 0.5 m ahead of the front axle, +/-0.75 m, 0.3 m to the roof.
+def _BOX_X_M(wheelbase_m):
+    return (-0.6, wheelbase_m + 0.5)
+
+
+_BOX_Y_M = (-0.75, 0.75)
+_BOX_Z_M = (0.3, 1.95)
+_BOX_STIFFNESS_N_M = 2.0e5
+_BOX_DAMPING_N_S_M = 2.0e4
+_BOX_FRICTION = 0.6
 _tanh = math.tanh
 _sqrt = math.sqrt
 
@@ -94,7 +106,9 @@ class Vehicle:
     ``orientation_wxyz``, ``velocity_body_mps``, ``angular_velocity_body_rad_s``,
     ``specific_force_body_mps2``, ``speed_mps``, ``yaw_rate_rad_s``,
     ``wheel_spin_rad_s``, ``wheel_angle_rad``, ``road_wheel_angle_rad``,
-    ``wheel_load_n``, ``wheel_in_contact``, ``steering_wheel_deg``,
+    ``wheel_load_n``, ``wheel_in_contact``, ``contact_point_m`` (odom, None in the
+    air, at the start of the step), ``wheel_extension_m``, ``wheel_fx_n``, ``wheel_fy_n``,
+    ``wheel_slip``, ``steering_wheel_deg``, ``bicycle_angle_rad``,
     ``engine_rpm``, ``engine_torque_nm``, ``torque_request``, ``cvt_ratio``,
     ``gear``, ``gear_target``, ``shift_in_progress``, ``last_gear_reject``,
     ``drive_mode``, ``brake_torque_nm``, ``fuel_l``, ``fuel_rate_l_h``,
@@ -112,6 +126,7 @@ class Vehicle:
         # Per-wheel scratch, allocated once: [contact, r(3), n(3), heading(3), v_x, v_y, mu, k_water,
         # T_brake, T_roll, relaxation divisor, F_x, F_y, N, -, water force(3)].
         self._wheel_data = [[0.0] * 24 for _ in range(4)]
+        self._box_forces = [[0.0] * 6 for _ in range(8)]
         P = self.params
         mp = P.mass_properties
         self.mass_properties = mp
@@ -130,6 +145,9 @@ class Vehicle:
         self._mount_rel = ((L - cg[0], 0.5 * bf - cg[1], zm - cg[2]), (L - cg[0], -0.5 * bf - cg[1], zm - cg[2]),
                            (-cg[0], 0.5 * br - cg[1], zm - cg[2]), (-cg[0], -0.5 * br - cg[1], zm - cg[2]))
         self._bf_rel = (-cg[0], -cg[1], -cg[2])
+        # Corners of the body box (collides with the ground, like the Chaos box of the game).
+        self._box_rel = tuple((x - cg[0], y - cg[1], z - cg[2]) for x in _BOX_X_M(L) for y in _BOX_Y_M
+                              for z in _BOX_Z_M)
         self._widths = (P.tyres.front_width_m, P.tyres.front_width_m, P.tyres.rear_width_m, P.tyres.rear_width_m)
         self._surf_mu = tuple(s.mu for s in P.surfaces)
         self._surf_f = tuple(s.rolling_resistance for s in P.surfaces)
@@ -220,9 +238,11 @@ class Vehicle:
         n0 = self.springs.static_load_n
         self.wheel_load_n = tuple(n0)
         self.wheel_in_contact = (True, True, True, True)
+        self.contact_point_m = (None, None, None, None)
         self.wheel_extension_m = (P.chassis.rest_extension_m,) * 4
         self.steering_wheel_deg = P.steering.center_deg
         self.road_wheel_angle_rad = (0.0, 0.0, 0.0, 0.0)
+        self.bicycle_angle_rad = 0.0
         self.brake_torque_nm = (0.0, 0.0, 0.0, 0.0)
         self.engine_torque_nm = 0.0
         self.torque_request = self._ureq
@@ -396,6 +416,8 @@ class Vehicle:
                             t = 1e9
                             break
                         t = (nx * (cx - pmx) + ny * (cy - pmy) + nz * (zg - pmz)) / nd
+            if t < 0.0:
+                t = 1e9  # the mount is below the ground (body fallen through): no wheel contact
             s_ext = t - Rt
             exts[j] = s_ext
             tb = tb_f if j < 2 else tb_r
@@ -475,6 +497,8 @@ class Vehicle:
             wd[16] = aa
         self.wheel_load_n = tuple(loads)
         self.wheel_in_contact = tuple(contact)
+        self.contact_point_m = tuple((px + wheel_data[j][1], py + wheel_data[j][2], pz + wheel_data[j][3])
+                                     if contact[j] else None for j in range(4))
         self.wheel_extension_m = tuple(exts)
         self.brake_torque_nm = (tb_f, tb_f, tb_r, tb_r)
 
@@ -605,6 +629,40 @@ class Vehicle:
         self.wheel_fx_n = tuple(fxs)
         self.wheel_fy_n = tuple(fys)
         self.wheel_slip = tuple(slips)
+        # body box against the ground (only when a wheel has lost contact: roll-over, fall)
+        box = self._box_forces
+        nbox = 0
+        if not (contact[0] and contact[1] and contact[2] and contact[3]):
+            for (bx_, by_, bz_) in self._box_rel:
+                rx = R0 * bx_ + R1_ * by_ + R2 * bz_
+                ry = R3 * bx_ + R4 * by_ + R5 * bz_
+                rz = R6 * bx_ + R7 * by_ + R8 * bz_
+                zg, nx, ny, nz, _ = terrain.height_normal_surface(px + rx, py + ry)
+                depth = (zg - pz - rz) * nz
+                if depth <= 0.0:
+                    continue
+                vcx = vx0 + wwy * rz - wwz * ry
+                vcy = vy0 + wwz * rx - wwx * rz
+                vcz = vz0 + wwx * ry - wwy * rx
+                v_n = vcx * nx + vcy * ny + vcz * nz
+                nb = _BOX_STIFFNESS_N_M * depth - _BOX_DAMPING_N_S_M * v_n
+                if nb <= 0.0:
+                    continue
+                tx, ty_, tz = vcx - v_n * nx, vcy - v_n * ny, vcz - v_n * nz
+                vt = _sqrt(tx * tx + ty_ * ty_ + tz * tz)
+                ft = -_BOX_FRICTION * nb * _tanh(vt / 0.1) / vt if vt > 1e-9 else 0.0
+                Fx = nb * nx + ft * tx
+                Fy = nb * ny + ft * ty_
+                Fz = nb * nz + ft * tz
+                fx_t += Fx
+                fy_t += Fy
+                fz_t += Fz
+                mx_t += ry * Fz - rz * Fy
+                my_t += rz * Fx - rx * Fz
+                mz_t += rx * Fy - ry * Fx
+                bf = box[nbox]
+                bf[0], bf[1], bf[2], bf[3], bf[4], bf[5] = rx, ry, rz, Fx, Fy, Fz
+                nbox += 1
         # aerodynamic drag at the centre of mass
         ka = -0.5 * P.aero.air_density_kg_m3 * P.aero.drag_area_m2 * _sqrt(vx0 * vx0 + vy0 * vy0 + vz0 * vz0)
         fax, fay, faz = ka * vx0, ka * vy0, ka * vz0
@@ -641,6 +699,14 @@ class Vehicle:
             wm = 0.5 * (om[j] + omega_new[j])
             slip += fxl * (Rt * wm - (cvx * hx + cvy * hy + cvz * hz)) - fyl * (cvx * lx + cvy * ly + cvz * lz)
             water -= wd[21] * cvx + wd[22] * cvy + wd[23] * cvz
+        body = 0.0
+        for k in range(nbox):
+            rx, ry, rz, Fx, Fy, Fz = box[k]
+            cvx = vmx + wmy * rz - wmz * ry
+            cvy = vmy + wmz * rx - wmx * rz
+            cvz = vmz + wmx * ry - wmy * rx
+            body -= Fx * cvx + Fy * cvy + Fz * cvz
+        led.body_contact_j += body * dt
         led.suspension_j += susp * dt
         led.tyre_slip_j += slip * dt
         led.water_j += water * dt
