@@ -1,39 +1,381 @@
-"""The rclpy node: wiring only (issue 6 replaces this bootstrap node).
+"""The rclpy node: a drop-in stand-in for Dataspeed's DBW2 driver on a Polaris Ranger.
 
-Comes up as ``/vehicle/dbw_node`` and publishes ``dbw_enabled`` (std_msgs/Bool,
-KEEP_LAST 2, RELIABLE, VOLATILE, every 50 ms) like Dataspeed's DBW2 node
-(dbw-interface.md §1.4).
+Wiring only. The node stores nothing of the vehicle: it hands every received
+command to :class:`acres_dbw_sim.simulation.Simulation`, steps it, and publishes
+what the simulation reports through the converters of :mod:`msg_adapters`.
+
+Topics (relative to the namespace, default ``/vehicle``; dbw-interface.md §1.3,
+§1.4): every subscription and publication is KEEP_LAST(depth), RELIABLE,
+VOLATILE with the real driver's depths. Beyond the real driver: ground-truth
+``odom`` (nav_msgs/Odometry), ``/tf`` and ``/tf_static``, ``joint_states``,
+and ``/clock`` in ``sim`` and ``lockstep`` time modes.
+
+Time modes (parameter ``time_mode``):
+
+``realtime``
+    Paced by the wall clock; stamps are the wall-clock time at start plus the
+    simulation time, so clients that do not use sim time see current stamps.
+``sim``
+    Runs at ``rate_factor`` times real time, publishes ``/clock``; stamps are
+    the simulation time from 0.
+``lockstep``
+    Advances only when asked: each call of the service ``~/step``
+    (std_srvs/Trigger) runs ``lockstep_steps`` physics steps and publishes
+    after each. Deterministic: identical inputs give identical outputs.
 """
 
 from __future__ import annotations
 
+import math
 import sys
+import time
 
 import rclpy
+from geometry_msgs.msg import PoseWithCovarianceStamped
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
-from std_msgs.msg import Bool
+from rclpy.parameter import Parameter
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rosgraph_msgs.msg import Clock
+from std_msgs.msg import Bool, Empty, String
+from std_srvs.srv import SetBool, Trigger
+from tf2_msgs.msg import TFMessage
 
-DBW_ENABLED_PERIOD_S = 0.05
+import ds_dbw_msgs.msg as dbw_msgs
+from msg_adapters.ds_dbw import CommandConverter, ReportFiller, stamp_from_seconds
+from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, OdometryBuilder,
+                                        TfBuilder, static_transforms)
+from nav_msgs.msg import Odometry
+from sensor_msgs.msg import Imu, JointState
+
+from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
+from .dbw.system import DriverInput
+from .model.enums import DriveMode, Gear
+from .model.params import ParameterError, load_parameters
+from .model.terrain import FlatTerrain
+from .simulation import Simulation
+
+# (topic, ds_dbw_msgs type name, depth) of the command subscriptions, §1.3.
+COMMAND_TOPICS = (
+    ("steering/cmd", "SteeringCmd", 1), ("brake/cmd", "BrakeCmd", 1),
+    ("throttle/cmd", "ThrottleCmd", 1), ("gear/cmd", "GearCmd", 1),
+    ("misc/cmd", "MiscCmd", 1), ("ulc/cmd", "UlcCmd", 1),
+    ("turn_signal/cmd", "TurnSignalCmd", 1), ("drive_mode/cmd", "DriveModeCmd", 1),
+)
+# (topic, DbwReports attribute, ds_dbw_msgs type, CAN period [s]) of the reports, §1.4.
+REPORT_TOPICS = (
+    ("steering/report", "steering_report", "SteeringReport", 0.010),
+    ("brake/report", "brake_report", "BrakeReport", 0.020),
+    ("throttle/report", "throttle_report", "ThrottleReport", 0.020),
+    ("gear/report", "gear_report", "GearReport", 0.100),
+    ("system/report", "system_report", "SystemReport", 0.100),
+    ("ulc/report", "ulc_report", "UlcReport", 0.020),
+    ("misc/report", "misc_report", "MiscReport", 0.050),
+    ("turn_signal/report", "turn_signal_report", "TurnSignalReport", 0.100),
+    ("drive_mode/report", "drive_mode_report", "DriveModeReport", 0.100),
+    ("vehicle_velocity", "vehicle_velocity", "VehicleVelocity", 0.020),
+    ("wheel_speeds", "wheel_speeds", "WheelSpeeds", 0.010),
+    ("wheel_positions", "wheel_positions", "WheelPositions", 0.020),
+    ("tire_pressures", "tire_pressures", "TirePressures", 0.500),
+    ("throttle/info", "throttle_info", "ThrottleInfo", 0.010),
+    ("brake/info", "brake_info", "BrakeInfo", 0.010),
+    ("steering/offset", "steering_offset", "SteeringOffset", 0.500),
+    ("steering/info", "steering_info", "SteeringInfo", 0.500),
+    ("fuel_level", "fuel_level", "FuelLevel", 0.500),
+    ("steering/diag", "steering_diag", "SteeringDiagnostics", 0.200),
+    ("brake/diag", "brake_diag", "BrakeDiagnostics", 0.200),
+    ("throttle/diag", "throttle_diag", "ThrottleDiagnostics", 0.200),
+    ("gear/diag", "gear_diag", "GearDiagnostics", 0.200),
+)
+IMU_PERIOD_S = 0.010
+DBW_ENABLED_PERIOD_S = 0.050
+ECU_INFO_PERIOD_S = 1.0
+REPORT_DEPTH = 2
+GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE,
+         "L": Gear.LOW}
+DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
+TIME_MODES = ("realtime", "sim", "lockstep")
+REPORT_PROFILES = ("mission", "vehicle")
+SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
+
+# name: (default, description); the type is the default's.
+PARAMETERS = {
+    "vehicle_config": ("", "vehicle parameter file (JSON); empty = the shipped config/polaris.json"),
+    "overrides": ("", "parameter overrides, 'key=value;key=value'"),
+    "occupants": (1, "number of occupants, 0..6"),
+    "cargo_kg": (0.0, "cargo in the bed [kg]"),
+    "step_hz": (120.0, "physics rate [Hz], 60..1000"),
+    "time_mode": ("realtime", "realtime | sim | lockstep"),
+    "rate_factor": (1.0, "sim mode: simulated seconds per wall second, > 0"),
+    "lockstep_steps": (12, "lockstep mode: physics steps per ~/step call, >= 1"),
+    "report_rates": ("mission", "mission: every topic at the physics rate; vehicle: real CAN periods"),
+    "initial_x_m": (0.0, "initial x of base_footprint in odom [m]"),
+    "initial_y_m": (0.0, "initial y [m]"),
+    "initial_yaw_rad": (0.0, "initial heading [rad]"),
+    "initial_speed_mps": (0.0, "initial forward speed [m/s]"),
+    "initial_gear": ("P", "initial lever position: P R N H L"),
+    "drive_mode": ("AWD", "initial AWD switch: Turf | 2WD | AWD"),
+    "surface": ("asphalt", "surface of the ground plane (config surfaces table)"),
+    "grade_pct": (0.0, "ground plane rise along +x [%]"),
+    "bank_pct": (0.0, "ground plane rise along +y [%]"),
+    "odom_frame": ("odom", "world frame of odometry and TF"),
+    "base_frame": ("base_footprint", "vehicle frame (child of odom)"),
+    "base_link_frame": ("base_link", "frame published as a static child of base_frame"),
+    "frame_id": ("base_footprint", "frame_id of imu/data_raw, as the real driver's parameter"),
+    "publish_tf": (True, "publish odom -> base_frame on /tf"),
+    "status_period_s": (0.0, "print a one-line live status every N s (0 = off)"),
+}
+
+
+class StartupError(RuntimeError):
+    """A parameter is invalid: start-up stops with this message (names the parameter)."""
+
+
+def _period_steps(period_s: float, dt_s: float) -> int:
+    return max(1, int(round(period_s / dt_s)))
 
 
 class SimNode(Node):
-    """Bootstrap simulator node: namespace ``vehicle``, name ``dbw_node``."""
+    """``/vehicle/dbw_node``: subscriptions, publications and pacing around a Simulation.
 
-    def __init__(self) -> None:
-        super().__init__("dbw_node", namespace="vehicle")
-        self._enabled = False
+    Raises
+    ------
+    StartupError
+        If a parameter has the wrong type or value; the message names it.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("dbw_node", namespace="vehicle", **kwargs)
+        p = self._read_parameters()
+        self._p = p
+        terrain = FlatTerrain(grade_pct=p["grade_pct"], bank_pct=p["bank_pct"], surface=p["surface"])
+        try:
+            params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
+                                     p["occupants"], p["cargo_kg"])
+            self.sim = Simulation(params, terrain, 1.0 / p["step_hz"], gear=p["initial_gear"],
+                                  drive_mode=p["drive_mode"])
+        except ParameterError as err:
+            raise StartupError(f"parameter 'vehicle_config'/'overrides': {err}") from err
+        except ValueError as err:
+            raise StartupError(f"parameter 'surface'/'step_hz': {err}") from err
+        self._initial = (p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"],
+                         p["initial_speed_mps"], p["initial_gear"], p["drive_mode"])
+        self._reset(*self._initial)
+        self._driver = DriverInput()
+        self._create_interfaces()
+        self._wall_t0 = time.monotonic()
+        self._epoch_s = time.time() if p["time_mode"] == "realtime" else 0.0
+        self._steps_at_t0 = 0
+        self._last_status = time.monotonic()
+        self._cpu_t0 = time.process_time()
+        if p["time_mode"] == "lockstep":
+            self.create_service(Trigger, "~/step", self._on_lockstep)
+            self._publish(force=True)
+        else:
+            self.create_timer(self.sim.dt_s / max(1.0, p["rate_factor"])
+                              if p["time_mode"] == "sim" else self.sim.dt_s, self._on_tick)
+        self.get_logger().info(
+            f"simulating a Polaris Ranger at {p['step_hz']:g} Hz, time_mode={p['time_mode']}, "
+            f"reports={p['report_rates']}")
+
+    # ------------------------------------------------------------------ parameters
+    def _read_parameters(self) -> dict:
+        values = {}
+        for name, (default, _desc) in PARAMETERS.items():
+            try:
+                self.declare_parameter(name, default)
+                value = self.get_parameter(name).value
+            except Exception as err:  # wrong type given in a params file or on the CLI
+                raise StartupError(f"parameter '{name}': {err}") from err
+            if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            if type(value) is not type(default):
+                raise StartupError(f"parameter '{name}': expected {type(default).__name__}, "
+                                   f"got {value!r}")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise StartupError(f"parameter '{name}': must be finite, got {value}")
+            values[name] = value
+        checks = (
+            ("step_hz", 60.0 <= values["step_hz"] <= 1000.0, "must be within 60..1000 Hz"),
+            ("time_mode", values["time_mode"] in TIME_MODES, f"must be one of {TIME_MODES}"),
+            ("rate_factor", values["rate_factor"] > 0.0, "must be > 0"),
+            ("lockstep_steps", values["lockstep_steps"] >= 1, "must be >= 1"),
+            ("report_rates", values["report_rates"] in REPORT_PROFILES, f"must be one of {REPORT_PROFILES}"),
+            ("occupants", 0 <= values["occupants"] <= 6, "must be within 0..6"),
+            ("cargo_kg", values["cargo_kg"] >= 0.0, "must be >= 0"),
+            ("initial_gear", values["initial_gear"] in GEARS, f"must be one of {sorted(GEARS)}"),
+            ("drive_mode", values["drive_mode"] in DRIVE_MODES, f"must be one of {sorted(DRIVE_MODES)}"),
+            ("status_period_s", values["status_period_s"] >= 0.0, "must be >= 0"),
+        )
+        for name, ok, why in checks:
+            if not ok:
+                raise StartupError(f"parameter '{name}' = {values[name]!r}: {why}")
+        values["initial_gear"] = GEARS[values["initial_gear"]]
+        values["drive_mode"] = DRIVE_MODES[values["drive_mode"]]
+        known = set(PARAMETERS) | {"use_sim_time"}
+        overrides = getattr(self, "_parameter_overrides", {})  # rclpy keeps them here only
+        unknown = sorted(n for n in overrides if n not in known)
+        if unknown:
+            raise StartupError(f"unknown parameter(s) {unknown}; known: {sorted(PARAMETERS)}")
+        return values
+
+    # ------------------------------------------------------------------ interfaces
+    def _create_interfaces(self) -> None:
+        p = self._p
+        dt = self.sim.dt_s
+        for topic, type_name, depth in COMMAND_TOPICS:
+            msg_type = getattr(dbw_msgs, type_name)
+            convert = CommandConverter(msg_type)
+            self.create_subscription(msg_type, topic,
+                                     lambda m, c=convert: self.sim.submit(c(m)), depth)
+        self.create_subscription(Empty, "enable", lambda _m: self.sim.submit(ENABLE), 10)
+        self.create_subscription(Empty, "disable", lambda _m: self.sim.submit(DISABLE), 10)
+        self.create_subscription(Empty, "steering/calibrate",
+                                 lambda _m: self.sim.submit(STEERING_CALIBRATE), 1)
+        self.create_subscription(PoseWithCovarianceStamped, "/initialpose", self._on_initialpose, 1)
+
+        reports = self.sim.reports()
+        vehicle_rates = p["report_rates"] == "vehicle"
+        self._reports = []
+        for topic, attr, type_name, period_s in REPORT_TOPICS:
+            msg_type = getattr(dbw_msgs, type_name)
+            every = _period_steps(period_s, dt) if vehicle_rates else 1
+            self._reports.append((self.create_publisher(msg_type, topic, REPORT_DEPTH), attr,
+                                  ReportFiller(msg_type, getattr(reports, attr)), every))
+        self._imu_every = _period_steps(IMU_PERIOD_S, dt) if vehicle_rates else 1
+        self._pub_imu = self.create_publisher(Imu, "imu/data_raw", 10)
+        self._imu = ImuBuilder(p["frame_id"])
         self._pub_enabled = self.create_publisher(Bool, "dbw_enabled", 2)
-        self.create_timer(DBW_ENABLED_PERIOD_S, self._publish_enabled)
+        self._enabled_every = _period_steps(DBW_ENABLED_PERIOD_S, dt)
+        self._last_enabled: bool | None = None
+        self._pub_ecu = self.create_publisher(dbw_msgs.EcuInfo, "ecu_info", 10)
+        self._ecu_every = _period_steps(ECU_INFO_PERIOD_S, dt)
+        self._ecu = [ReportFiller(dbw_msgs.EcuInfo, e) for e in reports.ecu_info]
+        self._pub_vin = self.create_publisher(String, "vin", 2)
+        self._pub_odom = self.create_publisher(Odometry, "odom", 10)
+        self._odom = OdometryBuilder(p["odom_frame"], p["base_frame"])
+        self._pub_tf = self.create_publisher(TFMessage, "/tf", 100) if p["publish_tf"] else None
+        self._tf = TfBuilder(p["odom_frame"], p["base_frame"])
+        self._pub_joints = self.create_publisher(JointState, "joint_states", 10)
+        self._joints = JointStateBuilder()
+        static_qos = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                                durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        self._pub_tf_static = self.create_publisher(TFMessage, "/tf_static", static_qos)
+        self._pub_tf_static.publish(TFMessage(transforms=static_transforms(
+            p["base_frame"], p["base_link_frame"], p["frame_id"], (0.0, 0.0, 0.0))))
+        self._pub_clock = (self.create_publisher(Clock, "/clock", 10)
+                           if p["time_mode"] != "realtime" else None)
+        self.create_service(Trigger, "~/reset", self._on_reset)
+        for name in SUBSYSTEMS:
+            self.create_service(SetBool, f"~/inject_fault/{name}",
+                                lambda req, res, n=name: self._on_fault(n, req, res))
+        self.create_service(SetBool, "~/inject_override", self._on_override)
 
-    def _publish_enabled(self) -> None:
-        self._pub_enabled.publish(Bool(data=self._enabled))
+    # ------------------------------------------------------------------ callbacks
+    def _reset(self, x_m, y_m, yaw_rad, speed_mps, gear, drive_mode) -> None:
+        self.sim.reset(x_m, y_m, yaw_rad, speed_mps, gear, drive_mode)
+        self._steps_at_t0 = 0
+        self._wall_t0 = time.monotonic()
+
+    def _on_reset(self, _req, res):
+        self._reset(*self._initial)
+        res.success, res.message = True, "reset to the initial pose"
+        return res
+
+    def _on_initialpose(self, msg: PoseWithCovarianceStamped) -> None:
+        q = msg.pose.pose.orientation
+        yaw = math.atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z))
+        x, y = msg.pose.pose.position.x, msg.pose.pose.position.y
+        if not all(math.isfinite(v) for v in (x, y, yaw)):
+            self.get_logger().warning("/initialpose with a non-finite pose ignored")
+            return
+        self._reset(x, y, yaw, 0.0, self._initial[4], self._initial[5])
+
+    def _on_fault(self, name: str, req, res):
+        self.sim.set_fault(name, req.data)
+        res.success, res.message = True, f"{name} fault {'set' if req.data else 'cleared'}"
+        return res
+
+    def _on_override(self, req, res):
+        """Driver presses the brake pedal hard (true) or releases everything (false)."""
+        self._driver.brake_pedal_pct = 50.0 if req.data else 0.0
+        self.sim.set_driver(self._driver)
+        res.success, res.message = True, "driver brake pedal " + ("pressed" if req.data else "released")
+        return res
+
+    def _on_tick(self) -> None:
+        p = self._p
+        elapsed = time.monotonic() - self._wall_t0
+        factor = p["rate_factor"] if p["time_mode"] == "sim" else 1.0
+        due = int(elapsed * factor / self.sim.dt_s) - self._steps_at_t0
+        if due <= 0:
+            return
+        max_steps = max(4, int(4 * factor))
+        if due > max_steps:  # fell behind (CPU starved): skip ahead, do not spiral
+            self._wall_t0 += (due - max_steps) * self.sim.dt_s / factor
+            due = max_steps
+        for _ in range(due):
+            self.sim.step()
+            self._steps_at_t0 += 1
+        self._publish()
+        if p["status_period_s"] > 0.0 and time.monotonic() - self._last_status >= p["status_period_s"]:
+            self._print_status()
+
+    def _on_lockstep(self, _req, res):
+        for _ in range(self._p["lockstep_steps"]):
+            self.sim.step()
+            self._publish(force=True)
+        res.success, res.message = True, f"t={self.sim.time_s:.6f}"
+        return res
+
+    # ------------------------------------------------------------------ output
+    def _publish(self, force: bool = False) -> None:
+        sim = self.sim
+        step = int(round(sim.time_s / sim.dt_s))
+        stamp = stamp_from_seconds(self._epoch_s + sim.time_s)
+        if self._pub_clock is not None:
+            self._pub_clock.publish(Clock(clock=stamp))
+        reports = sim.reports()
+        vehicle = sim.state
+        for pub, attr, fill, every in self._reports:
+            if step % every == 0 or force:
+                pub.publish(fill(getattr(reports, attr), stamp))
+        if step % self._imu_every == 0 or force:
+            self._pub_imu.publish(self._imu(reports.imu, stamp))
+        enabled = sim.dbw_enabled
+        if enabled != self._last_enabled or step % self._enabled_every == 0:
+            self._pub_enabled.publish(Bool(data=enabled))
+            self._last_enabled = enabled
+        if step % self._ecu_every == 0:
+            for fill, info in zip(self._ecu, reports.ecu_info):
+                self._pub_ecu.publish(fill(info, stamp))
+            self._pub_vin.publish(String(data=reports.vin))
+        self._pub_odom.publish(self._odom(vehicle, stamp))
+        if self._pub_tf is not None:
+            self._pub_tf.publish(TFMessage(transforms=[self._tf(vehicle, stamp)]))
+        self._pub_joints.publish(self._joints(vehicle, stamp))
+
+    def _print_status(self) -> None:
+        now = time.monotonic()
+        v = self.sim.state
+        wall = now - self._last_status
+        cpu = time.process_time() - self._cpu_t0
+        self._cpu_t0 = time.process_time()
+        self._last_status = now
+        print(f"t={self.sim.time_s:8.2f} s  v={v.speed_mps:6.2f} m/s  engine={v.engine_rpm:6.0f} rpm  "
+              f"gear={Gear(v.gear).name:<7} dbw_enabled={str(self.sim.dbw_enabled):<5}  "
+              f"cpu={100.0 * cpu / max(wall, 1e-9):5.1f} %", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Console entry ``sim_node``: spin the node until SIGINT/SIGTERM."""
+    """Console entry ``sim_node``: run until SIGINT/SIGTERM; exit 2 on a bad parameter."""
     rclpy.init(args=argv if argv is not None else sys.argv)
-    node = SimNode()
+    try:
+        node = SimNode()
+    except StartupError as err:
+        print(f"sim_node: error: {err}", file=sys.stderr, flush=True)
+        rclpy.try_shutdown()
+        return 2
     try:
         rclpy.spin(node)
     except (KeyboardInterrupt, ExternalShutdownException):

@@ -1,0 +1,145 @@
+"""Ground truth of the simulated vehicle as standard ROS messages.
+
+Frames (REP-103/105): ``odom`` is the fixed world frame (ENU), ``base_footprint``
+the ground point below the rear-axle centre, body x forward, y left, z up
+(polaris-ranger-dynamics.md, gaps.md "Conventions"). Wheels 0 FL, 1 FR, 2 RL,
+3 RR. Each builder keeps one message and overwrites it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from geometry_msgs.msg import TransformStamped
+from nav_msgs.msg import Odometry
+from sensor_msgs.msg import Imu, JointState
+
+__all__ = ["OdometryBuilder", "TfBuilder", "ImuBuilder", "JointStateBuilder",
+           "JOINT_NAMES", "static_transforms"]
+
+# Honest covariances of a ground-truth source: tiny (1 mm, 1 mrad) but not
+# zero, so that consumers that invert them (robot_localization) stay finite.
+_POSE_VAR = (1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6)
+_TWIST_VAR = (1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6)
+
+JOINT_NAMES = ("front_left_wheel_joint", "front_right_wheel_joint",
+               "rear_left_wheel_joint", "rear_right_wheel_joint",
+               "front_left_steer_joint", "front_right_steer_joint",
+               "steering_wheel_joint")
+
+
+def _diag6(var: tuple[float, ...]) -> list[float]:
+    cov = [0.0] * 36
+    for i, v in enumerate(var):
+        cov[7 * i] = v
+    return cov
+
+
+class OdometryBuilder:
+    """``nav_msgs/Odometry``: pose of ``base_footprint`` in ``odom``, twist in ``base_footprint``.
+
+    Parameters
+    ----------
+    odom_frame, base_frame : str
+        ``header.frame_id`` and ``child_frame_id``.
+    """
+
+    def __init__(self, odom_frame: str, base_frame: str) -> None:
+        m = self.msg = Odometry()
+        m.header.frame_id = odom_frame
+        m.child_frame_id = base_frame
+        m.pose.covariance = _diag6(_POSE_VAR)
+        m.twist.covariance = _diag6(_TWIST_VAR)
+
+    def __call__(self, vehicle: Any, stamp: Any) -> Odometry:
+        """Fill from the model's ``position_m``, ``orientation_wxyz``,
+        ``velocity_body_mps`` [m/s] and ``angular_velocity_body_rad_s`` [rad/s]."""
+        m = self.msg
+        m.header.stamp = stamp
+        p, q = m.pose.pose.position, m.pose.pose.orientation
+        p.x, p.y, p.z = vehicle.position_m
+        q.w, q.x, q.y, q.z = vehicle.orientation_wxyz
+        v, w = m.twist.twist.linear, m.twist.twist.angular
+        v.x, v.y, v.z = vehicle.velocity_body_mps
+        w.x, w.y, w.z = vehicle.angular_velocity_body_rad_s
+        return m
+
+
+class TfBuilder:
+    """``geometry_msgs/TransformStamped`` ``odom -> base_footprint`` (same pose as the odometry)."""
+
+    def __init__(self, odom_frame: str, base_frame: str) -> None:
+        t = self.msg = TransformStamped()
+        t.header.frame_id = odom_frame
+        t.child_frame_id = base_frame
+
+    def __call__(self, vehicle: Any, stamp: Any) -> TransformStamped:
+        t = self.msg
+        t.header.stamp = stamp
+        tr, q = t.transform.translation, t.transform.rotation
+        tr.x, tr.y, tr.z = vehicle.position_m
+        q.w, q.x, q.y, q.z = vehicle.orientation_wxyz
+        return t
+
+
+class ImuBuilder:
+    """``sensor_msgs/Imu`` as the DBW publishes it on ``imu/data_raw`` (dbw-interface.md §4.13).
+
+    No orientation (``orientation_covariance[0] = -1``); specific force [m/s²]
+    and angular rate [rad/s] in the IMU frame (``frame_id``, default
+    ``base_footprint``), from the core's ``ImuData``.
+    """
+
+    def __init__(self, frame_id: str) -> None:
+        m = self.msg = Imu()
+        m.header.frame_id = frame_id
+        m.orientation_covariance[0] = -1.0
+
+    def __call__(self, imu: Any, stamp: Any) -> Imu:
+        m = self.msg
+        m.header.stamp = stamp
+        a, w = m.linear_acceleration, m.angular_velocity
+        a.x, a.y, a.z = imu.linear_acceleration_x, imu.linear_acceleration_y, imu.linear_acceleration_z
+        w.x, w.y, w.z = imu.angular_velocity_x, imu.angular_velocity_y, imu.angular_velocity_z
+        return m
+
+
+class JointStateBuilder:
+    """``sensor_msgs/JointState``: wheel spin angles [rad] and speeds [rad/s], the two
+    front steer angles [rad] and the steering-wheel angle [rad] (``JOINT_NAMES``)."""
+
+    def __init__(self) -> None:
+        self.msg = JointState(name=list(JOINT_NAMES))
+
+    def __call__(self, vehicle: Any, stamp: Any) -> JointState:
+        m = self.msg
+        m.header.stamp = stamp
+        a = vehicle.wheel_angle_rad
+        w = vehicle.wheel_spin_rad_s
+        d = vehicle.road_wheel_angle_rad
+        sw = vehicle.steering_wheel_deg * 0.017453292519943295
+        m.position = [a[0], a[1], a[2], a[3], d[0], d[1], sw]
+        m.velocity = [w[0], w[1], w[2], w[3], 0.0, 0.0, 0.0]
+        return m
+
+
+def static_transforms(base_frame: str, base_link_frame: str, imu_frame: str,
+                      base_link_offset_m: tuple[float, float, float]) -> list[TransformStamped]:
+    """Static frames of the vehicle: ``base_footprint -> base_link`` (offset [m]) and,
+    when the IMU frame differs from ``base_footprint``, ``base_footprint -> imu``
+    (identity: the simulated IMU sits at ``base_footprint``). Unstamped (time 0),
+    as static transforms are valid at all times."""
+    out = []
+    pairs = [(base_frame, base_link_frame, base_link_offset_m)]
+    if imu_frame not in (base_frame, base_link_frame):
+        pairs.append((base_frame, imu_frame, (0.0, 0.0, 0.0)))
+    for parent, child, (x, y, z) in pairs:
+        if parent == child:
+            continue
+        t = TransformStamped()
+        t.header.frame_id = parent
+        t.child_frame_id = child
+        t.transform.translation.x, t.transform.translation.y, t.transform.translation.z = x, y, z
+        t.transform.rotation.w = 1.0
+        out.append(t)
+    return out
