@@ -521,7 +521,6 @@ class DbwSystem:
         over_brake = d.brake_pedal_pct > p.brake_override_pct
         over_throttle = d.accel_pedal_pct > p.throttle_override_pct
         over_steer = abs(d.steering_torque_nm) > p.steering_override_torque_nm
-        self.gear.fault_injected = self.gear.fault_injected
         self.gear.override_active = d.gear != 0 and d.gear != s.gear_target
 
         # 1. ULC status and pre-emption by fresh, enabled user pedal commands (§4.12)

@@ -1,0 +1,58 @@
+"""The plain message mirrors match ds_dbw_msgs 2.3.11 field by field."""
+
+import json
+import pathlib
+from dataclasses import fields
+
+import pytest
+
+from acres_dbw_sim.dbw import commands as C
+from acres_dbw_sim.dbw import msg_fields as F
+from acres_dbw_sim.dbw import reports as R
+from acres_dbw_sim.dbw.system import SIM_VIN, DbwSystem, _vin_ok
+from test_dbw_support import FakeVehicle, make
+
+LAYOUT = pathlib.Path("/work/shared/reference/ds_dbw_msgs-2.3.11-layout.json")
+pytestmark = pytest.mark.skipif(not LAYOUT.exists(), reason="reference layout not available")
+
+MIRRORED = [C.SteeringCmd, C.BrakeCmd, C.ThrottleCmd, C.GearCmd, C.MiscCmd, C.TurnSignalCmd, C.UlcCmd,
+            C.DriveModeCmd] + [getattr(R, n) for n in R.__all__ if n != "ImuData"]
+
+
+@pytest.fixture(scope="module")
+def layout():
+    return json.loads(LAYOUT.read_text())
+
+
+@pytest.mark.parametrize("cls", MIRRORED, ids=lambda c: c.__name__)
+def test_field_names_and_order_equal_the_message(layout, cls):
+    expect = [name for name, _ in layout[cls.__name__]["fields"] if name != "header"]
+    assert [f.name for f in fields(cls)] == expect
+
+
+@pytest.mark.parametrize("name", [n for n in F.__all__])
+def test_field_type_constants(layout, name):
+    expect = {k: int(v) for k, v in layout[name]["constants"].items()}
+    assert {m.name: int(m) for m in getattr(F, name)} == expect
+
+
+def test_command_constants(layout):
+    for cls in (C.SteeringCmd, C.BrakeCmd, C.ThrottleCmd, C.UlcCmd):
+        for k, v in layout[cls.__name__]["constants"].items():
+            assert getattr(cls, k) == int(v)
+
+
+def test_vin_and_ecu_identities():
+    assert len(SIM_VIN) == 17 and not set("IOQ") & set(SIM_VIN) and _vin_ok(SIM_VIN)
+    dbw = make()
+    rep = dbw.reports(1.0, FakeVehicle())
+    names = [e.name for e in rep.ecu_info]
+    assert names == ["POLARIS_RANGERXP_Gateway", "POLARIS_RANGERXP_Throttle"]
+    assert all(len(e.mac_addr) == 17 and len(e.config_hash) == 8 for e in rep.ecu_info)
+
+
+def test_imu_reports_specific_force_with_gravity():
+    dbw, veh = make(), FakeVehicle()
+    dbw.step(0.0, veh)
+    imu = dbw.reports(0.0).imu
+    assert imu.linear_acceleration_z == pytest.approx(9.81, abs=0.01)
