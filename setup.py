@@ -25,6 +25,9 @@ setup(
     entry_points={
         "console_scripts": [
             f"sim_node = {PACKAGE}.node:main",
+            f"demo_driver = {PACKAGE}.demo_driver:main",
+            f"acres-scenario = {PACKAGE}.scenario:main",
+            f"acres-replay = {PACKAGE}.replay:main",
         ],
     },
 )
