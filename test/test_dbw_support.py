@@ -9,6 +9,7 @@ import math
 
 from acres_dbw_sim.dbw.params import DbwParameters
 from acres_dbw_sim.dbw.system import DbwSystem
+from acres_dbw_sim.model.params import load_parameters
 
 DT = 1.0 / 120.0
 
@@ -57,10 +58,17 @@ class FakeVehicle:
                 self.last_gear_reject = 6
 
 
+_SHIPPED = load_parameters()
+
+
+def params(**overrides):
+    """DBW parameters of the shipped file, with ``{dotted key: value}`` overrides."""
+    return DbwParameters.from_vehicle_parameters(_SHIPPED, overrides)
+
+
 def make(dt=DT, **overrides):
-    """A DbwSystem with the default parameters (plus overrides of DEFAULTS keys)."""
-    p = DbwParameters.from_mapping(overrides) if overrides else DbwParameters.defaults()
-    return DbwSystem(p, dt)
+    """A DbwSystem with the shipped parameters (plus overrides of DBW keys)."""
+    return DbwSystem(params(**overrides), dt)
 
 
 def run(dbw, veh, t0, duration, every=None, dt=DT, record=None):

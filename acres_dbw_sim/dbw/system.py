@@ -300,7 +300,7 @@ class DbwSystem:
         self.driver = DriverInput()
         self._state = _StateView()
         self._rep = DbwReports()
-        self._accel_filter = FirstOrderLag(0.05, self.dt_s, 0.0)
+        self._accel_filter = FirstOrderLag(params.accel_filter_s, self.dt_s, 0.0)
         self._grade_filter = FirstOrderLag(params.ulc_grade_filter_s, self.dt_s, 0.0)
         self._ecu = (R.EcuInfo(), R.EcuInfo())
         self._rep.ecu_info = self._ecu
