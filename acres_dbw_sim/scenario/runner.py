@@ -1,0 +1,327 @@
+"""Run a validated scenario and write its outputs.
+
+The run builds one :class:`~acres_dbw_sim.simulation.Simulation` (the object
+the ROS node steps) and drives it at one of two levels:
+
+* ``actuator``: the timeline sets the model's inputs (pedal, line pressure,
+  steering-wheel angle, lever request, AWD switch) and the vehicle is stepped
+  directly with ``sim.vehicle.step(inputs)``; the DBW is not stepped.
+* ``dbw``: the timeline delivers ``ds_dbw_msgs`` commands and events through
+  ``sim.submit`` and every step is ``sim.step()`` (DBW, then the model).
+  Streamed messages (steering, brake, throttle, ulc) are re-sent at
+  ``command_rate_hz`` until the timeline changes them or sets them to null.
+
+Nothing here reads a clock or a random source inside the loop except the wall
+time for the summary, so the CSV is a function of the scenario alone.
+
+Outputs are written to a temporary directory beside ``out`` and moved into
+place only when complete: a failed run leaves ``out`` as it was.
+"""
+from __future__ import annotations
+
+import array
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..model.enums import Gear
+from ..model.vehicle import VehicleInputs
+from ..simulation import Simulation
+from .schema import STREAMED, Scenario
+from .signals import COLUMN_NAMES, INDEX, RowReader, csv_format, evaluate_metric
+
+__all__ = ["RunResult", "run_scenario", "write_outputs", "OUTPUT_FILES"]
+
+#: Files a run writes into its output directory.
+OUTPUT_FILES = ("timeseries.csv", "summary.json", "plots.png")
+_WHEELS = ("fl", "fr", "rl", "rr")
+
+
+@dataclass
+class RunResult:
+    """What a run produced.
+
+    Attributes
+    ----------
+    scenario : Scenario
+    data : ndarray
+        Rows x columns of the CSV (``COLUMN_NAMES``), float64.
+    steps : int
+        Physics steps taken.
+    simulated_s : float
+        Simulated time [s].
+    stop_reason : str
+        ``duration`` or ``stop_when: <condition>``.
+    wall_s : float
+        Wall time of the stepping loop [s].
+    metrics : dict
+        ``{name: value or None}``.
+    expect : dict
+        ``{metric: {"measured", "expected", "passed"}}``.
+    passed : bool
+        Every expectation met (True when there are none).
+    ledger : dict
+        Energy-ledger terms [J], residual and relative residual.
+    """
+
+    scenario: Scenario
+    data: np.ndarray
+    steps: int
+    simulated_s: float
+    stop_reason: str
+    wall_s: float
+    metrics: dict = field(default_factory=dict)
+    expect: dict = field(default_factory=dict)
+    passed: bool = True
+    ledger: dict = field(default_factory=dict)
+
+    @property
+    def real_time_factor(self) -> float:
+        """Simulated time / wall time of the loop."""
+        return self.simulated_s / self.wall_s if self.wall_s > 0.0 else math.inf
+
+    @property
+    def steps_per_s(self) -> float:
+        """Physics steps per wall-clock second."""
+        return self.steps / self.wall_s if self.wall_s > 0.0 else math.inf
+
+    def column(self, name: str) -> np.ndarray:
+        """One CSV column."""
+        return self.data[:, INDEX[name]]
+
+    def csv_lines(self, chunk: int = 4096):
+        """The CSV text, header first, in chunks of lines (each ending in a newline)."""
+        yield ",".join(COLUMN_NAMES) + "\n"
+        fmt = csv_format()
+        for i in range(0, self.data.shape[0], chunk):
+            yield "".join(fmt % tuple(r) + "\n" for r in self.data[i:i + chunk].tolist())
+
+    def summary(self) -> dict:
+        """The content of ``summary.json``."""
+        sc = self.scenario
+        mp = sc.params.mass_properties
+        d = self.data
+        fin = bool(np.isfinite(d).all())
+        scen = {"name": sc.name, "description": sc.description,
+                "file": str(sc.source) if sc.source is not None else None, "sets": list(sc.sets),
+                "control": sc.control, "step_hz": sc.step_hz, "duration_s": sc.duration_s,
+                "output_every": sc.output_every}
+        if sc.control == "dbw":
+            scen["command_rate_hz"] = sc.command_rate_hz
+        out = {
+            "scenario": scen,
+            "vehicle": {**sc.vehicle, "mass_kg": mp.mass_kg, "cg_m": list(mp.cg_m),
+                        "inertia_kg_m2": list(mp.inertia_kg_m2),
+                        "static_loads_n": dict(zip(_WHEELS, mp.static_loads_n))},
+            "run": {"steps": self.steps, "simulated_s": self.simulated_s, "stop_reason": self.stop_reason,
+                    "rows": int(d.shape[0]), "all_finite": fin, "wall_time_s": self.wall_s,
+                    "steps_per_s": self.steps_per_s, "real_time_factor": self.real_time_factor},
+            "final": _row_dict(d[-1]),
+            "max": _row_dict(np.nanmax(d, axis=0)),
+            "min": _row_dict(np.nanmin(d, axis=0)),
+            "ledger": self.ledger,
+            "metrics": self.metrics,
+        }
+        if self.expect:
+            out["expect"] = self.expect
+        out["passed"] = self.passed
+        return _finite_json(out)
+
+
+def _row_dict(row: np.ndarray) -> dict:
+    return {n: (int(v) if n in ("gear", "drive_mode", "dbw_enabled") else float(v))
+            for n, v in zip(COLUMN_NAMES, row.tolist())}
+
+
+def _finite_json(x):
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite_json(v) for v in x]
+    return x
+
+
+def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = None) -> RunResult:
+    """Run ``sc`` and return its results (nothing is written).
+
+    Parameters
+    ----------
+    sc : Scenario
+        From :func:`~acres_dbw_sim.scenario.schema.load_scenario`.
+    progress : callable, optional
+        ``progress(steps_done, n_steps)``, called every 512 steps and at the end.
+
+    Returns
+    -------
+    RunResult
+    """
+    ini = sc.initial
+    sim = Simulation(sc.params, sc.terrain.build(), sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode)
+    sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
+    v = sim.vehicle
+    fuel = sc.params.fuel
+    reader = RowReader(v, fuel.lhv_j_kg * fuel.density_kg_l)
+    buf = array.array("d")
+    buf.extend(reader.row(0.0, 0.0, 0.0, 0))
+    loop = _run_actuator if sc.control == "actuator" else _run_dbw
+    t0 = time.perf_counter()
+    steps, reason = loop(sc, sim, reader, buf, progress)
+    wall = time.perf_counter() - t0
+    if progress is not None:
+        progress(steps, sc.n_steps)
+    data = np.frombuffer(buf, dtype=np.float64).reshape(-1, len(COLUMN_NAMES))
+    led = v.ledger.as_dict()
+    led["relative_residual"] = v.ledger.relative_residual
+    res = RunResult(sc, data, steps, steps * sc.dt_s, reason, wall, ledger=led)
+    values: dict = {}
+    for m in sc.metrics:
+        values[m.name] = evaluate_metric(m, data, values)
+    res.metrics = values
+    for e in sc.expect:
+        ok = e.check(values[e.metric])
+        res.expect[e.metric] = {"measured": values[e.metric], "expected": e.describe(), "passed": ok}
+        res.passed = res.passed and ok
+    return res
+
+
+def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array, progress) -> tuple:
+    """Actuator level: the timeline's inputs straight into ``Vehicle.step``."""
+    v = sim.vehicle
+    inp = VehicleInputs(pedal=0.0, brake_line_bar=0.0, steering_wheel_deg=sc.params.steering.center_deg,
+                        gear_request=Gear.NONE, drive_mode=sc.initial.drive_mode)
+    entries = sc.timeline
+    n = sc.n_steps
+    dt = sc.dt_s
+    every = sc.output_every
+    stop = sc.stop_when
+    row = reader.row
+    extend = buf.extend
+    ei = 0
+    next_k = entries[0].step if entries else n
+    for k in range(n):
+        if k == next_k:
+            for attr, value in entries[ei].actuator:
+                setattr(inp, attr, value)
+            ei += 1
+            next_k = entries[ei].step if ei < len(entries) else n
+        v.step(inp)
+        kk = k + 1
+        due = kk % every == 0 or kk == n
+        if due or stop:
+            r = row(kk * dt, inp.pedal, inp.brake_line_bar, 0)
+            if due:
+                extend(r)
+            for cond in stop:
+                if cond.holds(r):
+                    if not due:
+                        extend(r)
+                    return kk, f"stop_when: {cond.text}"
+        if progress is not None and not kk & 511:
+            progress(kk, n)
+    return n, "duration"
+
+
+def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array, progress) -> tuple:
+    """DBW level: commands through ``sim.submit``, ``sim.step()`` per step."""
+    entries = sc.timeline
+    n = sc.n_steps
+    dt = sc.dt_s
+    every = sc.output_every
+    stop = sc.stop_when
+    row = reader.row
+    extend = buf.extend
+    submit = sim.submit
+    dbw = sim.dbw
+    streams: dict = {key: None for key in STREAMED}  # fixed send order
+    period = sc.step_hz / sc.command_rate_hz
+    next_send = 0.0
+    ei = 0
+    next_k = entries[0].step if entries else n
+    for k in range(n):
+        sent = ()
+        if k == next_k:
+            sent = []
+            for key, obj in entries[ei].commands:
+                if key in streams:
+                    streams[key] = obj
+                    if obj is not None:
+                        submit(obj)
+                        sent.append(key)
+                elif key == "driver":
+                    sim.set_driver(obj)
+                elif key == "fault":
+                    for subsystem, active in obj:
+                        sim.set_fault(subsystem, active)
+                else:
+                    submit(obj)
+            ei += 1
+            next_k = entries[ei].step if ei < len(entries) else n
+        if k >= next_send - 1e-9:
+            for key, msg in streams.items():
+                if msg is not None and key not in sent:
+                    submit(msg)
+            next_send += period
+        out = sim.step()
+        kk = k + 1
+        due = kk % every == 0 or kk == n
+        if due or stop:
+            r = row(kk * dt, out.pedal, out.brake_line_bar, 1 if dbw.dbw_enabled else 0)
+            if due:
+                extend(r)
+            for cond in stop:
+                if cond.holds(r):
+                    if not due:
+                        extend(r)
+                    return kk, f"stop_when: {cond.text}"
+        if progress is not None and not kk & 511:
+            progress(kk, n)
+    return n, "duration"
+
+
+def write_outputs(result: RunResult, out_dir: str | Path, plots: bool = False) -> list:
+    """Write ``timeseries.csv``, ``summary.json`` and (with ``plots``) ``plots.png`` into ``out_dir``.
+
+    All files are first written to a temporary directory beside ``out_dir``
+    and then moved into it, so ``out_dir`` never holds a half-written file or
+    a mix of two runs (a ``plots.png`` of an earlier run is removed when no
+    plot is asked for).
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
+    out = Path(out_dir)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    try:
+        with open(tmp / "timeseries.csv", "w", encoding="ascii", newline="") as f:
+            for chunk in result.csv_lines():
+                f.write(chunk)
+        summary = result.summary()
+        (tmp / "summary.json").write_text(json.dumps(summary, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+        names = ["timeseries.csv", "summary.json"]
+        if plots:
+            from .plots import plot_run
+            plot_run(result, tmp / "plots.png")
+            names.append("plots.png")
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name in names:
+            os.replace(tmp / name, out / name)
+            written.append(out / name)
+        if not plots and (out / "plots.png").exists():
+            (out / "plots.png").unlink()
+        return written
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,913 @@
+"""Scenario format: validation of a parsed document into a runnable :class:`Scenario`.
+
+Every check happens here, once, before anything runs or is written: unknown
+keys (with the closest known key as a hint), types, units (a value such as
+``'30 mph'`` where a number in the key's unit is expected), ranges, time
+going backwards, missing files, surfaces not in the parameter table, and
+parameter overrides (checked by :func:`~acres_dbw_sim.model.params.load_parameters`).
+Each failure is a :class:`~acres_dbw_sim.scenario.source.ScenarioError`
+naming the file, the line and the key. The format itself is documented in
+``docs/scenarios.md``.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field, fields as dc_fields
+from pathlib import Path
+from typing import Any
+
+from ..dbw import msg_fields as MF
+from ..dbw.commands import (
+    DISABLE, ENABLE, STEERING_CALIBRATE, BrakeCmd, DriveModeCmd, GearCmd, MiscCmd, SteeringCmd, ThrottleCmd,
+    TurnSignalCmd, UlcCmd,
+)
+from ..dbw.system import SUBSYSTEMS, DriverInput
+from ..model.enums import DriveMode, Gear
+from ..model.params import ParameterError, VehicleParameters, load_parameters
+from ..model.terrain import FlatTerrain, HeightMapTerrain, Region, Terrain
+from .signals import Condition, expression_names, parse_condition
+from .source import Document, ScenarioError, apply_sets, read_document, split_sets
+
+__all__ = ["Scenario", "TerrainSpec", "InitialSpec", "Entry", "MetricSpec", "Expectation", "load_scenario",
+           "validate", "ACTUATOR_KEYS", "DBW_KEYS", "STREAMED", "EVENT_ORDER"]
+
+_INF = math.inf
+
+#: Timeline keys of the actuator level (bypass the DBW) -> VehicleInputs attribute.
+ACTUATOR_KEYS = ("pedal", "brake_bar", "steering_wheel_deg", "steering_from_center_deg", "gear", "drive_mode")
+#: Timeline keys of the DBW level.
+DBW_KEYS = ("enable", "disable", "steering_calibrate", "fault", "driver", "drive_mode", "gear", "turn_signal",
+            "misc", "steering", "brake", "throttle", "ulc")
+#: DBW messages re-sent at ``command_rate_hz`` until changed or set to null.
+STREAMED = {"steering": SteeringCmd, "brake": BrakeCmd, "throttle": ThrottleCmd, "ulc": UlcCmd}
+#: Order in which the keys of one DBW entry are delivered.
+EVENT_ORDER = ("disable", "enable", "steering_calibrate", "fault", "driver", "drive_mode", "gear", "turn_signal",
+               "misc", "steering", "brake", "throttle", "ulc")
+_SHARED = frozenset({"gear", "drive_mode"})
+_ACT_ONLY = frozenset(ACTUATOR_KEYS) - _SHARED
+_DBW_ONLY = frozenset(DBW_KEYS) - _SHARED
+
+_GEAR_NAMES = {"P": Gear.PARK, "PARK": Gear.PARK, "R": Gear.REVERSE, "REVERSE": Gear.REVERSE,
+               "N": Gear.NEUTRAL, "NEUTRAL": Gear.NEUTRAL, "D": Gear.DRIVE, "DRIVE": Gear.DRIVE, "H": Gear.DRIVE,
+               "HIGH": Gear.DRIVE, "L": Gear.LOW, "LOW": Gear.LOW}
+_MODE_NAMES = {"TURF": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "TWO_WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
+#: DriveModeCmd content for the drive-mode shorthand at the DBW level.
+_MODE_CMD = {DriveMode.TURF: dict(awd_mode_cmd=int(MF.AwdMode.TWO_HIGH), rear_diff_cmd=int(MF.DiffLock.UNLOCKED)),
+             DriveMode.TWO_WD: dict(awd_mode_cmd=int(MF.AwdMode.TWO_HIGH), rear_diff_cmd=int(MF.DiffLock.LOCKED)),
+             DriveMode.AWD: dict(awd_mode_cmd=int(MF.AwdMode.FOUR_AUTO))}
+_WHEEL_KEYS = ("fl", "fr", "rl", "rr")
+
+
+def _consts(cls, prefix: str) -> dict:
+    return {k: v for k, v in vars(cls).items() if k.startswith(prefix) and isinstance(v, int)}
+
+
+def _enum_names(enum) -> dict:
+    return {m.name: int(m) for m in enum}
+
+
+#: Symbolic names accepted for integer message fields: {(class, field): {NAME: value}}.
+_FIELD_NAMES = {
+    (SteeringCmd, "cmd_type"): _consts(SteeringCmd, "CMD_"),
+    (BrakeCmd, "cmd_type"): _consts(BrakeCmd, "CMD_"),
+    (BrakeCmd, "precharge_aeb"): _consts(BrakeCmd, "PRECHARGE_"),
+    (ThrottleCmd, "cmd_type"): _consts(ThrottleCmd, "CMD_"),
+    (UlcCmd, "cmd_type"): _consts(UlcCmd, "CMD_"),
+    (GearCmd, "cmd"): {**_enum_names(MF.Gear), **{k: int(v) for k, v in _GEAR_NAMES.items()}},
+    (GearCmd, "cmd_manual"): _enum_names(MF.GearManual),
+    (TurnSignalCmd, "cmd"): _enum_names(MF.TurnSignal),
+    (DriveModeCmd, "drive_mode_cmd"): _enum_names(MF.DriveMode),
+    (DriveModeCmd, "awd_mode_cmd"): _enum_names(MF.AwdMode),
+    (DriveModeCmd, "rear_diff_cmd"): _enum_names(MF.DiffLock),
+    (DriveModeCmd, "front_diff_cmd"): _enum_names(MF.DiffLock),
+    (MiscCmd, "parking_brake"): _enum_names(MF.PrkBrkCmd),
+    (MiscCmd, "door_select"): _enum_names(MF.DoorSelect),
+    (MiscCmd, "door_cmd"): _enum_names(MF.DoorCmd),
+}
+_MESSAGES = {"steering": SteeringCmd, "brake": BrakeCmd, "throttle": ThrottleCmd, "ulc": UlcCmd, "gear": GearCmd,
+             "turn_signal": TurnSignalCmd, "drive_mode": DriveModeCmd, "misc": MiscCmd}
+
+
+# --------------------------------------------------------------------------- the validated scenario
+
+
+@dataclass(frozen=True)
+class TerrainSpec:
+    """Validated terrain section (see :class:`acres_dbw_sim.model.terrain.Terrain`).
+
+    Attributes
+    ----------
+    surface : str
+    grade_pct, bank_pct : float
+        Plane rise along +x and +y [%].
+    z0_m : float
+        Plane height at the origin [m].
+    regions : tuple of Region
+    wheel_surfaces : tuple of 4 (str or None)
+    heights : tuple of tuples or None
+        Height-map grid [m] (rows along y); None for a plane.
+    resolution_m : float
+    origin_m : tuple of 2 float
+    """
+
+    surface: str = "asphalt"
+    grade_pct: float = 0.0
+    bank_pct: float = 0.0
+    z0_m: float = 0.0
+    regions: tuple = ()
+    wheel_surfaces: tuple = (None, None, None, None)
+    heights: tuple | None = None
+    resolution_m: float = 1.0
+    origin_m: tuple = (0.0, 0.0)
+
+    def build(self) -> Terrain:
+        """A new terrain object."""
+        if self.heights is not None:
+            return HeightMapTerrain(self.heights, self.resolution_m, self.origin_m, self.surface, self.regions,
+                                    self.wheel_surfaces)
+        return FlatTerrain(self.grade_pct, self.bank_pct, self.surface, self.regions, self.wheel_surfaces,
+                           self.z0_m)
+
+
+@dataclass(frozen=True)
+class InitialSpec:
+    """Initial pose [m, rad], forward speed [m/s], lever position and AWD switch."""
+
+    x_m: float = 0.0
+    y_m: float = 0.0
+    yaw_rad: float = 0.0
+    speed_mps: float = 0.0
+    gear: Gear = Gear.PARK
+    drive_mode: DriveMode = DriveMode.AWD
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One timeline entry, in force from step ``step`` until the next entry.
+
+    Attributes
+    ----------
+    t_s : float
+        Time as written [s].
+    step : int
+        First step index whose start time is at or after ``t_s``.
+    key : str
+        ``timeline[i]`` (for messages).
+    actuator : tuple of (VehicleInputs attribute, value)
+        Actuator level: the inputs this entry changes (the others keep their values).
+    commands : tuple of (key, object)
+        DBW level, in :data:`EVENT_ORDER`: events and one-shot commands
+        (delivered once), ``driver`` (DriverInput), ``fault`` ((subsystem,
+        active) pairs) and streamed messages (a command, or None = stop sending).
+    """
+
+    t_s: float
+    step: int
+    key: str
+    actuator: tuple = ()
+    commands: tuple = ()
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric: ``kind`` of ``arg`` over a window of rows.
+
+    ``kind``: ``final``, ``initial``, ``max``, ``min``, ``mean`` (arg = column),
+    ``first_t`` (arg = Condition), ``value_at`` (arg = column, at ``at_t``),
+    ``expr`` (arg = arithmetic over earlier metrics).
+    """
+
+    name: str
+    kind: str
+    arg: Any
+    from_t: float | None = None
+    to_t: float | None = None
+    from_when: Condition | None = None
+    at_t: float | None = None
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """A check of a metric: ``value`` within ``rel``/``abs``, or within [``min``, ``max``]."""
+
+    metric: str
+    value: float | None = None
+    rel: float | None = None
+    abs: float | None = None
+    lo: float | None = None
+    hi: float | None = None
+
+    def check(self, measured: float | None) -> bool:
+        """True when ``measured`` meets the expectation (None never does)."""
+        if measured is None or not math.isfinite(measured):
+            return False
+        if self.value is not None:
+            tol = 0.0
+            if self.rel is not None:
+                tol = max(tol, self.rel * abs(self.value))
+            if self.abs is not None:
+                tol = max(tol, self.abs)
+            if abs(measured - self.value) > tol:
+                return False
+        if self.lo is not None and measured < self.lo:
+            return False
+        if self.hi is not None and measured > self.hi:
+            return False
+        return True
+
+    def describe(self) -> str:
+        """Human-readable form (``26.72 +/- 2 %``, ``in [0, 0.0003]``)."""
+        parts = []
+        if self.value is not None:
+            tol = []
+            if self.rel is not None:
+                tol.append(f"{100 * self.rel:g} %")
+            if self.abs is not None:
+                tol.append(f"{self.abs:g}")
+            parts.append(f"{self.value:g}" + (f" +/- {' or '.join(tol)}" if tol else " exactly"))
+        if self.lo is not None or self.hi is not None:
+            lo = "-inf" if self.lo is None else f"{self.lo:g}"
+            hi = "inf" if self.hi is None else f"{self.hi:g}"
+            parts.append(f"in [{lo}, {hi}]")
+        return ", ".join(parts)
+
+
+@dataclass
+class Scenario:
+    """A validated scenario, ready to run (see :func:`acres_dbw_sim.scenario.runner.run_scenario`).
+
+    Attributes
+    ----------
+    name : str
+    description : str
+    source : Path or None
+    params : VehicleParameters
+        Loaded with the scenario's overrides, occupants and cargo.
+    vehicle : dict
+        The vehicle section as used: ``parameters`` (path), ``overrides``,
+        ``occupants``, ``cargo_kg``.
+    step_hz : float
+    dt_s : float
+    duration_s : float
+    n_steps : int
+        round(duration_s * step_hz).
+    output_every : int
+        A CSV row every this many steps (and the first and last).
+    terrain : TerrainSpec
+    initial : InitialSpec
+    control : str
+        ``actuator`` (inputs straight into the model) or ``dbw`` (commands through the DBW).
+    command_rate_hz : float
+        Rate at which the streamed DBW messages are re-sent.
+    timeline : tuple of Entry
+    stop_when : tuple of Condition
+        The run stops after the first step at which any of them holds.
+    metrics : tuple of MetricSpec
+    expect : tuple of Expectation
+    """
+
+    name: str
+    description: str
+    source: Path | None
+    params: VehicleParameters
+    vehicle: dict
+    step_hz: float
+    dt_s: float
+    duration_s: float
+    n_steps: int
+    output_every: int
+    terrain: TerrainSpec
+    initial: InitialSpec
+    control: str
+    command_rate_hz: float
+    timeline: tuple
+    stop_when: tuple
+    metrics: tuple
+    expect: tuple
+    sets: tuple = field(default_factory=tuple)
+
+
+# --------------------------------------------------------------------------- checking helpers
+
+
+class _Check:
+    """Typed checks that raise a ScenarioError naming the key and line."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+
+    def fail(self, path: tuple, reason: str) -> ScenarioError:
+        return self.doc.error(path, reason)
+
+    def mapping(self, value: Any, path: tuple, allowed: tuple, required: tuple = (), what: str = "") -> dict:
+        if value is None:
+            value = {}
+        if not isinstance(value, dict):
+            raise self.fail(path, f"expected a mapping{what} with keys {', '.join(allowed)}; got "
+                            f"{_describe(value)}")
+        for k in value:
+            if k not in allowed:
+                close = difflib.get_close_matches(k, allowed, 1, 0.6)
+                hint = f" (did you mean {close[0]!r}? units are fixed by the key name)" if close else ""
+                raise self.fail(path + (k,), f"unknown key{hint}; allowed here: {', '.join(allowed)}")
+        for k in required:
+            if k not in value:
+                raise self.fail(path, f"missing key {k!r}")
+        return value
+
+    def number(self, value: Any, path: tuple, unit: str = "", lo: float = -_INF, hi: float = _INF,
+               lo_open: bool = False, hi_open: bool = False) -> float:
+        u = f" [{unit}]" if unit else ""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, str) and value.strip()[:1] in set("+-.0123456789"):
+                raise self.fail(path, f"wrong unit or type: expected a plain number{u} (the key's name fixes the "
+                                f"unit), got {value!r}")
+            raise self.fail(path, f"wrong type: expected a number{u}, got {_describe(value)}")
+        v = float(value)
+        if not math.isfinite(v):
+            raise self.fail(path, f"must be finite, got {v!r}")
+        bad_lo = v <= lo if lo_open else v < lo
+        bad_hi = v >= hi if hi_open else v > hi
+        if bad_lo or bad_hi:
+            left = "(" if lo_open else "["
+            right = ")" if hi_open else "]"
+            raise self.fail(path, f"out of range: {v:g}{u} not in {left}{_g(lo)}, {_g(hi)}{right}")
+        return v
+
+    def integer(self, value: Any, path: tuple, lo: int, hi: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            else:
+                raise self.fail(path, f"wrong type: expected an integer {lo}..{hi}, got {_describe(value)}")
+        if not lo <= value <= hi:
+            raise self.fail(path, f"out of range: {value} not in {lo}..{hi}")
+        return int(value)
+
+    def boolean(self, value: Any, path: tuple) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(path, f"wrong type: expected true or false, got {_describe(value)}")
+        return value
+
+    def text(self, value: Any, path: tuple) -> str:
+        if not isinstance(value, str):
+            raise self.fail(path, f"wrong type: expected text, got {_describe(value)}")
+        return value
+
+    def choice(self, value: Any, path: tuple, names: dict, what: str, numbers: tuple = ()) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool) and value in numbers:
+            return value
+        if isinstance(value, str) and value.strip().upper() in names:
+            return names[value.strip().upper()]
+        shown = ", ".join(dict.fromkeys(names))
+        raise self.fail(path, f"unknown {what} {value!r}; use one of {shown}")
+
+    def condition(self, value: Any, path: tuple) -> Condition:
+        try:
+            return parse_condition(value)
+        except ValueError as exc:
+            raise self.fail(path, str(exc)) from None
+
+    def file(self, value: Any, path: tuple) -> Path:
+        p = Path(self.text(value, path)).expanduser()
+        if not p.is_absolute():
+            p = self.doc.base_dir() / p
+        if not p.is_file():
+            raise self.fail(path, f"file not found: {p}")
+        return p
+
+
+def _g(x: float) -> str:
+    return "-inf" if x == -_INF else "inf" if x == _INF else f"{x:g}"
+
+
+def _describe(v: Any) -> str:
+    if v is None:
+        return "nothing (null)"
+    if isinstance(v, (dict, list)):
+        return f"a {'mapping' if isinstance(v, dict) else 'list'}"
+    return repr(v)
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
+    path = ("vehicle",)
+    d = c.mapping(raw, path, ("parameters", "overrides", "occupants", "cargo_kg"))
+    params_path = c.file(d["parameters"], path + ("parameters",)) if "parameters" in d else None
+    ov = d.get("overrides")
+    if ov is None:
+        overrides = ""
+    elif isinstance(ov, str):
+        overrides = ov
+    elif isinstance(ov, dict):
+        import json
+        pairs = []
+        for k, v in ov.items():
+            if isinstance(v, (dict, list)) and not (isinstance(v, list) and all(isinstance(x, (int, float))
+                                                                              for x in v)):
+                raise c.fail(path + ("overrides", k), f"wrong type: expected a number, true/false, text or a list "
+                             f"of numbers, got {_describe(v)}")
+            pairs.append(f"{k}={v if isinstance(v, str) else json.dumps(v)}")
+        overrides = ";".join(pairs)
+    else:
+        raise c.fail(path + ("overrides",), f"wrong type: expected 'key=value;key=value' or a mapping, got "
+                     f"{_describe(ov)}")
+    occupants = c.integer(d["occupants"], path + ("occupants",), 0, 6) if "occupants" in d else None
+    cargo = c.number(d["cargo_kg"], path + ("cargo_kg",), "kg", 0.0, 2000.0) if "cargo_kg" in d else None
+    combined = ";".join(x for x in (overrides, param_sets) if x)
+    set_keys = {part.split("=", 1)[0].strip().split("[")[0] for part in param_sets.split(";") if "=" in part}
+    try:
+        params = load_parameters(params_path, combined or None, occupants, cargo)
+    except ParameterError as exc:
+        base = exc.key.split("[")[0]
+        if base in set_keys:
+            raise ScenarioError("--set", exc.key, exc.reason) from None
+        if exc.key == "<file>":
+            raise c.fail(path + ("parameters",), exc.reason) from None
+        if exc.key == "mass.occupants" and occupants is not None:
+            raise c.fail(path + ("occupants",), exc.reason) from None
+        if exc.key == "mass.cargo_kg" and cargo is not None:
+            raise c.fail(path + ("cargo_kg",), exc.reason) from None
+        where = path + ("overrides",) if "overrides" in d else path
+        raise c.fail(where, f"parameter {exc.key!r}: {exc.reason}") from None
+    info = {"parameters": params.source_path,
+            "overrides": combined, "occupants": params.mass.occupants, "cargo_kg": params.mass.cargo_kg}
+    return params, info
+
+
+def _surface(c: _Check, value: Any, path: tuple, names: tuple) -> str:
+    s = c.text(value, path)
+    if s not in names:
+        close = difflib.get_close_matches(s, names, 1, 0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise c.fail(path, f"unknown surface {s!r}{hint}; the parameter file has {', '.join(names)}")
+    return s
+
+
+def _xy(c: _Check, value: Any, path: tuple, what: str) -> tuple:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise c.fail(path, f"expected {what} as [x_m, y_m], got {_describe(value)}")
+    return c.number(value[0], path + (0,), "m"), c.number(value[1], path + (1,), "m")
+
+
+def _terrain(c: _Check, raw: Any, params: VehicleParameters) -> TerrainSpec:
+    path = ("terrain",)
+    d = c.mapping(raw, path, ("surface", "grade_pct", "bank_pct", "z0_m", "regions", "wheel_surfaces",
+                              "height_map"))
+    names = tuple(s.name for s in params.surfaces)
+    kw: dict = {}
+    if "surface" in d:
+        kw["surface"] = _surface(c, d["surface"], path + ("surface",), names)
+    for k in ("grade_pct", "bank_pct"):
+        if k in d:
+            kw[k] = c.number(d[k], path + (k,), "%", -100.0, 100.0)
+    if "z0_m" in d:
+        kw["z0_m"] = c.number(d["z0_m"], path + ("z0_m",), "m")
+    regions = d.get("regions") or []
+    if not isinstance(regions, list):
+        raise c.fail(path + ("regions",), f"expected a list of regions, got {_describe(regions)}")
+    out = []
+    for i, r in enumerate(regions):
+        rp = path + ("regions", i)
+        r = c.mapping(r, rp, ("surface", "rect", "polygon"), ("surface",), " (a region)")
+        surf = _surface(c, r["surface"], rp + ("surface",), names)
+        if ("rect" in r) == ("polygon" in r):
+            raise c.fail(rp, "a region needs exactly one of rect: [x_min, y_min, x_max, y_max] or polygon: "
+                         "[[x, y], ...]")
+        if "rect" in r:
+            v = r["rect"]
+            if not isinstance(v, list) or len(v) != 4:
+                raise c.fail(rp + ("rect",), f"expected [x_min, y_min, x_max, y_max] in m, got {_describe(v)}")
+            x0, y0, x1, y1 = (c.number(v[j], rp + ("rect", j), "m") for j in range(4))
+            if not (x0 < x1 and y0 < y1):
+                raise c.fail(rp + ("rect",), f"need x_min < x_max and y_min < y_max, got {v}")
+            out.append(Region(surf, rect=(x0, y0, x1, y1)))
+        else:
+            v = r["polygon"]
+            if not isinstance(v, list) or len(v) < 3:
+                raise c.fail(rp + ("polygon",), f"expected at least 3 vertices [[x, y], ...], got {_describe(v)}")
+            out.append(Region(surf, polygon=tuple(_xy(c, p, rp + ("polygon", j), "a vertex")
+                                                  for j, p in enumerate(v))))
+    kw["regions"] = tuple(out)
+    if "wheel_surfaces" in d:
+        wp = path + ("wheel_surfaces",)
+        ws = c.mapping(d["wheel_surfaces"], wp, _WHEEL_KEYS)
+        kw["wheel_surfaces"] = tuple(_surface(c, ws[w], wp + (w,), names) if ws.get(w) is not None else None
+                                     for w in _WHEEL_KEYS)
+    if "height_map" in d:
+        hp = path + ("height_map",)
+        for k in ("grade_pct", "bank_pct", "z0_m"):
+            if k in d:
+                raise c.fail(path + (k,), "applies to the plane only; a height map gives the heights itself")
+        h = c.mapping(d["height_map"], hp, ("file", "heights", "resolution_m", "origin_m"), ("resolution_m",))
+        if ("file" in h) == ("heights" in h):
+            raise c.fail(hp, "give exactly one of file (a .npy or .csv grid) or heights (a list of rows)")
+        if "file" in h:
+            f = c.file(h["file"], hp + ("file",))
+            import numpy as np
+            try:
+                grid = np.load(f) if f.suffix == ".npy" else np.loadtxt(f, delimiter=",", ndmin=2)
+            except (OSError, ValueError) as exc:
+                raise c.fail(hp + ("file",), f"cannot read the height map {f}: {exc}") from None
+            rows = grid.tolist() if hasattr(grid, "tolist") else grid
+            gp = hp + ("file",)
+        else:
+            rows = h["heights"]
+            gp = hp + ("heights",)
+        if not isinstance(rows, list) or len(rows) < 2 or not all(isinstance(r, list) for r in rows) \
+                or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
+            raise c.fail(gp, "the heights must be a rectangular grid of at least 2 x 2 (rows along y)")
+        for iy, r in enumerate(rows):
+            for ix, z in enumerate(r):
+                if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z):
+                    raise c.fail(gp + ((iy,) if gp[-1] == "file" else (iy, ix)),
+                                 f"height [{iy}][{ix}] = {z!r}: expected a finite number [m]")
+        kw["heights"] = tuple(tuple(float(z) for z in r) for r in rows)
+        kw["resolution_m"] = c.number(h["resolution_m"], hp + ("resolution_m",), "m", 0.0, lo_open=True)
+        if "origin_m" in h:
+            kw["origin_m"] = _xy(c, h["origin_m"], hp + ("origin_m",), "the origin")
+    spec = TerrainSpec(**kw)
+    try:
+        spec.build().bind(names)
+    except (ValueError, KeyError) as exc:
+        raise c.fail(path, str(exc)) from None
+    return spec
+
+
+def _gear(c: _Check, value: Any, path: tuple) -> Gear:
+    return Gear(c.choice(value, path, _GEAR_NAMES, "gear", numbers=(1, 2, 3, 4, 5)))
+
+
+def _mode(c: _Check, value: Any, path: tuple) -> DriveMode:
+    return DriveMode(c.choice(value, path, _MODE_NAMES, "drive mode (Turf, 2WD, AWD)", numbers=(0, 1, 2)))
+
+
+def _initial(c: _Check, raw: Any) -> InitialSpec:
+    path = ("initial",)
+    d = c.mapping(raw, path, ("pose", "speed_mps", "gear", "drive_mode"))
+    kw: dict = {}
+    if "pose" in d:
+        pp = path + ("pose",)
+        p = c.mapping(d["pose"], pp, ("x_m", "y_m", "yaw_deg", "yaw_rad"))
+        if "yaw_deg" in p and "yaw_rad" in p:
+            raise c.fail(pp + ("yaw_rad",), "give yaw_deg or yaw_rad, not both")
+        kw["x_m"] = c.number(p.get("x_m", 0.0), pp + ("x_m",), "m")
+        kw["y_m"] = c.number(p.get("y_m", 0.0), pp + ("y_m",), "m")
+        if "yaw_deg" in p:
+            kw["yaw_rad"] = math.radians(c.number(p["yaw_deg"], pp + ("yaw_deg",), "deg", -360.0, 360.0))
+        elif "yaw_rad" in p:
+            kw["yaw_rad"] = c.number(p["yaw_rad"], pp + ("yaw_rad",), "rad", -2 * math.pi, 2 * math.pi)
+    if "speed_mps" in d:
+        kw["speed_mps"] = c.number(d["speed_mps"], path + ("speed_mps",), "m/s", -15.0, 40.0)
+    if "gear" in d:
+        kw["gear"] = _gear(c, d["gear"], path + ("gear",))
+    if "drive_mode" in d:
+        kw["drive_mode"] = _mode(c, d["drive_mode"], path + ("drive_mode",))
+    return InitialSpec(**kw)
+
+
+def _message(c: _Check, value: Any, path: tuple, cls: type) -> object:
+    names = tuple(f.name for f in dc_fields(cls))
+    d = c.mapping(value, path, names, what=f" ({cls.__name__})")
+    kw = {}
+    for f in dc_fields(cls):
+        if f.name not in d:
+            continue
+        fp = path + (f.name,)
+        v = d[f.name]
+        if f.type == "bool":
+            kw[f.name] = c.boolean(v, fp)
+        elif f.type == "int":
+            consts = _FIELD_NAMES.get((cls, f.name))
+            if isinstance(v, str) and consts:
+                key = v.strip().upper()
+                alias = {k.split("_", 1)[1] if k.startswith(("CMD_", "PRECHARGE_")) else k: x
+                         for k, x in consts.items()}
+                if key in consts:
+                    kw[f.name] = consts[key]
+                elif key in alias:
+                    kw[f.name] = alias[key]
+                else:
+                    raise c.fail(fp, f"unknown {cls.__name__}.{f.name} {v!r}; use a number 0..255 or one of "
+                                 f"{', '.join(consts)}")
+            else:
+                kw[f.name] = c.integer(v, fp, 0, 255)
+        else:
+            kw[f.name] = c.number(v, fp)
+    return cls(**kw)
+
+
+def _driver(c: _Check, value: Any, path: tuple) -> DriverInput:
+    if value is None:
+        return DriverInput()
+    d = c.mapping(value, path, ("accel_pedal_pct", "brake_pedal_pct", "steering_torque_nm", "steering_wheel_deg",
+                                "gear", "turn_signal", "drive_mode"), what=" (DriverInput)")
+    kw: dict = {}
+    for k in ("accel_pedal_pct", "brake_pedal_pct"):
+        if k in d:
+            kw[k] = c.number(d[k], path + (k,), "%", 0.0, 100.0)
+    if "steering_torque_nm" in d:
+        kw["steering_torque_nm"] = c.number(d["steering_torque_nm"], path + ("steering_torque_nm",), "N m",
+                                            -100.0, 100.0)
+    if "steering_wheel_deg" in d:
+        v = d["steering_wheel_deg"]
+        kw["steering_wheel_deg"] = math.nan if v is None else c.number(v, path + ("steering_wheel_deg",), "deg",
+                                                                       -1000.0, 1000.0)
+    if "gear" in d:
+        kw["gear"] = int(_gear(c, d["gear"], path + ("gear",))) if d["gear"] is not None else 0
+    if "turn_signal" in d:
+        kw["turn_signal"] = c.choice(d["turn_signal"], path + ("turn_signal",), _enum_names(MF.TurnSignal),
+                                     "turn signal", numbers=(0, 1, 2, 3))
+    if "drive_mode" in d:
+        kw["drive_mode"] = int(_mode(c, d["drive_mode"], path + ("drive_mode",))) if d["drive_mode"] is not None \
+            else -1
+    return DriverInput(**kw)
+
+
+def _entry_dbw(c: _Check, e: dict, path: tuple) -> tuple:
+    out = []
+    for key in EVENT_ORDER:
+        if key not in e:
+            continue
+        kp = path + (key,)
+        v = e[key]
+        if key in ("enable", "disable", "steering_calibrate"):
+            if c.boolean(v, kp) is not True:
+                raise c.fail(kp, f"only '{key}: true' is meaningful (it sends the event once)")
+            out.append((key, {"enable": ENABLE, "disable": DISABLE, "steering_calibrate": STEERING_CALIBRATE}[key]))
+        elif key == "fault":
+            f = c.mapping(v, kp, SUBSYSTEMS)
+            out.append((key, tuple((s, c.boolean(f[s], kp + (s,))) for s in SUBSYSTEMS if s in f)))
+        elif key == "driver":
+            out.append((key, _driver(c, v, kp)))
+        elif key in STREAMED:
+            out.append((key, None if v is None else _message(c, v, kp, STREAMED[key])))
+        elif key == "gear" and not isinstance(v, dict):
+            out.append((key, GearCmd(cmd=int(_gear(c, v, kp)))))
+        elif key == "drive_mode" and not isinstance(v, dict):
+            out.append((key, DriveModeCmd(**_MODE_CMD[_mode(c, v, kp)])))
+        elif key == "turn_signal" and not isinstance(v, dict):
+            out.append((key, TurnSignalCmd(cmd=c.choice(v, kp, _enum_names(MF.TurnSignal), "turn signal",
+                                                        numbers=(0, 1, 2, 3)))))
+        else:
+            out.append((key, _message(c, v, kp, _MESSAGES[key])))
+    return tuple(out)
+
+
+def _entry_actuator(c: _Check, e: dict, path: tuple, params: VehicleParameters) -> tuple:
+    out = []
+    if "steering_wheel_deg" in e and "steering_from_center_deg" in e:
+        raise c.fail(path + ("steering_from_center_deg",), "give steering_wheel_deg or steering_from_center_deg, "
+                     "not both")
+    lock = float(params.dbw["steering"]["lock_deg"])
+    centre = params.steering.center_deg
+    for key in ACTUATOR_KEYS:
+        if key not in e:
+            continue
+        kp = path + (key,)
+        v = e[key]
+        if key == "pedal":
+            out.append(("pedal", c.number(v, kp, "0..1", 0.0, 1.0)))
+        elif key == "brake_bar":
+            out.append(("brake_line_bar", c.number(v, kp, "bar", 0.0, params.brakes.max_bar)))
+        elif key == "steering_wheel_deg":
+            out.append(("steering_wheel_deg", c.number(v, kp, "deg", -lock, lock)))
+        elif key == "steering_from_center_deg":
+            out.append(("steering_wheel_deg", centre + c.number(v, kp, "deg", -lock - centre, lock - centre)))
+        elif key == "gear":
+            out.append(("gear_request", Gear.NONE if v is None else _gear(c, v, kp)))
+        elif key == "drive_mode":
+            out.append(("drive_mode", _mode(c, v, kp)))
+    return tuple(out)
+
+
+def _control(c: _Check, raw_timeline: list, declared: Any) -> str:
+    first_act = first_dbw = None
+    for i, e in enumerate(raw_timeline):
+        if not isinstance(e, dict):
+            continue
+        for k in e:
+            if k in _ACT_ONLY and first_act is None:
+                first_act = ("timeline", i, k)
+            if k in _DBW_ONLY and first_dbw is None:
+                first_dbw = ("timeline", i, k)
+    if declared is not None:
+        level = c.choice(declared, ("control",), {"ACTUATOR": "actuator", "DBW": "dbw"}, "control level")
+        other = first_dbw if level == "actuator" else first_act
+        if other is not None:
+            raise c.fail(other, f"a {'DBW' if level == 'actuator' else 'actuator'}-level key in a scenario with "
+                         f"control: {level}; allowed in a timeline entry: t, "
+                         f"{', '.join(ACTUATOR_KEYS if level == 'actuator' else DBW_KEYS)}")
+        return level
+    if first_act is not None and first_dbw is not None:
+        a_line = c.doc.locate(first_act)[1] or 0
+        d_line = c.doc.locate(first_dbw)[1] or 0
+        later = first_act if (a_line, first_act[1]) > (d_line, first_dbw[1]) else first_dbw
+        raise c.fail(later, f"mixes the actuator level ({first_act[2]!r}, line {a_line}) with the DBW level "
+                     f"({first_dbw[2]!r}, line {d_line}); a scenario drives at one level. At the DBW level a "
+                     f"person's pedals and steering are the 'driver' key")
+    return "dbw" if first_dbw is not None else "actuator"
+
+
+def _timeline(c: _Check, raw: Any, control: str, params: VehicleParameters, dt_s: float) -> tuple:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise c.fail(("timeline",), f"expected a list of entries {{t: seconds, ...}}, got {_describe(raw)}")
+    allowed = ("t",) + (ACTUATOR_KEYS if control == "actuator" else DBW_KEYS)
+    entries = []
+    prev = None
+    for i, e in enumerate(raw):
+        path = ("timeline", i)
+        e = c.mapping(e, path, allowed, ("t",), " (a timeline entry)")
+        t = c.number(e["t"], path + ("t",), "s", 0.0)
+        if prev is not None and t <= prev:
+            raise c.fail(path + ("t",), f"time goes backwards: t = {t:g} s after t = {prev:g} s "
+                         f"(entries must be in strictly increasing time)")
+        prev = t
+        step = max(0, math.ceil(t / dt_s - 1e-9))
+        if control == "actuator":
+            entries.append(Entry(t, step, f"timeline[{i}]", actuator=_entry_actuator(c, e, path, params)))
+        else:
+            entries.append(Entry(t, step, f"timeline[{i}]", commands=_entry_dbw(c, e, path)))
+    for a, b in zip(entries, entries[1:]):
+        if a.step == b.step:
+            raise c.fail(("timeline", entries.index(b), "t"), f"t = {b.t_s:g} s falls in the same physics step as "
+                         f"t = {a.t_s:g} s (step {1e3 * dt_s:g} ms); merge the entries")
+    return tuple(entries)
+
+
+_METRIC_KINDS = ("final", "initial", "max", "min", "mean", "first_t", "value_at", "expr")
+
+
+def _metrics(c: _Check, raw: Any) -> tuple:
+    from .signals import COLUMN_NAMES
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise c.fail(("metrics",), f"expected a mapping name: {{kind: ...}}, got {_describe(raw)}")
+    out = []
+    for name, spec in raw.items():
+        mp = ("metrics", name)
+        if not name.isidentifier():
+            raise c.fail(mp, "a metric name must be an identifier (letters, digits, _)")
+        s = c.mapping(spec, mp, _METRIC_KINDS + ("from_t", "to_t", "from_when", "t"), what=" (a metric)")
+        kinds = [k for k in _METRIC_KINDS if k in s]
+        if len(kinds) != 1:
+            raise c.fail(mp, f"give exactly one of {', '.join(_METRIC_KINDS)}")
+        kind = kinds[0]
+        kp = mp + (kind,)
+        kw: dict = {}
+        if kind == "first_t":
+            arg = c.condition(s[kind], kp)
+        elif kind == "expr":
+            try:
+                used = expression_names(c.text(s[kind], kp))
+            except ValueError as exc:
+                raise c.fail(kp, str(exc)) from None
+            known = [m.name for m in out]
+            for u in used:
+                if u not in known:
+                    raise c.fail(kp, f"unknown metric {u!r}; an expression may use the metrics defined above it "
+                                 f"({', '.join(known) or 'none'})")
+            arg = s[kind]
+        else:
+            arg = c.text(s[kind], kp)
+            if arg not in COLUMN_NAMES:
+                close = difflib.get_close_matches(arg, COLUMN_NAMES, 1, 0.6)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise c.fail(kp, f"unknown signal {arg!r}{hint}; signals are the CSV columns")
+        if kind == "value_at":
+            if "t" not in s:
+                raise c.fail(mp, "value_at needs t: seconds")
+            kw["at_t"] = c.number(s["t"], mp + ("t",), "s", 0.0)
+        elif "t" in s:
+            raise c.fail(mp + ("t",), "t belongs to value_at only; use from_t/to_t for a window")
+        if kind == "expr" and any(k in s for k in ("from_t", "to_t", "from_when")):
+            raise c.fail(mp, "an expr metric has no window")
+        for k in ("from_t", "to_t"):
+            if k in s:
+                kw[k] = c.number(s[k], mp + (k,), "s", 0.0)
+        if "from_when" in s:
+            kw["from_when"] = c.condition(s["from_when"], mp + ("from_when",))
+        out.append(MetricSpec(name, kind, arg, **kw))
+    return tuple(out)
+
+
+def _expect(c: _Check, raw: Any, metrics: tuple) -> tuple:
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise c.fail(("expect",), f"expected a mapping metric: {{value, rel | abs}} or {{min, max}}, got "
+                     f"{_describe(raw)}")
+    names = [m.name for m in metrics]
+    out = []
+    for name, spec in raw.items():
+        ep = ("expect", name)
+        if name not in names:
+            raise c.fail(ep, f"no metric of that name; metrics: {', '.join(names) or 'none'}")
+        s = c.mapping(spec, ep, ("value", "rel", "abs", "min", "max"), what=" (an expectation)")
+        if not s:
+            raise c.fail(ep, "give value with rel and/or abs, or min and/or max")
+        kw: dict = {}
+        if "value" in s:
+            kw["value"] = c.number(s["value"], ep + ("value",))
+        if "rel" in s:
+            kw["rel"] = c.number(s["rel"], ep + ("rel",), "fraction", 0.0, 10.0)
+        if "abs" in s:
+            kw["abs"] = c.number(s["abs"], ep + ("abs",), "", 0.0)
+        if ("rel" in s or "abs" in s) and "value" not in s:
+            raise c.fail(ep, "rel and abs need value")
+        if "min" in s:
+            kw["lo"] = c.number(s["min"], ep + ("min",))
+        if "max" in s:
+            kw["hi"] = c.number(s["max"], ep + ("max",))
+        out.append(Expectation(name, **kw))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def validate(doc: Document, param_sets: str = "") -> Scenario:
+    """Validate a parsed document (after ``--set`` edits) into a :class:`Scenario`.
+
+    Parameters
+    ----------
+    doc : Document
+    param_sets : str
+        Parameter overrides from ``--set`` (``key=value;...``), applied after the file's.
+
+    Raises
+    ------
+    ScenarioError
+        For the first problem found, naming its line and key.
+    """
+    c = _Check(doc)
+    from .source import SCENARIO_SECTIONS
+    d = c.mapping(doc.data, (), SCENARIO_SECTIONS, ("duration_s",), " (a scenario)")
+    name = c.text(d["name"], ("name",)) if "name" in d else (doc.path.stem if doc.path else "scenario")
+    description = c.text(d["description"], ("description",)) if "description" in d else ""
+    params, vinfo = _vehicle(c, d.get("vehicle"), param_sets)
+    step_hz = c.number(d.get("step_hz", 120.0), ("step_hz",), "Hz", 60.0, 1000.0)
+    dt = 1.0 / step_hz
+    duration = c.number(d["duration_s"], ("duration_s",), "s", 0.0, 1e6, lo_open=True)
+    n_steps = max(1, int(round(duration * step_hz)))
+    output_every = c.integer(d.get("output_every", 1), ("output_every",), 1, 10**9)
+    terrain = _terrain(c, d.get("terrain"), params)
+    initial = _initial(c, d.get("initial"))
+    raw_tl = d.get("timeline")
+    control = _control(c, raw_tl if isinstance(raw_tl, list) else [], d.get("control"))
+    rate = c.number(d.get("command_rate_hz", step_hz), ("command_rate_hz",), "Hz", 0.0, step_hz, lo_open=True)
+    timeline = _timeline(c, raw_tl, control, params, dt)
+    sw = d.get("stop_when")
+    if sw is None:
+        stop = ()
+    elif isinstance(sw, list):
+        stop = tuple(c.condition(s, ("stop_when", i)) for i, s in enumerate(sw))
+    else:
+        stop = (c.condition(sw, ("stop_when",)),)
+    metrics = _metrics(c, d.get("metrics"))
+    expect = _expect(c, d.get("expect"), metrics)
+    # the objects the run builds must build: fail here, not half-way through writing
+    try:
+        from ..simulation import Simulation
+        sim = Simulation(params, terrain.build(), dt, gear=initial.gear, drive_mode=initial.drive_mode)
+        sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, initial.gear, initial.drive_mode)
+    except (ValueError, KeyError) as exc:
+        raise c.fail(("vehicle",), f"the simulation cannot be built: {exc}") from None
+    return Scenario(name=name, description=description, source=doc.path, params=params, vehicle=vinfo,
+                    step_hz=step_hz, dt_s=dt, duration_s=duration, n_steps=n_steps, output_every=output_every,
+                    terrain=terrain, initial=initial, control=control, command_rate_hz=rate, timeline=timeline,
+                    stop_when=stop, metrics=metrics, expect=expect)
+
+
+def load_scenario(path: str | Path, sets: list | tuple | str | None = None) -> Scenario:
+    """Read, edit (``--set``) and validate a scenario file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The YAML file.
+    sets : str or sequence of str, optional
+        ``key=value;key=value`` edits (see :mod:`acres_dbw_sim.scenario.source`).
+
+    Returns
+    -------
+    Scenario
+
+    Raises
+    ------
+    ScenarioError
+        Naming the file, line and key of the first problem.
+    """
+    edits, param_sets = split_sets(sets)
+    doc = read_document(path)
+    apply_sets(doc, edits)
+    sc = validate(doc, param_sets)
+    if sets:
+        sc.sets = tuple([sets] if isinstance(sets, str) else sets)
+    return sc

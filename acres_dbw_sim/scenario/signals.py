@@ -1,0 +1,300 @@
+"""Recorded signals: the CSV columns, stop conditions and metrics.
+
+Frames and signs (polaris-ranger-dynamics.md "Conventions"): ``odom`` is the
+world frame (ENU, z up); the body frame has x forward, y left, z up;
+``base_footprint`` is the ground point below the rear-axle centre at rest.
+Wheels FL, FR, RL, RR. Angles positive counter-clockwise seen from the
+axis they turn about (yaw left, steering left).
+
+Every column is named with its unit. One row holds the state at the end of a
+step (``t_s``) and the model inputs applied during that step; the first row
+(t = 0) is the initial state with the initial inputs.
+"""
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import re
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ..model.energy import EnergyLedger
+
+__all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "Condition", "parse_condition",
+           "evaluate_metric", "eval_expression", "expression_names", "csv_format"]
+
+_WHEELS = ("fl", "fr", "rl", "rr")
+
+#: (name, description) of every CSV column, in order. Units are in the names.
+COLUMNS: tuple = (
+    ("t_s", "simulation time at the end of the step"),
+    ("x_m", "base_footprint x in odom"),
+    ("y_m", "base_footprint y in odom"),
+    ("z_m", "base_footprint z in odom"),
+    ("roll_rad", "roll (Z-Y-X Euler angles of the body in odom)"),
+    ("pitch_rad", "pitch, positive nose down"),
+    ("yaw_rad", "yaw (heading), positive to the left of +x"),
+    ("vx_mps", "velocity of base_footprint, body x (forward)"),
+    ("vy_mps", "velocity of base_footprint, body y (left)"),
+    ("vz_mps", "velocity of base_footprint, body z (up)"),
+    ("speed_mps", "signed forward speed (= vx_mps; negative when reversing)"),
+    ("yaw_rate_rad_s", "body z angular velocity"),
+    ("ax_mps2", "specific force at base_footprint, body x (accelerometer reading: includes gravity)"),
+    ("ay_mps2", "specific force, body y"),
+    ("engine_rpm", "engine speed [rev/min]"),
+    ("cvt_ratio", "CVT ratio r (engine / secondary)"),
+    ("gear", "lever position (ds_dbw_msgs/Gear: 1 P, 2 R, 3 N, 4 D = H, 5 L)"),
+    ("drive_mode", "AWD switch (0 Turf, 1 2WD, 2 AWD)"),
+    ("pedal", "accelerator pedal seen by the engine, 0..1"),
+    ("brake_bar", "brake line pressure input"),
+    ("steering_wheel_deg", "actual raw steering-wheel angle (straight ahead at steering.center_deg)"),
+    ("wheel_angle_fl_rad", "road-wheel steer angle, front left"),
+    ("wheel_angle_fr_rad", "road-wheel steer angle, front right"),
+) + tuple((f"wheel_speed_{w}_rad_s", f"wheel spin, {w.upper()}") for w in _WHEELS) + tuple(
+    (f"wheel_load_{w}_n", f"tyre normal load, {w.upper()}") for w in _WHEELS) + tuple(
+    (f"sinkage_{w}_m", f"tyre sinkage, {w.upper()} (0 on the rigid surfaces of this model)") for w in _WHEELS) + (
+    ("clutch_torque_nm", "primary-clutch torque"),
+    ("fuel_used_l", "fuel burnt since t = 0 (from the ledger's fuel energy)"),
+    ("energy_fuel_j", "fuel energy since t = 0"),
+    ("energy_residual_j", "energy-ledger residual: fuel minus every sink and store"),
+    ("dbw_enabled", "1 when /vehicle/dbw_enabled is true (always 0 at actuator level)"),
+    ("az_mps2", "specific force, body z (9.81 at rest on level ground)"),
+    ("engine_torque_nm", "engine brake torque T_e"),
+    ("engine_power_kw", "engine brake power T_e omega_e"),
+    ("fuel_rate_l_h", "fuel flow"),
+) + tuple((f"wheel_slip_{w}", f"longitudinal slip (tread deflection / relaxation length), {w.upper()}")
+          for w in _WHEELS)
+
+COLUMN_NAMES: tuple = tuple(c[0] for c in COLUMNS)
+INDEX = {n: i for i, n in enumerate(COLUMN_NAMES)}
+#: Columns written as integers.
+INT_COLUMNS = frozenset({"gear", "drive_mode", "dbw_enabled"})
+
+
+def csv_format() -> str:
+    """printf-style row format: integers as ``%d``, floats with 10 significant digits."""
+    return ",".join("%d" if n in INT_COLUMNS else "%.10g" for n in COLUMN_NAMES)
+
+
+class RowReader:
+    """Reads one CSV row from the vehicle (no allocation beyond the row tuple).
+
+    Parameters
+    ----------
+    vehicle : acres_dbw_sim.model.vehicle.Vehicle
+    fuel_j_per_l : float
+        Heating value times density [J/l], to convert the ledger's fuel energy to litres.
+    """
+
+    def __init__(self, vehicle, fuel_j_per_l: float) -> None:
+        self.v = vehicle
+        self.inv_fuel = 1.0 / fuel_j_per_l
+        names = tuple(f.name for f in fields(EnergyLedger) if f.name != "fuel_j")
+        self._sinks = operator.attrgetter(*names)
+        self._has_sinkage = hasattr(vehicle, "sinkage_m")
+
+    def row(self, t_s: float, pedal: float, brake_bar: float, dbw_enabled: int) -> tuple:
+        """The row at ``t_s`` [s] with the inputs applied in the step that ended then."""
+        v = self.v
+        qw, qx, qy, qz = v.orientation_wxyz
+        s = 2.0 * (qw * qy - qz * qx)
+        s = 1.0 if s > 1.0 else -1.0 if s < -1.0 else s
+        p = v.position_m
+        vb = v.velocity_body_mps
+        f = v.specific_force_body_mps2
+        ra = v.road_wheel_angle_rad
+        ws = v.wheel_spin_rad_s
+        wl = v.wheel_load_n
+        sk = v.sinkage_m if self._has_sinkage else (0.0, 0.0, 0.0, 0.0)
+        sl = v.wheel_slip
+        led = v.ledger
+        fuel_j = led.fuel_j
+        return (t_s, p[0], p[1], p[2],
+                math.atan2(2.0 * (qw * qx + qy * qz), 1.0 - 2.0 * (qx * qx + qy * qy)), math.asin(s),
+                math.atan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz)),
+                vb[0], vb[1], vb[2], v.speed_mps, v.yaw_rate_rad_s, f[0], f[1],
+                v.engine_rpm, v.cvt_ratio, int(v.gear), int(v.drive_mode), pedal, brake_bar, v.steering_wheel_deg,
+                ra[0], ra[1], ws[0], ws[1], ws[2], ws[3], wl[0], wl[1], wl[2], wl[3], sk[0], sk[1], sk[2], sk[3],
+                v.clutch_torque_nm, fuel_j * self.inv_fuel, fuel_j, fuel_j - sum(self._sinks(led)), dbw_enabled,
+                f[2], v.engine_torque_nm, v.engine_torque_nm * v.engine_speed_rad_s * 1e-3, v.fuel_rate_l_h,
+                sl[0], sl[1], sl[2], sl[3])
+
+
+# --------------------------------------------------------------------------- conditions
+
+_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
+        "!=": operator.ne}
+_CLAUSE_RE = re.compile(r"^\s*(?:abs\(\s*(?P<absname>[A-Za-z_][A-Za-z0-9_]*)\s*\)|(?P<name>[A-Za-z_][A-Za-z0-9_]*))"
+                        r"\s*(?P<op><=|>=|==|!=|<|>)\s*(?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``clause and clause ...``; a clause is ``column OP number`` or ``abs(column) OP number``.
+
+    Attributes
+    ----------
+    text : str
+        As written.
+    clauses : tuple of (column index, use abs, operator, number)
+    """
+
+    text: str
+    clauses: tuple
+
+    def holds(self, row: tuple) -> bool:
+        """True when every clause holds for ``row``."""
+        for i, use_abs, op, x in self.clauses:
+            v = row[i]
+            if use_abs:
+                v = abs(v)
+            if not op(v, x):
+                return False
+        return True
+
+    def mask(self, data: np.ndarray) -> np.ndarray:
+        """Boolean array over the rows of ``data`` (rows x columns)."""
+        m = np.ones(data.shape[0], dtype=bool)
+        for i, use_abs, op, x in self.clauses:
+            col = data[:, i]
+            m &= op(np.abs(col) if use_abs else col, x)
+        return m
+
+
+def parse_condition(text: object) -> Condition:
+    """Parse a condition such as ``speed_mps < 0.05 and t_s > 1``.
+
+    Raises
+    ------
+    ValueError
+        With the reason (unknown column, malformed clause).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"expected a condition such as 'speed_mps < 0.05', got {text!r}")
+    clauses = []
+    for part in re.split(r"\s+and\s+", text.strip()):
+        m = _CLAUSE_RE.match(part)
+        if not m:
+            raise ValueError(f"cannot read {part.strip()!r}: write 'column OP number' or 'abs(column) OP number' "
+                             f"with OP one of < <= > >= == != (clauses joined by 'and')")
+        name = m.group("absname") or m.group("name")
+        if name not in INDEX:
+            import difflib
+            close = difflib.get_close_matches(name, COLUMN_NAMES, 1, 0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"unknown signal {name!r}{hint}; signals are the CSV columns")
+        clauses.append((INDEX[name], m.group("absname") is not None, _OPS[m.group("op")], float(m.group("num"))))
+    return Condition(text.strip(), tuple(clauses))
+
+
+# --------------------------------------------------------------------------- metrics
+
+_BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+        ast.Pow: operator.pow}
+
+
+def expression_names(text: str) -> tuple:
+    """Names used in an arithmetic expression (raises ValueError for anything else)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ValueError(f"cannot read the expression {text!r}: {exc.msg}") from None
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if node.id not in ("abs", "min", "max", "sqrt"):
+                names.append(node.id)
+        elif isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in ("abs", "min", "max", "sqrt") \
+                    or node.keywords:
+                raise ValueError(f"{text!r}: only abs(), min(), max() and sqrt() may be called")
+        elif not isinstance(node, (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Load, ast.USub,
+                                   ast.UAdd, *_BIN)):
+            raise ValueError(f"{text!r}: only numbers, metric names, + - * / ** and abs/min/max/sqrt are allowed")
+        if isinstance(node, ast.Constant) and (isinstance(node.value, bool)
+                                               or not isinstance(node.value, (int, float))):
+            raise ValueError(f"{text!r}: only numeric constants are allowed")
+    return tuple(names)
+
+
+def eval_expression(text: str, values: dict) -> float | None:
+    """Evaluate an arithmetic expression over ``values`` (None if a value is None or the result is not finite)."""
+    funcs = {"abs": abs, "min": min, "max": max, "sqrt": math.sqrt}
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant):
+            return float(node.value)
+        if isinstance(node, ast.Name):
+            v = values[node.id]
+            if v is None:
+                raise _Missing
+            return float(v)
+        if isinstance(node, ast.UnaryOp):
+            x = ev(node.operand)
+            return -x if isinstance(node.op, ast.USub) else x
+        if isinstance(node, ast.BinOp):
+            return _BIN[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.Call):
+            return funcs[node.func.id](*[ev(a) for a in node.args])
+        raise ValueError(text)
+
+    try:
+        r = ev(ast.parse(text, mode="eval"))
+    except (_Missing, ZeroDivisionError, OverflowError, ValueError, TypeError):
+        return None
+    return r if math.isfinite(r) else None
+
+
+class _Missing(Exception):
+    pass
+
+
+def evaluate_metric(spec, data: np.ndarray, values: dict) -> float | None:
+    """Value of one metric over the recorded rows (None when undefined, e.g. a condition never held).
+
+    Parameters
+    ----------
+    spec : acres_dbw_sim.scenario.schema.MetricSpec
+    data : ndarray
+        Rows x columns of the CSV.
+    values : dict
+        Metrics computed before this one (for ``expr``).
+    """
+    if spec.kind == "expr":
+        return eval_expression(spec.arg, values)
+    t = data[:, 0]
+    m = np.ones(data.shape[0], dtype=bool)
+    if spec.from_t is not None:
+        m &= t >= spec.from_t - 1e-9
+    if spec.to_t is not None:
+        m &= t <= spec.to_t + 1e-9
+    if spec.from_when is not None:
+        hits = np.flatnonzero(spec.from_when.mask(data))
+        if hits.size == 0:
+            return None
+        m[:hits[0]] = False
+    if spec.kind == "first_t":
+        hits = np.flatnonzero(m & spec.arg.mask(data))
+        return float(t[hits[0]]) if hits.size else None
+    idx = np.flatnonzero(m)
+    if idx.size == 0:
+        return None
+    col = data[idx, INDEX[spec.arg]]
+    if spec.kind == "final":
+        return float(col[-1])
+    if spec.kind == "initial":
+        return float(col[0])
+    if spec.kind == "max":
+        return float(col.max())
+    if spec.kind == "min":
+        return float(col.min())
+    if spec.kind == "mean":
+        return float(col.mean())
+    if spec.kind == "value_at":
+        j = int(np.searchsorted(t[idx], spec.at_t - 1e-9))
+        return float(col[j]) if j < idx.size else None
+    raise AssertionError(spec.kind)
