@@ -13,7 +13,7 @@ ENV_SH := $(VENV)/setup.sh
 PIP := $(VPY) -m pip --disable-pip-version-check
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-# Arguments passed through to the node / pytest: make run ARGS="--ros-args -p time_mode:=sim"
+# Arguments passed through to the node / pytest: make run ARGS="-p time_mode:=sim"
 ARGS ?=
 
 INTERFACE_SOURCES := $(shell find msg_adapters/interfaces -type f \( -name '*.msg' -o -name '*.srv' -o -name CMakeLists.txt -o -name package.xml \) 2>/dev/null)
@@ -87,7 +87,7 @@ $(STAMPS)/package: $(STAMPS)/interfaces $(STAMPS)/python $(PACKAGE_SOURCES)
 	@touch $@
 
 run: bootstrap
-	@. ./$(ENV_SH) && exec sim_node $(ARGS)
+	@. ./$(ENV_SH) && exec sim_node --ros-args --params-file config/sim.yaml $(ARGS)
 
 test: bootstrap
 	@. ./$(ENV_SH) && exec python -m pytest $(ARGS)

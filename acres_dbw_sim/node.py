@@ -31,6 +31,7 @@ import sys
 import time
 
 import rclpy
+from rclpy.clock import Clock as RosClock, ClockType
 from geometry_msgs.msg import PoseWithCovarianceStamped
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
@@ -156,8 +157,10 @@ class SimNode(Node):
                                   drive_mode=p["drive_mode"])
         except ParameterError as err:
             raise StartupError(f"parameter 'vehicle_config'/'overrides': {err}") from err
+        except KeyError as err:   # the terrain names a surface the table lacks
+            raise StartupError(f"parameter 'surface': {err.args[0]}") from err
         except ValueError as err:
-            raise StartupError(f"parameter 'surface'/'step_hz': {err}") from err
+            raise StartupError(f"parameter 'step_hz' or 'initial_*': {err}") from err
         self._initial = (p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"],
                          p["initial_speed_mps"], p["initial_gear"], p["drive_mode"])
         self._reset(*self._initial)
@@ -172,8 +175,11 @@ class SimNode(Node):
             self.create_service(Trigger, "~/step", self._on_lockstep)
             self._publish(force=True)
         else:
+            # Paced by the steady clock even with use_sim_time: this node is the
+            # source of /clock, so a ROS-time timer would wait for itself.
             self.create_timer(self.sim.dt_s / max(1.0, p["rate_factor"])
-                              if p["time_mode"] == "sim" else self.sim.dt_s, self._on_tick)
+                              if p["time_mode"] == "sim" else self.sim.dt_s, self._on_tick,
+                              clock=RosClock(clock_type=ClockType.STEADY_TIME))
         self.get_logger().info(
             f"simulating a Polaris Ranger at {p['step_hz']:g} Hz, time_mode={p['time_mode']}, "
             f"reports={p['report_rates']}")

@@ -1,0 +1,140 @@
+"""Demo client: drives a figure-eight through the DBW like a real stack would.
+
+A separate process that knows only ``ds_dbw_msgs``, ``std_msgs`` and the DBW's
+own IMU (``sensor_msgs/Imu`` on ``imu/data_raw``), nothing of the simulator:
+
+1. sends ``enable`` until ``dbw_enabled`` is true (plain depth-1 subscription,
+   which matches the real DBW2 node's VOLATILE publisher, dbw-interface.md §1.2);
+2. commands at 50 Hz, every command with ``enable: true``: the ULC in velocity
+   mode with ``enable_shift`` and ``enable_shift_park`` (so it shifts out of
+   PARK by itself) and the steering in curvature mode;
+3. turns left until the heading integrated from the IMU's yaw rate has grown by
+   one full turn, then right until it is back to zero: two full circles of the
+   same curvature, a figure-eight that closes at its start;
+4. commands 0 m/s, waits for the ULC to stop the vehicle and shift to PARK,
+   sends ``disable`` and exits 0 (1 if a step times out).
+
+Parameters (ROS): ``speed_mps`` (3.0), ``curvature_1_m`` (0.1), ``timeout_s``
+(180, per phase, in ROS time so it also works with ``use_sim_time``).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import rclpy
+from ds_dbw_msgs.msg import Gear, GearReport, SteeringCmd, UlcCmd
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from sensor_msgs.msg import Imu
+from std_msgs.msg import Bool, Empty
+
+COMMAND_PERIOD_S = 0.02  # 50 Hz, as Dataspeed's joystick demo
+
+
+class DemoDriver(Node):
+    """Figure-eight driver; ``done`` is set with the exit code when it finishes."""
+
+    def __init__(self) -> None:
+        super().__init__("demo_driver")
+        self.speed_mps = float(self.declare_parameter("speed_mps", 3.0).value)
+        self.curvature = float(self.declare_parameter("curvature_1_m", 0.1).value)
+        self.timeout_s = float(self.declare_parameter("timeout_s", 180.0).value)
+        ns = "/vehicle/"
+        self.pub_enable = self.create_publisher(Empty, ns + "enable", 10)
+        self.pub_disable = self.create_publisher(Empty, ns + "disable", 10)
+        self.pub_ulc = self.create_publisher(UlcCmd, ns + "ulc/cmd", 1)
+        self.pub_steer = self.create_publisher(SteeringCmd, ns + "steering/cmd", 1)
+        self.create_subscription(Bool, ns + "dbw_enabled", self._on_enabled, 1)
+        self.create_subscription(Imu, ns + "imu/data_raw", self._on_imu, 10)
+        self.create_subscription(GearReport, ns + "gear/report", self._on_gear, 1)
+        self.dbw_enabled = False
+        self.gear = Gear.NONE
+        self.heading_rad = 0.0
+        self.yaw_rate_rad_s = 0.0
+        self._last_imu_t: float | None = None
+        self.phase = "engage"
+        self.phase_start_s = self._now()
+        self.done: int | None = None
+        self.create_timer(COMMAND_PERIOD_S, self._tick)
+
+    def _now(self) -> float:
+        return self.get_clock().now().nanoseconds * 1e-9
+
+    def _on_enabled(self, msg: Bool) -> None:
+        self.dbw_enabled = msg.data
+
+    def _on_gear(self, msg: GearReport) -> None:
+        self.gear = msg.gear.value
+
+    def _on_imu(self, msg: Imu) -> None:
+        t = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+        w = msg.angular_velocity.z
+        if self._last_imu_t is not None and 0.0 < t - self._last_imu_t < 0.5:
+            self.heading_rad += 0.5 * (w + self.yaw_rate_rad_s) * (t - self._last_imu_t)
+        self._last_imu_t, self.yaw_rate_rad_s = t, w
+
+    def _enter(self, phase: str) -> None:
+        self.get_logger().info(f"{self.phase} -> {phase} (heading {math.degrees(self.heading_rad):.0f} deg)")
+        self.phase, self.phase_start_s = phase, self._now()
+
+    def _send(self, speed_mps: float, curvature_1_m: float) -> None:
+        self.pub_ulc.publish(UlcCmd(cmd=speed_mps, cmd_type=UlcCmd.CMD_VELOCITY, limit_accel=1.0,
+                                    limit_decel=1.5, enable=True, enable_shift=True,
+                                    enable_shift_park=True))
+        self.pub_steer.publish(SteeringCmd(cmd=curvature_1_m, cmd_type=SteeringCmd.CMD_CURVATURE,
+                                           enable=True))
+
+    def _tick(self) -> None:
+        if self.done is not None:
+            return
+        if self._now() - self.phase_start_s > self.timeout_s:
+            self.get_logger().error(f"phase '{self.phase}' timed out")
+            self.done = 1
+            return
+        if self.phase == "engage":
+            if self.dbw_enabled:
+                self.heading_rad = 0.0
+                self._enter("left")
+            else:
+                self.pub_enable.publish(Empty())
+            return
+        if not self.dbw_enabled:
+            self.get_logger().error("dbw_enabled dropped (override or fault)")
+            self.done = 1
+            return
+        if self.phase == "left":
+            self._send(self.speed_mps, self.curvature)
+            if self.heading_rad >= 2.0 * math.pi:
+                self._enter("right")
+        elif self.phase == "right":
+            self._send(self.speed_mps, -self.curvature)
+            if self.heading_rad <= 0.0:
+                self._enter("stop")
+        elif self.phase == "stop":
+            self._send(0.0, 0.0)
+            if self.gear == Gear.PARK and abs(self.yaw_rate_rad_s) < 0.01:
+                self.pub_disable.publish(Empty())
+                self.get_logger().info("figure-eight done, vehicle in PARK")
+                self.done = 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry ``demo_driver``: run the figure-eight, exit 0 on success."""
+    rclpy.init(args=argv if argv is not None else sys.argv)
+    node = DemoDriver()
+    try:
+        while rclpy.ok() and node.done is None:
+            rclpy.spin_once(node, timeout_sec=0.1)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        return 130
+    finally:
+        code = node.done
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 1 if code is None else code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
