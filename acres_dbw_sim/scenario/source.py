@@ -137,17 +137,23 @@ class Document:
 def _build(loader: _Loader, node: yaml.Node, path: tuple, doc: Document) -> Any:
     doc.lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
-        loader.flatten_mapping(node)  # YAML merge keys (<<: *anchor)
+        n_explicit = sum(1 for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge")
+        loader.flatten_mapping(node)  # YAML merge keys (<<: *anchor) first, then the explicit keys
+        n_merged = len(node.value) - n_explicit
         out: dict = {}
-        for key_node, value_node in node.value:
+        explicit: set = set()
+        for i, (key_node, value_node) in enumerate(node.value):
             key = loader.construct_object(key_node, deep=True)
             line = key_node.start_mark.line + 1
             if not isinstance(key, str):
                 raise ScenarioError(doc.name, key_str(path + (str(key),)),
                                     f"keys must be text, got {key!r}", line)
-            if key in out:
-                raise ScenarioError(doc.name, key_str(path + (key,)),
-                                    f"duplicate key (first given on line {doc.lines[path + (key,)]})", line)
+            if i >= n_merged:
+                if key in explicit:
+                    raise ScenarioError(doc.name, key_str(path + (key,)),
+                                        f"duplicate key (first given on line {doc.lines[path + (key,)]})", line)
+                explicit.add(key)
+            # a merged key may be overridden by a later merge source or an explicit key
             doc.lines[path + (key,)] = line
             out[key] = _build(loader, value_node, path + (key,), doc)
         return out

@@ -1,0 +1,96 @@
+"""Benchmark of the headless scenario runner (not a test).
+
+Prints, on one core, for shipped scenarios at both control levels:
+
+* physics steps per wall-clock second and the real-time factor of the
+  stepping loop (the best of ``--repeat`` runs),
+* the runner's overhead per step against a bare ``Vehicle.step`` loop with the
+  same inputs (recording every row, and every 10th row),
+* the time to write the CSV and summary,
+
+and the wall time of a parallel batch of every shipped scenario.
+
+Run: ``python bench/bench_scenario.py [--repeat 3] [--jobs N]``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from acres_dbw_sim.model.enums import Gear  # noqa: E402
+from acres_dbw_sim.model.vehicle import VehicleInputs  # noqa: E402
+from acres_dbw_sim.scenario import load_scenario, main, run_scenario, write_outputs  # noqa: E402
+from acres_dbw_sim.simulation import Simulation  # noqa: E402
+
+SCEN = ROOT / "scenarios"
+CASES = [
+    ("wot_high (actuator, 30 s)", SCEN / "wot_high.yaml", None),
+    ("wot_high, output_every 10", SCEN / "wot_high.yaml", "output_every=10"),
+    ("energy_ledger (actuator, 60 s)", SCEN / "energy_ledger.yaml", None),
+    ("ulc_speed_step (DBW, 50 Hz cmds)", SCEN / "examples" / "ulc_speed_step.yaml", None),
+    ("dbw_pedals_and_steering (DBW)", SCEN / "examples" / "dbw_pedals_and_steering.yaml", None),
+]
+
+
+def bare_vehicle_loop(seconds: float, repeat: int) -> float:
+    """Best wall time per step [s] of Vehicle.step at full throttle in H (no recording)."""
+    sim = Simulation(gear=Gear.DRIVE)
+    inp = VehicleInputs(pedal=1.0, steering_wheel_deg=sim.params.steering.center_deg)
+    n = int(round(seconds * 120))
+    best = float("inf")
+    for _ in range(repeat):
+        sim.reset(gear=Gear.DRIVE)
+        t0 = time.perf_counter()
+        for _ in range(n):
+            sim.vehicle.step(inp)
+        best = min(best, time.perf_counter() - t0)
+    return best / n
+
+
+def main_bench() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; best of {args.repeat}")
+    print(f"{'scenario':36s} {'steps':>7s} {'steps/s':>9s} {'x real time':>12s} {'us/step':>8s} {'write [ms]':>11s}")
+    results = {}
+    for label, path, sets in CASES:
+        sc = load_scenario(path, sets)
+        best = None
+        for _ in range(args.repeat):
+            r = run_scenario(sc)
+            if best is None or r.wall_s < best.wall_s:
+                best = r
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            write_outputs(best, Path(tmp) / "out")
+            w = time.perf_counter() - t0
+        results[label] = best
+        print(f"{label:36s} {best.steps:7d} {best.steps_per_s:9,.0f} {best.real_time_factor:12.0f} "
+              f"{1e6 / best.steps_per_s:8.1f} {1e3 * w:11.1f}")
+    bare = bare_vehicle_loop(30.0, args.repeat)
+    full = 1.0 / results[CASES[0][0]].steps_per_s
+    sparse = 1.0 / results[CASES[1][0]].steps_per_s
+    print(f"\nbare Vehicle.step, same inputs: {1e6 * bare:.1f} us/step ({1 / bare:,.0f} steps/s, "
+          f"{1 / bare / 120:.0f}x real time)")
+    print(f"runner overhead: {1e6 * (full - bare):+.1f} us/step recording every row "
+          f"({100 * (full / bare - 1):+.1f} %), {1e6 * (sparse - bare):+.1f} us/step every 10th "
+          f"({100 * (sparse / bare - 1):+.1f} %)")
+    files = sorted(str(p) for p in SCEN.rglob("*.yaml"))
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        rc = main([*files, "--jobs", str(args.jobs), "--out", tmp, "--quiet"])
+        el = time.perf_counter() - t0
+    print(f"batch of {len(files)} shipped scenarios with {args.jobs} processes: {el:.2f} s wall (exit {rc})")
+
+
+if __name__ == "__main__":
+    main_bench()
