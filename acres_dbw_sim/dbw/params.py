@@ -80,10 +80,7 @@ DBW_KEYS: dict[str, tuple[float, float]] = {
     "dbw.ulc.park_delay_s": (0.0, 60.0),
     "dbw.ulc.rolling_coeff": (0.0, 0.5),
     "dbw.ulc.grade_filter_s": (0.0, 10.0),
-    "dbw.ulc.coast_band_mps2": (0.0, 5.0),
-    "dbw.ulc.throttle_offset_u": (0.0, 0.9),
-    "dbw.ulc.drive_force_max_n": (100.0, 1e5),
-    "dbw.ulc.drive_power_max_w": (1000.0, 1e6),
+    "dbw.ulc.clutch_slip_tau_s": (0.01, 2.0),
 }
 
 #: ``dbw.*`` keys whose value is one of a few codes -> the codes the emulation supports.
@@ -101,12 +98,41 @@ VEHICLE_KEYS: dict[str, tuple[float, float]] = {
     "brakes.rear_nm_per_bar": (0.0, 1000.0),
     "aero.drag_area_m2": (0.0, 20.0),
     "aero.air_density_kg_m3": (0.0, 5.0),
-    "engine.pedal_exponent": (0.1, 5.0),
     "fuel.tank_l": (0.0, 1000.0),
+    # the ULC's powertrain model (ulc_model.py)
+    "tyres.wheel_inertia_kg_m2": (0.0, 100.0),
+    "engine.idle_rpm": (100.0, 5000.0),
+    "engine.max_rpm": (1000.0, 20000.0),
+    "engine.inertia_kg_m2": (1e-3, 10.0),
+    "engine.accessory_drag_nm": (0.0, 100.0),
+    "engine.displacement_l": (0.05, 20.0),
+    "engine.fmep_bar": (-5.0, 10.0),
+    "engine.fmep_bar_per_krpm": (-5.0, 10.0),
+    "engine.fmep_bar_per_krpm2": (-5.0, 10.0),
+    "engine.pumping_bar": (0.0, 10.0),
+    "engine.pedal_exponent": (0.1, 5.0),
+    "cvt.low_ratio": (0.1, 20.0),
+    "cvt.high_ratio": (0.1, 20.0),
+    "cvt.engage_rpm": (100.0, 10000.0),
+    "cvt.full_engage_rpm": (100.0, 10000.0),
+    "cvt.clutch_capacity_nm": (1.0, 10000.0),
+    "cvt.ebs_capacity_nm": (0.0, 10000.0),
+    "cvt.shift_rpm_light": (100.0, 20000.0),
+    "cvt.shift_rpm_full": (100.0, 20000.0),
+    "cvt.shift_tau_s": (0.0, 10.0),
+    "cvt.belt_efficiency": (0.01, 1.0),
+    "cvt.gear_efficiency": (0.01, 1.0),
+    "cvt.secondary_inertia_kg_m2": (0.0, 10.0),
+    "gearbox.rear_high_ratio": (0.1, 200.0),
+    "gearbox.rear_low_ratio": (0.1, 200.0),
+    "gearbox.rear_reverse_ratio": (0.1, 200.0),
 }
 
 #: Vehicle array keys the DBW reads -> (lower, upper) bound of every element.
-VEHICLE_ARRAY_KEYS: dict[str, tuple[float, float]] = {}
+VEHICLE_ARRAY_KEYS: dict[str, tuple[float, float]] = {
+    "engine.torque_curve_rpm": (0.0, 20000.0),
+    "engine.torque_curve_nm": (0.0, 10000.0),
+}
 
 #: Total mass with occupants and cargo [kg]; not a file key, computed by the
 #: model's loader (``VehicleParameters.mass_kg``) and passed in by
@@ -167,10 +193,7 @@ class DbwParameters:
     ulc_park_delay_s: float
     ulc_rolling_coeff: float
     ulc_grade_filter_s: float
-    ulc_coast_band_mps2: float
-    ulc_throttle_offset_u: float
-    ulc_drive_force_max_n: float
-    ulc_drive_power_max_w: float
+    ulc_clutch_slip_tau_s: float
     steering_ratio: float
     steering_center_deg: float
     geometry_wheelbase_m: float
@@ -181,8 +204,35 @@ class DbwParameters:
     brakes_rear_nm_per_bar: float
     aero_drag_area_m2: float
     aero_air_density_kg_m3: float
-    engine_pedal_exponent: float
     fuel_tank_l: float
+    tyres_wheel_inertia_kg_m2: float
+    engine_idle_rpm: float
+    engine_max_rpm: float
+    engine_inertia_kg_m2: float
+    engine_accessory_drag_nm: float
+    engine_displacement_l: float
+    engine_fmep_bar: float
+    engine_fmep_bar_per_krpm: float
+    engine_fmep_bar_per_krpm2: float
+    engine_pumping_bar: float
+    engine_pedal_exponent: float
+    cvt_low_ratio: float
+    cvt_high_ratio: float
+    cvt_engage_rpm: float
+    cvt_full_engage_rpm: float
+    cvt_clutch_capacity_nm: float
+    cvt_ebs_capacity_nm: float
+    cvt_shift_rpm_light: float
+    cvt_shift_rpm_full: float
+    cvt_shift_tau_s: float
+    cvt_belt_efficiency: float
+    cvt_gear_efficiency: float
+    cvt_secondary_inertia_kg_m2: float
+    gearbox_rear_high_ratio: float
+    gearbox_rear_low_ratio: float
+    gearbox_rear_reverse_ratio: float
+    engine_torque_curve_rpm: tuple
+    engine_torque_curve_nm: tuple
     vehicle_mass_kg: float
 
     @staticmethod

@@ -549,7 +549,7 @@ class DbwSystem:
 
         # 4. ULC control and its gear requests
         if ulc_drives:
-            ulc.step(s.v, s.gear, s.shifting, self.grade_mps2, self.accel_meas)
+            ulc.step(s.v, s.gear, s.shifting, self.grade_mps2, self.accel_meas, s.engine_rpm, s.cvt_ratio)
             if ulc.gear_request != int(Gear.NONE) and ulc.gear_request != self.gear.pending:
                 self.gear.command(GearCmd(cmd=ulc.gear_request), self.engage.enabled, s.v, s.gear,
                                   s.shifting, self._any_override(), int(CmdSrc.ULC))

@@ -20,25 +20,28 @@ clutch engagement and CVT lag would otherwise wind up the integrator and
 overshoot the command).
 
 Control: ``a_des = a_ref + k_p (v_ref - v) + I - k_d (a - a_ref)``,
-``dI/dt = k_i (v_ref - v)`` (the ``k_d`` acceleration feedback damps the
-CVT's and engine's stored energy; ``a`` is the measured acceleration)
-(conditional integration: frozen while the output saturates in the error's
-direction or the reference governor below holds the reference, clamped to
-``dbw.ulc.integral_limit_mps2``). Feed-forward force
-along the gear's direction ``d`` (+1 forward gears, -1 reverse):
-``F = d (m (a_des + g_x) + sgn(v) F_res)``, ``F_res = m g f_r + 0.5 rho C_dA v^2``,
-where ``g_x = g sin(pitch)`` is the grade estimate from the IMU (specific
-force along x minus the measured acceleration, low-pass filtered). Throttle
-when ``F > 0``: torque request ``u = u_0 + (1 - u_0) F / min(F_max, P_max / |v|)``
-with ``u_0`` the request that holds the free engine at the clutch engagement
-speed (``dbw.ulc.throttle_offset_u``), and percent ``100 u^(1/gamma)`` (inverse
-of the engine's pedal map ``u = p^gamma``); brake: ``P = -F R_t / G``
-with ``G = 2 G_f + 2 G_r``. Coasting band
-``F_c = m a_c`` (``a_c`` = ``dbw.ulc.coast_band_mps2``): for ``-F_c < F < 0``
-the throttle fades linearly, ``u = u_0 (1 + F / F_c)``, so the pedal map is
-continuous. Hysteresis: the brake takes over when ``F < -F_c - m h`` and
-hands back when ``F > -F_c + m h`` (``h`` = ``dbw.ulc.hysteresis_mps2``); the
-brake pressure is ``(-F - F_c) R_t / G``.
+``dI/dt = k_i (v_ref - v)`` (the ``k_d`` acceleration feedback damps what
+the feed-forward misses; ``a`` is the measured acceleration) (conditional
+integration: frozen while the output saturates in the error's direction or
+the reference governor holds the reference, clamped to
+``dbw.ulc.integral_limit_mps2``). Feed-forward force along the gear's
+direction ``d`` (+1 forward gears, -1 reverse)::
+
+    F = m_r d a_des + d m g_x + sgn(d v) F_res,   F_res = m g f_r + 0.5 rho C_dA v^2
+
+where ``m_r = m + (4 J_w + J_s i_r^2) / R_t^2`` adds the wheels and the
+secondary clutch, and ``g_x = g sin(pitch)`` is the grade estimate from the
+IMU (specific force along x minus the measured acceleration, low-pass
+filtered). The ULC's powertrain model (ulc_model.py) turns ``F`` into the
+engine torque request ``u`` from the measured engine speed and belt ratio,
+including the engine's own inertia and the power the belt's up- or
+down-shift moves between engine and vehicle, and gives the force ``F_0`` of
+the powertrain with the pedal released (engine braking). Throttle: percent
+``100 clamp(u, 0, 1)^(1/gamma)`` (inverse of the engine's pedal map
+``u = p^gamma``). Brake: pressure ``(F_0 - F) R_t / G`` with
+``G = 2 G_f + 2 G_r``. Hysteresis: the brake takes over when
+``F < F_0 - m h`` and hands back when ``F > F_0 + m h`` (``h`` =
+``dbw.ulc.hysteresis_mps2``); in between the pedal is released.
 ``coast_decel`` removes every brake application. A zero speed command holds
 the vehicle with ``dbw.ulc.hold_bar`` once ``v_ref`` and the speed are near 0.
 
@@ -60,6 +63,7 @@ from .decode import as_enum, as_flag, as_float, decode_ulc_limit
 from .msg_fields import Gear
 from .params import DbwParameters
 from .status import ActuatorStatus
+from .ulc_model import PowertrainModel
 
 __all__ = ["Ulc"]
 
@@ -97,6 +101,7 @@ class Ulc:
         self.status = ActuatorStatus(p.command_timeout_s)
         self._G = 2.0 * (p.brakes_front_nm_per_bar + p.brakes_rear_nm_per_bar)
         self._inv_gamma = 1.0 / p.engine_pedal_exponent
+        self.powertrain = PowertrainModel(p)
         self.invalid_count = 0
         self.reset()
 
@@ -167,7 +172,7 @@ class Ulc:
         return gear
 
     def step(self, v_mps: float, gear: int, shifting: bool, grade_mps2: float = 0.0,
-             accel_mps2: float = 0.0) -> None:
+             accel_mps2: float = 0.0, engine_rpm: float = 0.0, cvt_ratio: float = 0.0) -> None:
         """Advance the ULC one step (call only while it drives the pedals).
 
         Parameters
@@ -183,6 +188,10 @@ class Ulc:
             nose up (estimated from the IMU).
         accel_mps2 : float
             Measured longitudinal acceleration [m/s^2] (filtered).
+        engine_rpm : float
+            Measured engine speed [rev/min] (ThrottleInfo.engine_rpm).
+        cvt_ratio : float
+            Measured belt ratio [-] (PropulsionInfo.transmission_ratio).
 
         Updates ``throttle_pct`` [%], ``brake_bar`` [bar], ``gear_request``,
         ``v_ref`` and ``a_ref``.
@@ -264,32 +273,30 @@ class Ulc:
         if self.cmd_type == 1:
             a_des -= p.ulc_kd_accel * (accel_mps2 - self.a_ref)
         m = p.vehicle_mass_kg
-        speed = abs(v_mps)
-        f_res = m * G * p.ulc_rolling_coeff * min(1.0, speed / 0.5) \
+        pt = self.powertrain
+        v_d = d * v_mps  # speed along the gear's direction
+        f_res = m * G * p.ulc_rolling_coeff * min(1.0, abs(v_mps) / 0.5) \
             + 0.5 * p.aero_air_density_kg_m3 * p.aero_drag_area_m2 * v_mps * v_mps
-        f = d * (m * (a_des + grade_mps2) + math.copysign(f_res, v_mps if v_mps != 0.0 else d))
+        m_r = m + pt.rotating_mass_kg(pt.rear_ratio(gear))
+        f = m_r * d * a_des + d * m * grade_mps2 + (f_res if v_d >= 0.0 else -f_res)
+        u = pt.solve(f, d * a_des, gear, v_d, engine_rpm, cvt_ratio)
+        f0 = pt.force0_n
         h = m * p.ulc_hysteresis_mps2
-        fc = m * p.ulc_coast_band_mps2
-        if self.braking and f > -fc + h:
+        if self.braking and f > f0 + h:
             self.braking = False
-        elif not self.braking and f < -fc - h:
+        elif not self.braking and f < f0 - h:
             self.braking = True
         sat_hi = sat_lo = False
         if self.braking:
             self.throttle_pct = 0.0
-            bar = 0.0 if self.coast_decel else max(0.0, -f) * p.tyres_radius_m / self._G
+            bar = 0.0 if self.coast_decel else max(0.0, f0 - f) * p.tyres_radius_m / self._G
             self.brake_bar = clamp(bar, 0.0, p.brake_max_bar)
             sat_lo = self.coast_decel or bar >= p.brake_max_bar  # cannot decelerate more
         else:
             self.brake_bar = 0.0
-            f_max = min(p.ulc_drive_force_max_n, p.ulc_drive_power_max_w / max(speed, 0.1))
-            u0 = p.ulc_throttle_offset_u
-            if f >= 0.0:
-                u = u0 + (1.0 - u0) * min(1.0, f / f_max)
-            else:
-                u = u0 * max(0.0, 1.0 + f / max(fc, 1e-9))
-            self.throttle_pct = 100.0 * u ** self._inv_gamma if u > 0.0 else 0.0
-            sat_hi = f >= f_max  # full throttle: cannot accelerate more
+            uc = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
+            self.throttle_pct = 100.0 * uc ** self._inv_gamma if uc > 0.0 else 0.0
+            sat_hi = u >= 1.0  # full throttle: cannot accelerate more
         # drive direction sign: err > 0 asks for more speed along the gear direction
         e_dir = err * d
         if not governed and ((e_dir > 0.0 and not sat_hi) or (e_dir < 0.0 and not sat_lo)):
