@@ -160,39 +160,68 @@ def test_user_gear_command_too_fast_is_rejected_with_vehicle_speed():
     assert rep.reject == 6 and sim.vehicle.gear == Gear.DRIVE
 
 
-def _steady_yaw(steer, v):
-    sim = Simulation(gear=Gear.DRIVE)
-    sim.reset(speed_mps=v, gear=Gear.DRIVE)
+def _steady_yaw(steer, v, mode):
+    """Mean yaw rate and speed over 9..12 s with the ULC holding ``v`` in drive mode ``mode``."""
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=mode)
+    sim.reset(speed_mps=v, gear=Gear.DRIVE, drive_mode=mode)
     sim.submit(ENABLE)
     log = []
     _drive(sim, 12.0, ulc=UlcCmd(cmd=v, cmd_type=1, enable=True), steer=steer, log=log)
     tail = [(v_, r) for t, v_, r, _ in log if t > 9.0]
-    return sum(r for _, r in tail) / len(tail), sum(v_ for v_, _ in tail) / len(tail)
+    return sum(r for _, r in tail) / len(tail), sum(v_ for v_, _ in tail) / len(tail), sim
 
 
-def test_curvature_command_sets_the_model_steering_angle_for_that_curvature():
-    sim = Simulation(gear=Gear.DRIVE)
-    sim.reset(speed_mps=5.0, gear=Gear.DRIVE)
+def _kinematic_wheel_deg(p, kappa):
+    """Raw steering-wheel angle of bicycle kinematics: centre + i_s atan(L kappa) (Steering section)."""
+    return p.steering.center_deg + p.steering.ratio * math.degrees(math.atan(p.geometry.wheelbase_m * kappa))
+
+
+@pytest.mark.parametrize("mode", list(DriveMode))
+def test_curvature_command_sets_the_model_steering_angle_for_that_curvature(mode):
+    """The conversion is open-loop bicycle kinematics in every drive mode (no understeer term, no trim)."""
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=mode)
+    sim.reset(speed_mps=5.0, gear=Gear.DRIVE, drive_mode=mode)
     sim.submit(ENABLE)
     _drive(sim, 2.0, steer=SteeringCmd(cmd=0.05, cmd_type=SteeringCmd.CMD_CURVATURE, enable=True))
-    p = sim.params
-    expect = p.steering.center_deg + p.steering.ratio * math.degrees(math.atan(p.geometry.wheelbase_m * 0.05))
-    assert sim.vehicle.steering_wheel_deg == pytest.approx(expect, abs=0.01)
+    assert sim.vehicle.steering_wheel_deg == pytest.approx(_kinematic_wheel_deg(sim.params, 0.05), abs=0.01)
 
 
-_UNDERSTEER = pytest.mark.xfail(strict=True, reason="the model's steady yaw rate is ~14 % below the kinematic "
-                                "v*kappa at 5 m/s (0.223 vs 0.260 rad/s) although the steering-wheel angle equals "
-                                "the model's own curvature map; DBW converts through bicycle kinematics as specified")
+def test_yaw_rate_command_sets_the_angle_of_that_yaw_rate_at_the_measured_speed():
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=DriveMode.AWD)
+    sim.reset(speed_mps=4.0, gear=Gear.DRIVE)
+    sim.submit(ENABLE)
+    _drive(sim, 2.0, ulc=UlcCmd(cmd=4.0, cmd_type=1, enable=True),
+           steer=SteeringCmd(cmd=0.3, cmd_type=SteeringCmd.CMD_YAW_RATE, enable=True))
+    v = sim.vehicle.velocity_body_mps[0]
+    assert sim.vehicle.steering_wheel_deg == pytest.approx(_kinematic_wheel_deg(sim.params, 0.3 / v), abs=0.3)
 
 
-@_UNDERSTEER
-def test_curvature_command_gives_the_kinematic_yaw_rate():
-    r, v = _steady_yaw(SteeringCmd(cmd=0.05, cmd_type=SteeringCmd.CMD_CURVATURE, enable=True), 5.0)
-    assert r == pytest.approx(0.05 * v, rel=0.02)
-    assert r == pytest.approx(0.25, rel=0.02 + 0.05)  # the ULC holds v near 5 m/s
+# Turf (open rear differential) is the drive mode in which the model's steady
+# yaw rate at these low speeds is the kinematic v kappa (tyre slip angles only);
+# with the locked rear axle of 2WD and AWD the axle's scrub makes the vehicle
+# understeer, see the next test.
+def test_curvature_command_gives_the_kinematic_yaw_rate_in_turf():
+    r, v, _ = _steady_yaw(SteeringCmd(cmd=0.05, cmd_type=SteeringCmd.CMD_CURVATURE, enable=True), 5.0,
+                          DriveMode.TURF)
+    assert v == pytest.approx(5.0, abs=0.02)
+    assert r == pytest.approx(0.25, rel=0.02)
 
 
-@_UNDERSTEER
-def test_yaw_rate_command_gives_that_yaw_rate():
-    r, v = _steady_yaw(SteeringCmd(cmd=0.3, cmd_type=SteeringCmd.CMD_YAW_RATE, enable=True), 4.0)
+def test_yaw_rate_command_gives_that_yaw_rate_in_turf():
+    r, v, _ = _steady_yaw(SteeringCmd(cmd=0.3, cmd_type=SteeringCmd.CMD_YAW_RATE, enable=True), 4.0,
+                          DriveMode.TURF)
+    assert v == pytest.approx(4.0, abs=0.02)
     assert r == pytest.approx(0.3, rel=0.02)
+
+
+@pytest.mark.parametrize("mode", [DriveMode.TWO_WD, DriveMode.AWD])
+@pytest.mark.parametrize("steer,v,expect", [
+    (SteeringCmd(cmd=0.05, cmd_type=SteeringCmd.CMD_CURVATURE, enable=True), 5.0, 0.25),
+    (SteeringCmd(cmd=0.3, cmd_type=SteeringCmd.CMD_YAW_RATE, enable=True), 4.0, 0.3)])
+def test_locked_rear_axle_understeers_and_the_dbw_does_not_hide_it(mode, steer, v, expect):
+    """Documented behaviour (steering.py): the DBW converts open-loop, so the
+    locked axle's understeer (measured 14 % at these speeds) reaches the stack,
+    as it would on the real vehicle; the steering angle is the kinematic one."""
+    r, v_meas, _ = _steady_yaw(steer, v, mode)
+    assert v_meas == pytest.approx(v, abs=0.02)
+    assert 0.80 * expect < r < 0.98 * expect

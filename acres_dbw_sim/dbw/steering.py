@@ -17,7 +17,26 @@ default 2500 deg/s^2) -> dead time 0.04 s -> first-order lag 0.06 s -> clamp
 to the lock +/-487 deg. Curvature and yaw rate map to the raw angle through
 the bicycle kinematics: ``delta = atan(L kappa)``, ``kappa = r / v``,
 ``theta = center + i_s delta`` (Steering section of the Polaris page,
-inverted), with the firmware assumed calibrated to the true centre.
+inverted), with the firmware assumed calibrated to the true centre. ``v`` is
+the measured speed, but at least ``dbw.steering.min_yaw_speed_mps`` in
+magnitude (a yaw rate at stand-still would ask for an infinite curvature).
+
+The conversion is open loop, with no understeer term and no yaw-rate
+feedback. This is a decision: the DBW2 firmware's method is not public
+(dbw-interface.md §4.6, §7). It follows the only Dataspeed code that does this
+conversion in public, the DBW1 twist controller (``dbw_mkz_twist_controller``
+``YawControl::getSteeringWheelAngle``: ``i_s atan(L r / v)`` at the measured
+speed above 0.5 m/s), the issue's wording ("converted through the bicycle
+kinematics at the current speed") and the report, which shows the converted
+command as an angle set-point (§4.6). A stack tuned here then meets the same
+behaviour on the real vehicle: the yaw rate is the kinematic one where the
+vehicle follows kinematics, and a closed loop around it belongs to the stack.
+Measured on the model (test_simulation_vehicle.py): in Turf (open rear
+differential) a curvature of 0.05 1/m at 5 m/s gives 0.247 rad/s and a yaw
+rate of 0.3 rad/s at 4 m/s gives 0.297 rad/s (-1.1 %); in 2WD and AWD the
+locked rear axle scrubs and the vehicle understeers, 0.215 and 0.259 rad/s
+(-14 %). A stack that needs the yaw rate exactly must close that loop itself,
+as it would on the vehicle.
 
 ``CMD_TORQUE`` and the driver's torque act on a column model without
 self-aligning torque: ``d theta / dt = tau / c_col`` (``c_col`` =
