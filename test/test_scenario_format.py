@@ -412,17 +412,19 @@ def test_height_map_files(tmp_path):
         assert t.height_m(-5.0, 0.0) == pytest.approx(0.0) and t.height_m(5.0, 0.0) == pytest.approx(1.0)
 
 
-def test_docs_examples_are_valid_scenarios(tmp_path):
-    """Every ```yaml block of docs/scenarios.md that is a whole scenario (has duration_s) validates."""
+def test_docs_examples_are_valid_and_meet_their_expectations(tmp_path):
+    """Every ```yaml block of docs/scenarios.md that is a whole scenario (has duration_s) runs and passes."""
+    from acres_dbw_sim.scenario import run_scenario
     text = (ROOT / "docs" / "scenarios.md").read_text()
     blocks = [b.split("```", 1)[0] for b in text.split("```yaml\n")[1:]]
     whole = [b for b in blocks if "\nduration_s:" in "\n" + b]
-    assert len(whole) >= 8
+    assert len(whole) >= 10
+    np.save(tmp_path / "ramp.npy", np.add.outer(np.zeros(9), np.linspace(0.0, 1.0, 41)))
     for i, b in enumerate(whole):
         p = tmp_path / f"doc{i}.yaml"
         p.write_text(b)
-        (tmp_path / "ramp.npy").exists() or np.save(tmp_path / "ramp.npy", np.zeros((3, 3)))
         try:
-            load_scenario(p)
+            res = run_scenario(load_scenario(p))
         except ScenarioError as exc:  # pragma: no cover - the message is the point
             pytest.fail(f"docs/scenarios.md example {i}: {exc}\n{b}")
+        assert res.passed, (i, res.expect)
