@@ -74,7 +74,7 @@ def test_steering_yaw_rate_beyond_the_lock_is_clipped():
 
 @pytest.mark.parametrize("r, v", [(0.3, 4.0), (-0.2, 5.0), (0.2, -3.0)])
 def test_steering_yaw_rate_at_the_current_speed(r, v):
-    dbw, veh = make(), FakeVehicle(speed=v)
+    dbw, veh = make(), FakeVehicle(speed=v, gear=2 if v < 0.0 else 4)  # reversing in R
     _hold(dbw, veh, SteeringCmd(cmd=r, cmd_type=4, enable=True))
     expect = CENTER + RATIO * math.degrees(math.atan(L * r / v))
     assert dbw.outputs.steering_wheel_deg == pytest.approx(expect, abs=0.1)

@@ -84,7 +84,9 @@ DBW_KEYS: dict[str, tuple[float, float]] = {
 }
 
 #: ``dbw.*`` keys whose value is one of a few codes -> the codes the emulation supports.
-ENUM_KEYS: dict[str, frozenset[int]] = {}
+ENUM_KEYS: dict[str, frozenset[int]] = {
+    "dbw.vehicle_velocity_dir_src": frozenset({1, 2}),  # DIR_PRNDL, DIR_SENSOR (§2.10)
+}
 
 #: Vehicle keys (owned and validated by the model) that the DBW reads -> (lower, upper).
 VEHICLE_KEYS: dict[str, tuple[float, float]] = {
@@ -234,6 +236,7 @@ class DbwParameters:
     engine_torque_curve_rpm: tuple
     engine_torque_curve_nm: tuple
     vehicle_mass_kg: float
+    vehicle_velocity_dir_src: int
 
     @staticmethod
     def attribute_of(key: str) -> str:

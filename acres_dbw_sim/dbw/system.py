@@ -48,6 +48,9 @@ __all__ = ["DbwSystem", "DriverInput", "DbwOutputs", "DbwReports", "SUBSYSTEMS",
 #: Subsystem names accepted by ``set_fault``.
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 
+#: ``VehicleVelocity.dir_src`` constants (dbw-interface.md §2.10).
+DIR_PRNDL, DIR_SENSOR = 1, 2
+
 #: Model drive modes (acres_dbw_sim.model.enums.DriveMode numbers).
 TURF, TWO_WD, AWD = 0, 1, 2
 
@@ -192,13 +195,21 @@ class _StateView:
     ``gear_target``, ``shift_in_progress``, ``last_gear_reject``,
     ``drive_mode``, ``engine_rpm``, ``engine_torque_nm``, ``cvt_ratio``,
     ``brake_torque_nm``, ``fuel_l``); a missing or non-finite value reads as 0.
+
+    ``v`` and ``wheel_spin`` are what the DBW measures: with ``DIR_PRNDL``
+    (``dbw.vehicle_velocity_dir_src`` = 1) their sign is that of the gear,
+    negative in REVERSE and positive otherwise, whatever way the wheels turn
+    (a vehicle rolling back in H reads a positive speed); with ``DIR_SENSOR``
+    (2) it is the true sign. Everything in the DBW (reports, ULC, the
+    yaw-rate conversion, the wheel counters) uses these measured values.
     """
 
     __slots__ = ("v", "speed", "omega", "f_spec", "wheel_spin", "gear", "gear_target", "shifting",
                  "gear_reject", "drive_mode", "engine_rpm", "engine_torque", "cvt_ratio",
-                 "brake_torque", "fuel_l")
+                 "brake_torque", "fuel_l", "prndl")
 
-    def __init__(self) -> None:
+    def __init__(self, dir_src: int = DIR_PRNDL) -> None:
+        self.prndl = dir_src == DIR_PRNDL
         self.v = 0.0
         self.speed = 0.0
         self.omega = [0.0, 0.0, 0.0]
@@ -243,6 +254,11 @@ class _StateView:
         self.brake_torque = sum(_f(x) for x in bt) if bt is not None else math.nan
         fl = getattr(s, "fuel_l", None)
         self.fuel_l = _f(fl, math.nan) if fl is not None else math.nan
+        if self.prndl:  # sign from the gear lever, not from the wheels (DIR_PRNDL)
+            sg = -1.0 if self.gear == int(Gear.REVERSE) else 1.0
+            self.v = sg * abs(self.v)
+            for i in range(4):
+                self.wheel_spin[i] = sg * abs(self.wheel_spin[i])
 
 
 def _vin_ok(vin: str) -> bool:
@@ -298,7 +314,7 @@ class DbwSystem:
         self.engage = EngageLogic(0.05)
         self.outputs = DbwOutputs()
         self.driver = DriverInput()
-        self._state = _StateView()
+        self._state = _StateView(params.vehicle_velocity_dir_src)
         self._rep = DbwReports()
         self._accel_filter = FirstOrderLag(params.accel_filter_s, self.dt_s, 0.0)
         self._grade_filter = FirstOrderLag(params.ulc_grade_filter_s, self.dt_s, 0.0)
@@ -804,7 +820,7 @@ class DbwSystem:
         vq = quantize(s.v * 3.6, 0.01) / 3.6
         vv.vehicle_velocity_brake = vq
         vv.vehicle_velocity_propulsion = vq
-        vv.dir_src = 2  # DIR_SENSOR: the simulated wheel sensors sense the direction
+        vv.dir_src = p.vehicle_velocity_dir_src
         ws = r.wheel_speeds
         ws.front_left, ws.front_right, ws.rear_left, ws.rear_right = (
             quantize(clamp(x, -327.67, 327.67), 0.01) for x in s.wheel_spin)
