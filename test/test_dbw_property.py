@@ -10,6 +10,7 @@ unlimited (+inf).
 import math
 from dataclasses import fields
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -121,10 +122,11 @@ def _check_reports(rep):
             assert filled == same
 
 
+@pytest.mark.parametrize("sync_mode", [0, 2])  # driver-managed (§4.1), firmware-managed (§4.2)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(EVENT, min_size=1, max_size=40))
-def test_random_command_streams_never_break_the_dbw(events):
-    dbw, veh = make(), FakeVehicle()
+def test_random_command_streams_never_break_the_dbw(sync_mode, events):
+    dbw, veh = make(**{"dbw.system_sync_mode": sync_mode}), FakeVehicle()
     dbw.submit(C.ENABLE, 0.0)
     t = 0.0
     for kind, a, b in events:

@@ -86,6 +86,7 @@ DBW_KEYS: dict[str, tuple[float, float]] = {
 #: ``dbw.*`` keys whose value is one of a few codes -> the codes the emulation supports.
 ENUM_KEYS: dict[str, frozenset[int]] = {
     "dbw.vehicle_velocity_dir_src": frozenset({1, 2}),  # DIR_PRNDL, DIR_SENSOR (§2.10)
+    "dbw.system_sync_mode": frozenset({0, 2}),  # NONE (§4.1), ALL_OR_NONE (§4.2)
 }
 
 #: Vehicle keys (owned and validated by the model) that the DBW reads -> (lower, upper).
@@ -237,6 +238,7 @@ class DbwParameters:
     engine_torque_curve_nm: tuple
     vehicle_mass_kg: float
     vehicle_velocity_dir_src: int
+    system_sync_mode: int
 
     @staticmethod
     def attribute_of(key: str) -> str:

@@ -9,7 +9,11 @@ Two layers of the real system are visible from ROS (dbw-interface.md §4):
 * the **ROS driver** ``ds_dbw_can`` in driver-managed mode (SystemSyncMode
   NONE, §4.1), which holds the enable request, masks the command ``enable``
   bits, clears latched overrides every 50 ms and publishes ``dbw_enabled``,
-  modelled by ``EngageLogic``.
+  modelled by ``EngageLogic``;
+* or, with SystemSyncMode ALL_OR_NONE (§4.2, ``dbw.system_sync_mode`` = 2),
+  the driver's System Enable/Disable commands and the firmware's system state
+  that engages and disengages all subsystems together, modelled by
+  ``FirmwareEngage``.
 
 Rules of ``ActuatorStatus`` (evaluated every physics step):
 
@@ -23,14 +27,15 @@ Rules of ``ActuatorStatus`` (evaluated every physics step):
   clear-only frame) once ``override_active`` is false.
 * ``ready`` = no fault, no latched or active override.
 * ``enabled`` = ready and (fresh command with the enable bit and a type other
-  than NONE, or driven by the ULC).
+  than NONE, or driven by the ULC), and, in the firmware-managed mode, the
+  system ACTIVE.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["ActuatorStatus", "EngageLogic"]
+__all__ = ["ActuatorStatus", "EngageLogic", "FirmwareEngage"]
 
 
 class ActuatorStatus:
@@ -113,7 +118,8 @@ class ActuatorStatus:
         if not self.override_active:
             self.override_latched = False
 
-    def update(self, t_s: float, driver_override: bool, ulc_driving: bool = False) -> None:
+    def update(self, t_s: float, driver_override: bool, ulc_driving: bool = False,
+               permitted: bool = True) -> None:
         """Recompute the flags at time ``t_s`` [s].
 
         Parameters
@@ -124,6 +130,10 @@ class ActuatorStatus:
             Driver input above its threshold now.
         ulc_driving : bool
             The ULC commands this actuator through its own (fresh) stream.
+        permitted : bool
+            The firmware lets the subsystem engage (always True in
+            driver-managed mode; the system state ACTIVE in the
+            firmware-managed mode).
         """
         was_enabled = self.enabled
         self.driven_by_ulc = ulc_driving
@@ -135,7 +145,7 @@ class ActuatorStatus:
             self.override_latched = True
         self.ready = not (self.fault or self.override_latched or self.override_active)
         user = self.received and not stale and self.enable_bit
-        self.enabled = self.ready and (user or ulc_driving)
+        self.enabled = self.ready and permitted and (user or ulc_driving)
         if was_enabled and not self.enabled:
             if self.fault:
                 self.disengage = 5
@@ -238,3 +248,150 @@ class EngageLogic:
             for s in latched:
                 if s.override_latched:
                     s.clear_latch()
+
+
+class FirmwareEngage:
+    """Engagement managed by the firmware, SystemSyncMode ALL_OR_NONE (dbw-interface.md §4.2).
+
+    Driver side (2.3.11 ``recvEnable``, ``recvDisable``, ``timerCallback``):
+
+    * ``enable``: remember a one-shot ``clear`` for each of steering, brake,
+      throttle and ULC whose report shows ``override_latched``; the next
+      command of each carries it (``take_clear``). At the next 50 ms tick, once
+      those clears have gone out (or that subsystem has timed out), send one
+      System *Enable*.
+    * ``disable``: forget the pending flags; send System *Disable* at once.
+    * Commands go out with ``enable = msg.enable`` (no masking); gear, misc,
+      turn-signal and drive-mode commands always go out.
+    * ``dbw_enabled`` follows ``SystemReport.state == ACTIVE``.
+
+    Firmware side (*inferred* from the mode's name and §4.3, the firmware is
+    not public): System *Enable* makes the system ACTIVE when nothing is
+    faulted and no override is active or latched (timeout-masked, as the
+    driver's predicates of §4.1), else it is refused. While ACTIVE a subsystem
+    actuates when its own command is fresh and carries ``enable`` (a command
+    timeout drops only that subsystem, as in §4.1). A fault or a driver
+    override of any subsystem, or System *Disable*, leaves ACTIVE for all
+    subsystems together; the subsystems that had no override then report
+    ``override_other`` until the next engagement.
+
+    Attributes
+    ----------
+    active : bool
+        System state ACTIVE (what ``dbw_enabled`` publishes).
+    enable_pending : bool
+        An ``enable`` waits for its clears before the System *Enable* goes out.
+    pending_clear : list of bool
+        One-shot clear flags of steering, brake, throttle, ULC.
+    override_other : bool
+        ACTIVE was left because of a driver override (reported by the
+        subsystems without an override of their own).
+    refused : int
+        Number of System *Enable* commands the firmware refused.
+    """
+
+    __slots__ = ("active", "enable_pending", "pending_clear", "override_other", "refused",
+                 "next_tick_s", "tick_s")
+
+    def __init__(self, tick_s: float = 0.05) -> None:
+        self.tick_s = tick_s
+        self.pending_clear = [False, False, False, False]
+        self.reset()
+
+    def reset(self) -> None:
+        """Power-on state: not active, nothing pending."""
+        self.active = False
+        self.enable_pending = False
+        for i in range(4):
+            self.pending_clear[i] = False
+        self.override_other = False
+        self.refused = 0
+        self.next_tick_s = 0.0
+
+    def on_enable(self, subsystems: Sequence[ActuatorStatus]) -> None:
+        """``enable`` event: queue the clears of latched overrides and the System *Enable*.
+
+        Parameters
+        ----------
+        subsystems : sequence of ActuatorStatus
+            Steering, brake, throttle and ULC statuses (this order).
+        """
+        for i, s in enumerate(subsystems):
+            if s.override_latched:
+                self.pending_clear[i] = True
+        self.enable_pending = True
+
+    def on_disable(self) -> bool:
+        """``disable`` event: System *Disable*. Returns True if the system was ACTIVE."""
+        for i in range(4):
+            self.pending_clear[i] = False
+        self.enable_pending = False
+        was = self.active
+        self.active = False
+        self.override_other = False
+        return was
+
+    def take_clear(self, index: int) -> bool:
+        """The one-shot clear bit for the next command of subsystem ``index`` (0..3)."""
+        c = self.pending_clear[index]
+        self.pending_clear[index] = False
+        return c
+
+    def update(self, subsystems: Sequence[ActuatorStatus], gear_fault: bool, gear_override: bool) -> bool:
+        """Firmware: leave ACTIVE on a fault or an override. Returns True on that transition.
+
+        Parameters
+        ----------
+        subsystems : sequence of ActuatorStatus
+            Steering, brake and throttle statuses.
+        gear_fault, gear_override : bool
+            The gear's fault and override.
+        """
+        if not self.active:
+            return False
+        if EngageLogic.fault(subsystems, gear_fault):
+            self.active = False
+            return True
+        if EngageLogic.override(subsystems, gear_override):
+            self.active = False
+            self.override_other = True
+            return True
+        return False
+
+    def tick(self, t_s: float, subsystems: Sequence[ActuatorStatus], gear_fault: bool,
+             gear_override: bool) -> bool:
+        """50 ms timer: send the pending System *Enable* once its clears are out.
+
+        Parameters
+        ----------
+        t_s : float
+            Simulation time [s]; the timer fires at multiples of ``tick_s``.
+        subsystems : sequence of ActuatorStatus
+            Steering, brake, throttle and ULC statuses (this order); the
+            firmware's readiness uses the first three.
+        gear_fault, gear_override : bool
+            The gear's fault and override.
+
+        Returns
+        -------
+        bool
+            True when a System *Enable* was sent on this tick and made the
+            system ACTIVE.
+        """
+        if t_s + 1e-9 < self.next_tick_s:
+            return False
+        while self.next_tick_s <= t_s + 1e-9:
+            self.next_tick_s += self.tick_s
+        if not self.enable_pending:
+            return False
+        for i, s in enumerate(subsystems):
+            if self.pending_clear[i] and not s.timeout:
+                return False  # its clear has not gone out yet
+        self.enable_pending = False  # clears still pending (timed-out subsystems) go with their next command
+        trio = subsystems[:3]
+        if EngageLogic.fault(trio, gear_fault) or EngageLogic.override(trio, gear_override):
+            self.refused += 1
+            return False
+        self.active = True
+        self.override_other = False
+        return True

@@ -18,8 +18,10 @@ The returned ``DbwOutputs`` always hold finite values within the physical
 limits: pedal 0..1, line pressure 0..``dbw.brake.max_bar``, steering-wheel
 angle within +/-``dbw.steering.lock_deg``, a valid ``Gear`` and ``DriveMode``.
 
-Driver-managed engagement (SystemSyncMode NONE, §4.1) is emulated; the
-firmware-managed modes of §4.2 are not.
+Engagement is driver-managed (SystemSyncMode NONE, §4.1, the default) or,
+with ``dbw.system_sync_mode`` = 2, managed by the firmware (ALL_OR_NONE,
+§4.2, see ``status.FirmwareEngage``). The other sync modes (DISENGAGES, the
+``*_WITH_BTN`` modes with their physical buttons, PARTIAL) are not emulated.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from .gear import GearActuator
 from .msg_fields import AwdMode, CmdSrc, DiffLock, Gear, PrkBrkStat, SystemState, TurnSignal
 from .params import DbwParameters
 from .pedals import BrakeActuator, ThrottleActuator
-from .status import ActuatorStatus, EngageLogic
+from .status import ActuatorStatus, EngageLogic, FirmwareEngage
 from .steering import SteeringActuator
 from .ulc import Ulc
 
@@ -312,6 +314,9 @@ class DbwSystem:
         self.gear = GearActuator(params.gear_max_shift_speed_mps)
         self.ulc = Ulc(params, self.dt_s)
         self.engage = EngageLogic(0.05)
+        self.sync = FirmwareEngage(0.05)
+        #: Firmware-managed engagement (SystemSyncMode ALL_OR_NONE, §4.2).
+        self.firmware_managed = params.system_sync_mode == 2
         self.outputs = DbwOutputs()
         self.driver = DriverInput()
         self._state = _StateView(params.vehicle_velocity_dir_src)
@@ -344,6 +349,7 @@ class DbwSystem:
         self.gear.reset()
         self.ulc.reset()
         self.engage.reset()
+        self.sync.reset()
         self.driver = DriverInput()
         self.outputs.pedal = 0.0
         self.outputs.brake_line_bar = 0.0
@@ -369,8 +375,8 @@ class DbwSystem:
 
     @property
     def dbw_enabled(self) -> bool:
-        """What ``/vehicle/dbw_enabled`` publishes (§4.1)."""
-        return self.engage.enabled
+        """What ``/vehicle/dbw_enabled`` publishes (§4.1; §4.2: system state ACTIVE)."""
+        return self.sync.active if self.firmware_managed else self.engage.enabled
 
     @property
     def invalid_commands(self) -> int:
@@ -383,11 +389,22 @@ class DbwSystem:
         return self.gear.override_active
 
     def enable(self, t_s: float | None = None) -> bool:
-        """``/vehicle/enable``: request engagement; False if refused by a fault (§4.1)."""
+        """``/vehicle/enable``: request engagement; False if refused by a fault (§4.1).
+
+        In the firmware-managed mode (§4.2) the System *Enable* goes out at the
+        next 50 ms tick and the firmware may still refuse it: True means queued.
+        """
+        if self.firmware_managed:
+            self.sync.on_enable(self._four)
+            return True
         return self.engage.on_enable(self._three, self.gear.fault_injected, self._gear_override())
 
     def disable(self, t_s: float | None = None) -> None:
-        """``/vehicle/disable``: drop the request (§4.1 event 2)."""
+        """``/vehicle/disable``: drop the request (§4.1 event 2) or send System *Disable* (§4.2)."""
+        if self.firmware_managed:
+            if self.sync.on_disable():
+                self.disengage_reason = 0xC0
+            return
         if self.engage.request or self.engage.enabled:
             self.disengage_reason = 0xC0
         self.engage.on_disable()
@@ -417,16 +434,24 @@ class DbwSystem:
         """
         if isinstance(t_s, bool) or not isinstance(t_s, (int, float)) or not math.isfinite(t_s):
             raise ValueError(f"t_s={t_s!r}: must be a finite number of seconds")
-        en = self.engage.enabled
-        req = self.engage.request
+        en = self.dbw_enabled
+        fw = self.firmware_managed
+        # §4.1: enable bit masked by the driver's state, clear added while the request is set;
+        # §4.2: enable bit passed through, one-shot clear after an enable event
+        mask = True if fw else en
+        req = self.engage.request and not fw
         if isinstance(command, SteeringCmd):
-            self.steering.command(t_s, command, en, req and self.steering.status.override_latched)
+            clr = self.sync.take_clear(0) if fw else req and self.steering.status.override_latched
+            self.steering.command(t_s, command, mask, clr)
         elif isinstance(command, BrakeCmd):
-            self.brake.command(t_s, command, en, req and self.brake.status.override_latched)
+            clr = self.sync.take_clear(1) if fw else req and self.brake.status.override_latched
+            self.brake.command(t_s, command, mask, clr)
         elif isinstance(command, ThrottleCmd):
-            self.throttle.command(t_s, command, en, req and self.throttle.status.override_latched)
+            clr = self.sync.take_clear(2) if fw else req and self.throttle.status.override_latched
+            self.throttle.command(t_s, command, mask, clr)
         elif isinstance(command, UlcCmd):
-            self.ulc.command(t_s, command, en, req and self.ulc.status.override_latched)
+            clr = self.sync.take_clear(3) if fw else req and self.ulc.status.override_latched
+            self.ulc.command(t_s, command, mask, clr)
         elif isinstance(command, GearCmd):
             s = self._state
             self.gear.command(command, en, s.v, s.gear, s.shifting, self._any_override(), int(CmdSrc.USER))
@@ -542,7 +567,9 @@ class DbwSystem:
         # 1. ULC status and pre-emption by fresh, enabled user pedal commands (§4.12)
         ulc = self.ulc
         ulc.status.fault_injected = self.brake.status.fault_injected or self.throttle.status.fault_injected
-        ulc.status.update(t_s, over_brake or over_throttle)
+        fw = self.firmware_managed
+        permitted = self.sync.active or not fw  # §4.2: the firmware engages only while ACTIVE
+        ulc.status.update(t_s, over_brake or over_throttle, False, permitted)
         fresh_user = False
         for act in (self.brake, self.throttle):
             st = act.status
@@ -552,22 +579,28 @@ class DbwSystem:
         ulc_drives = ulc.status.enabled and not fresh_user
 
         # 2. actuator statuses
-        self.steering.status.update(t_s, over_steer)
-        self.brake.status.update(t_s, over_brake, ulc_drives)
-        self.throttle.status.update(t_s, over_throttle, ulc_drives)
+        self.steering.status.update(t_s, over_steer, False, permitted)
+        self.brake.status.update(t_s, over_brake, ulc_drives, permitted)
+        self.throttle.status.update(t_s, over_throttle, ulc_drives, permitted)
 
-        # 3. driver logic (§4.1)
-        was = self.engage.enabled
-        self.engage.update(self._three, self.gear.fault_injected, self.gear.override_active)
-        if was and not self.engage.enabled:
-            self.disengage_reason = self._disengage_code()
-        self.engage.tick(t_s, self._four)
+        # 3. driver logic (§4.1) or the firmware's system state (§4.2)
+        if fw:
+            g_fault, g_over = self.gear.fault_injected, self.gear.override_active
+            if self.sync.update(self._three, g_fault, g_over):
+                self.disengage_reason = self._disengage_code()
+            self.sync.tick(t_s, self._four, g_fault, g_over)
+        else:
+            was = self.engage.enabled
+            self.engage.update(self._three, self.gear.fault_injected, self.gear.override_active)
+            if was and not self.engage.enabled:
+                self.disengage_reason = self._disengage_code()
+            self.engage.tick(t_s, self._four)
 
         # 4. ULC control and its gear requests
         if ulc_drives:
             ulc.step(s.v, s.gear, s.shifting, self.grade_mps2, self.accel_meas, s.engine_rpm, s.cvt_ratio)
             if ulc.gear_request != int(Gear.NONE) and ulc.gear_request != self.gear.pending:
-                self.gear.command(GearCmd(cmd=ulc.gear_request), self.engage.enabled, s.v, s.gear,
+                self.gear.command(GearCmd(cmd=ulc.gear_request), self.dbw_enabled, s.v, s.gear,
                                   s.shifting, self._any_override(), int(CmdSrc.ULC))
         elif ulc.engaged or ulc.throttle_pct or ulc.brake_bar:
             ulc.disengage(s.v)
@@ -638,7 +671,7 @@ class DbwSystem:
         p = self.p
         r = self._rep
         nan = math.nan
-        r.dbw_enabled = self.engage.enabled
+        r.dbw_enabled = self.dbw_enabled
         st_s, st_b, st_t = self._three
 
         # ---- steering
@@ -744,7 +777,7 @@ class DbwSystem:
         gr.external_control = False
         gr.ready = not g.fault_injected
         gr.override_active = g.override_active
-        gr.override_other = False
+        gr.override_other = self.sync.override_other and not g.override_active
         gr.fault = g.fault_injected
         gr.bad_crc = False
         gr.degraded = False
@@ -758,13 +791,18 @@ class DbwSystem:
         sy = r.system_report
         sy.inhibit = False
         sy.validate_cmd_crc_rc = False
-        sy.system_sync_mode = 0
+        sy.system_sync_mode = p.system_sync_mode
         sy.fault = st_s.fault or st_b.fault or st_t.fault or g.fault_injected
         sy.override = (st_s.override_active or st_b.override_active or st_t.override_active
                        or g.override_active)
         sy.ready = st_s.ready and st_b.ready and st_t.ready and not g.fault_injected
-        sy.enabled = st_s.enabled and st_b.enabled and st_t.enabled and not g.fault_injected
-        sy.state = int(SystemState.FAULT if sy.fault else SystemState.ACTIVE if sy.enabled
+        if self.firmware_managed:  # "any enabled" in the firmware-sync modes (§2.9)
+            sy.enabled = (st_s.enabled or st_b.enabled or st_t.enabled) and not g.fault_injected
+            active = self.sync.active
+        else:
+            sy.enabled = st_s.enabled and st_b.enabled and st_t.enabled and not g.fault_injected
+            active = sy.enabled
+        sy.state = int(SystemState.FAULT if sy.fault else SystemState.ACTIVE if active
                        else SystemState.READY if sy.ready else SystemState.MANUAL)
         nr = self._not_ready_code()
         sy.reason_not_ready = nr
@@ -887,14 +925,14 @@ class DbwSystem:
     def _tank_l(self) -> float:
         return self.p.fuel_tank_l
 
-    @staticmethod
-    def _flags(rep: object, st: ActuatorStatus) -> None:
+    def _flags(self, rep: object, st: ActuatorStatus) -> None:
         """Copy the common status flags of an actuator into its report."""
         rep.external_control = False
         rep.ready = st.ready
         rep.enabled = st.enabled
         rep.override_active = st.override_active
-        rep.override_other = False
+        # §4.2/§4.3: disengaged because another subsystem was overridden (firmware-sync mode only)
+        rep.override_other = self.sync.override_other and not (st.override_active or st.override_latched)
         rep.override_latched = st.override_latched
         rep.timeout = st.timeout
         rep.fault = st.fault
@@ -926,7 +964,7 @@ class DbwSystem:
                 return 0x38 + i
         for i, st in trio:
             if not st.enabled:
-                return 0xC0 + i if self.engage.enabled else 0xFE
+                return 0xC0 + i if self.dbw_enabled else 0xFE
         return 0xFE
 
     def _fill_ecu(self, t_s: float) -> None:
