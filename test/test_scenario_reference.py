@@ -17,7 +17,7 @@ import pytest
 
 from acres_dbw_sim.model.mass import G_MPS2
 from acres_dbw_sim.model.params import load_parameters
-from acres_dbw_sim.scenario import main
+from acres_dbw_sim.scenario import load_scenario, main
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 MPH30 = 30 * 0.44704
@@ -26,6 +26,7 @@ MPH30 = 30 * 0.44704
 def run(tmp_path_factory, name: str, sets: str | None = None) -> tuple:
     """Run scenarios/<name>.yaml; return (exit status, CSV as a structured array, summary dict)."""
     out = tmp_path_factory.mktemp(name)
+    load_scenario(SCENARIOS / f"{name}.yaml", sets)  # a ScenarioError here says what is wrong (exit status 2)
     argv = [str(SCENARIOS / f"{name}.yaml"), "--out", str(out), "--quiet"]
     if sets:
         argv += ["--set", sets]
