@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from acres_dbw_sim.dbw.commands import ENABLE, ThrottleCmd, UlcCmd
+from acres_dbw_sim.dbw.commands import ENABLE, UlcCmd
 from acres_dbw_sim.model.enums import DriveMode, Gear
 from acres_dbw_sim.model.vehicle import VehicleInputs
 from acres_dbw_sim.scenario import COLUMN_NAMES, load_scenario, main, run_scenario, write_outputs
@@ -239,7 +239,8 @@ def test_wheel_surfaces_on_all_wheels_equal_that_surface_everywhere(tmp_path):
 
 def test_grade_and_parameter_override_change_the_run(tmp_path):
     flat = run_scenario(load_scenario(SCENARIOS / "wot_low.yaml", "duration_s=3;expect=null"))
-    uphill = run_scenario(load_scenario(SCENARIOS / "wot_low.yaml", "duration_s=3;terrain.grade_pct=15;expect=null"))
+    uphill = run_scenario(load_scenario(SCENARIOS / "wot_low.yaml",
+                                        "duration_s=3;terrain.grade_pct=15;expect=null"))
     assert uphill.column("speed_mps")[-1] < flat.column("speed_mps")[-1] - 0.5
     assert uphill.column("z_m")[-1] == pytest.approx(0.15 * uphill.column("x_m")[-1], rel=0.01)
     weak = run_scenario(load_scenario(SCENARIOS / "brake_15bar_asphalt.yaml"))
@@ -401,7 +402,3 @@ def test_write_outputs_api(tmp_path):
     files = write_outputs(res, tmp_path / "x" / "y")
     assert [f.name for f in files] == ["timeseries.csv", "summary.json"]
     assert res.real_time_factor > 1.0 and res.steps_per_s > 100.0
-
-
-def test_throttle_cmd_used_in_docs_is_a_message():
-    assert ThrottleCmd(cmd=40.0, cmd_type=ThrottleCmd.CMD_PERCENT, enable=True).cmd_type == 14
