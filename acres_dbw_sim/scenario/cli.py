@@ -71,14 +71,14 @@ class _Progress:
         el = time.perf_counter() - self.t0
         if not self.shown and el < 2.0:
             return
-        self.shown = True
-        try:
-            from tqdm import tqdm  # optional
-        except ImportError:
-            tqdm = None
-        if tqdm is not None:
-            if self.bar is None:
+        if not self.shown:
+            self.shown = True
+            try:
+                from tqdm import tqdm  # optional: a plain bar otherwise
                 self.bar = tqdm(total=total, desc=self.label, unit="step", unit_scale=True, leave=False)
+            except ImportError:
+                self.bar = None
+        if self.bar is not None:
             self.bar.update(done - self.bar.n)
             return
         frac = done / total if total else 1.0

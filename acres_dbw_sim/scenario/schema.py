@@ -12,10 +12,13 @@ naming the file, the line and the key. The format itself is documented in
 from __future__ import annotations
 
 import difflib
+import json
 import math
 from dataclasses import dataclass, field, fields as dc_fields
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ..dbw import msg_fields as MF
 from ..dbw.commands import (
@@ -26,8 +29,9 @@ from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DriveMode, Gear
 from ..model.params import ParameterError, VehicleParameters, load_parameters
 from ..model.terrain import FlatTerrain, HeightMapTerrain, Region, Terrain
-from .signals import Condition, expression_names, parse_condition
-from .source import Document, ScenarioError, apply_sets, read_document, split_sets
+from ..simulation import Simulation
+from .signals import COLUMN_NAMES, Condition, expression_names, parse_condition
+from .source import SCENARIO_SECTIONS, Document, ScenarioError, apply_sets, read_document, split_sets
 
 __all__ = ["Scenario", "TerrainSpec", "InitialSpec", "Entry", "MetricSpec", "Expectation", "load_scenario",
            "validate", "ACTUATOR_KEYS", "DBW_KEYS", "STREAMED", "EVENT_ORDER"]
@@ -403,7 +407,6 @@ def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
     elif isinstance(ov, str):
         overrides = ov
     elif isinstance(ov, dict):
-        import json
         pairs = []
         for k, v in ov.items():
             if isinstance(v, (dict, list)) and not (isinstance(v, list) and all(isinstance(x, (int, float))
@@ -507,7 +510,6 @@ def _terrain(c: _Check, raw: Any, params: VehicleParameters) -> TerrainSpec:
             raise c.fail(hp, "give exactly one of file (a .npy or .csv grid) or heights (a list of rows)")
         if "file" in h:
             f = c.file(h["file"], hp + ("file",))
-            import numpy as np
             try:
                 grid = np.load(f) if f.suffix == ".npy" else np.loadtxt(f, delimiter=",", ndmin=2)
             except (OSError, ValueError) as exc:
@@ -744,7 +746,6 @@ _METRIC_KINDS = ("final", "initial", "max", "min", "mean", "first_t", "value_at"
 
 
 def _metrics(c: _Check, raw: Any) -> tuple:
-    from .signals import COLUMN_NAMES
     if raw is None:
         return ()
     if not isinstance(raw, dict):
@@ -847,7 +848,6 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
         For the first problem found, naming its line and key.
     """
     c = _Check(doc)
-    from .source import SCENARIO_SECTIONS
     d = c.mapping(doc.data, (), SCENARIO_SECTIONS, ("duration_s",), " (a scenario)")
     name = c.text(d["name"], ("name",)) if "name" in d else (doc.path.stem if doc.path else "scenario")
     description = c.text(d["description"], ("description",)) if "description" in d else ""
@@ -874,7 +874,6 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
     expect = _expect(c, d.get("expect"), metrics)
     # the objects the run builds must build: fail here, not half-way through writing
     try:
-        from ..simulation import Simulation
         sim = Simulation(params, terrain.build(), dt, gear=initial.gear, drive_mode=initial.drive_mode)
         sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, initial.gear, initial.drive_mode)
     except (ValueError, KeyError) as exc:
