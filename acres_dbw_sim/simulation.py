@@ -101,7 +101,8 @@ class Simulation:
         self.dbw.submit(command, self.time_s if t_s is None else t_s)
 
     def enable(self) -> bool:
-        """``/vehicle/enable``; False if a fault refuses it."""
+        """``/vehicle/enable``; False if a fault refuses it (driver-managed mode; in the
+        firmware-managed mode the System Enable is queued and True returned, §4.2)."""
         return self.dbw.enable(self.time_s)
 
     def disable(self) -> None:

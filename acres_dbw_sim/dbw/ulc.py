@@ -45,6 +45,14 @@ the powertrain with the pedal released (engine braking). Throttle: percent
 ``coast_decel`` removes every brake application. A zero speed command holds
 the vehicle with ``dbw.ulc.hold_bar`` once ``v_ref`` and the speed are near 0.
 
+Measured on the model with the shipped gains (test_simulation_vehicle.py):
+0 -> 5 m/s at ``limit_accel`` 1 on asphalt overshoots 0.06 m/s and settles
+within 0.001 m/s; 5 m/s up and down a 10 % grade holds within 0.06 m/s and
+0.07 m/s from a moving start. Without the belt's and the engine's terms of the
+feed-forward the same step overshot 0.36 m/s (kp 2.5, ki 1.0): at the end of
+the ramp the engine is near 4700 rev/min with the belt at a low ratio, and
+the upshift hands the engine's kinetic energy to the vehicle.
+
 Shifting: with ``enable_shift`` the ULC requests DRIVE (or keeps LOW) for a
 positive and REVERSE for a negative speed command when the vehicle is slower
 than the shift speed; leaving or entering PARK also needs
