@@ -2,7 +2,7 @@
 
 ::
 
-    acres-scenario SCENARIO.yaml [--out DIR] [--set 'key=value;key=value'] [--plots]
+    acres-scenario SCENARIO.yaml [--out DIR] [--set 'key=value;key=value'] [--plots] [--controller MOD:NAME]
     acres-scenario --batch DIR_OR_GLOB [--jobs N] [--out DIR] [--set ...] [--plots]
     acres-scenario --check SCENARIO.yaml ...
     acres-scenario --columns
@@ -43,6 +43,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="edit the scenario (terrain.surface=gravel, timeline[1].brake_bar=15) or override a "
                         "vehicle parameter (brakes.front_nm_per_bar=25); repeatable")
     p.add_argument("--plots", action="store_true", help="also write plots.png (matplotlib)")
+    p.add_argument("--controller", metavar="MODULE:NAME",
+                   help="closed-loop controller called before every step: a function controller(sim, inputs) or "
+                        "a class whose instances are (a new one per run); MODULE is imported from the current "
+                        "directory or sys.path")
     p.add_argument("--batch", metavar="DIR_OR_GLOB", action="append",
                    help="run every *.yaml in a directory (or matching a glob) in parallel processes")
     p.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
@@ -97,6 +101,28 @@ class _Progress:
             sys.stderr.flush()
 
 
+def _load_controller(spec: str | None):
+    """The controller named ``MODULE:NAME`` (a new instance when NAME is a class), or None."""
+    if not spec:
+        return None
+    import importlib
+    mod, sep, name = spec.partition(":")
+    if not sep or not mod or not name:
+        raise ScenarioError("<command line>", "--controller", f"expected MODULE:NAME, got {spec!r}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        obj = getattr(importlib.import_module(mod), name)
+    except ImportError as exc:
+        raise ScenarioError("<command line>", "--controller", f"cannot import {mod!r}: {exc}") from None
+    except AttributeError:
+        raise ScenarioError("<command line>", "--controller", f"module {mod!r} has no {name!r}") from None
+    ctrl = obj() if isinstance(obj, type) else obj
+    if not callable(ctrl):
+        raise ScenarioError("<command line>", "--controller", f"{spec} is not callable")
+    return ctrl
+
+
 def _fmt(x) -> str:
     if x is None:
         return "-"
@@ -105,13 +131,15 @@ def _fmt(x) -> str:
     return str(x)
 
 
-def _run_one(path: str, out: Path, sets: list, plots: bool, progress: bool, quiet: bool) -> int:
+def _run_one(path: str, out: Path, sets: list, plots: bool, progress: bool, quiet: bool,
+             controller: str | None = None) -> int:
     from .runner import run_scenario, write_outputs
     from .schema import load_scenario
     sc = load_scenario(path, sets)
+    ctrl = _load_controller(controller)
     bar = _Progress(sc.name, progress)
     try:
-        res = run_scenario(sc, bar)
+        res = run_scenario(sc, bar, ctrl)
     finally:
         bar.close()
     files = write_outputs(res, out, plots)
@@ -134,7 +162,7 @@ def _run_one(path: str, out: Path, sets: list, plots: bool, progress: bool, quie
     return 0 if res.passed else 1
 
 
-def _batch_worker(path: str, out: str, sets: list, plots: bool) -> dict:
+def _batch_worker(path: str, out: str, sets: list, plots: bool, controller: str | None = None) -> dict:
     """Run one scenario of a batch (in a worker process); never raises."""
     import traceback
     row = {"file": path, "name": Path(path).stem, "status": "error", "message": "", "simulated_s": None,
@@ -145,7 +173,7 @@ def _batch_worker(path: str, out: str, sets: list, plots: bool) -> dict:
         from .schema import load_scenario
         sc = load_scenario(path, sets)
         row["name"] = sc.name
-        res = run_scenario(sc)
+        res = run_scenario(sc, controller=_load_controller(controller))
         write_outputs(res, out, plots)
         row.update(status="passed" if res.passed else "failed", simulated_s=res.simulated_s, wall_s=res.wall_s,
                    real_time_factor=res.real_time_factor, stop_reason=res.stop_reason, metrics=res.metrics,
@@ -176,7 +204,8 @@ def _collect(patterns: list) -> list:
     return list(dict.fromkeys(files))
 
 
-def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quiet: bool) -> int:
+def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quiet: bool,
+           controller: str | None = None) -> int:
     from concurrent.futures import ProcessPoolExecutor
     import multiprocessing as mp
     stems = [Path(f).stem for f in files]
@@ -187,11 +216,11 @@ def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quie
     jobs = min(jobs, len(files))
     t0 = time.perf_counter()
     if jobs == 1:
-        rows = [_batch_worker(f, str(o), sets, plots) for f, o in zip(files, outs)]
+        rows = [_batch_worker(f, str(o), sets, plots, controller) for f, o in zip(files, outs)]
     else:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn")) as ex:
             rows = list(ex.map(_batch_worker, files, [str(o) for o in outs], [sets] * len(files),
-                               [plots] * len(files)))
+                               [plots] * len(files), [controller] * len(files)))
     wall = time.perf_counter() - t0
     head = ("scenario", "status", "sim [s]", "wall [s]", "x real time", "checks", "stop")
     table = []
@@ -246,8 +275,9 @@ def main(argv: list | None = None) -> int:
             raise ScenarioError("<command line>", "--jobs", f"must be >= 0, got {args.jobs}")
         if args.batch or len(args.scenario) > 1:
             files = (_collect(args.batch) if args.batch else []) + list(args.scenario)
+            _load_controller(args.controller)  # fail here, once, rather than in every worker
             return _batch(files, Path(args.out) if args.out else DEFAULT_OUT, args.set, args.plots, args.jobs,
-                          args.quiet)
+                          args.quiet, args.controller)
         if not args.scenario:
             _parser().print_usage(sys.stderr)
             print("acres-scenario: error: give a scenario file, --batch DIR_OR_GLOB or --columns", file=sys.stderr)
@@ -255,7 +285,7 @@ def main(argv: list | None = None) -> int:
         path = args.scenario[0]
         out = Path(args.out) if args.out else DEFAULT_OUT / Path(path).stem
         progress = not args.no_progress and sys.stderr.isatty()
-        return _run_one(path, out, args.set, args.plots, progress, args.quiet)
+        return _run_one(path, out, args.set, args.plots, progress, args.quiet, args.controller)
     except ScenarioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

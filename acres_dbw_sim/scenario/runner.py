@@ -151,7 +151,8 @@ def _finite_json(x):
     return x
 
 
-def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = None) -> RunResult:
+def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = None,
+                 controller: Callable[[Simulation, VehicleInputs | None], None] | None = None) -> RunResult:
     """Run ``sc`` and return its results (nothing is written).
 
     Parameters
@@ -160,6 +161,14 @@ def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = Non
         From :func:`~acres_dbw_sim.scenario.schema.load_scenario`.
     progress : callable, optional
         ``progress(steps_done, n_steps)``, called every 512 steps and at the end.
+    controller : callable, optional
+        Closed-loop hook ``controller(sim, inputs)``, called before every physics
+        step after that step's timeline entries, with ``sim.time_s`` the step's
+        start time (also at the actuator level). At the actuator level
+        ``inputs`` is the model's :class:`VehicleInputs` (change its fields); at
+        the DBW level it is None and the controller sends commands with
+        ``sim.submit``. It reads the state from ``sim.vehicle`` (and
+        ``sim.reports()``). The run stays deterministic if the controller is.
 
     Returns
     -------
@@ -175,7 +184,7 @@ def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = Non
     buf.extend(reader.row(0.0, 0.0, 0.0, 0))
     loop = _run_actuator if sc.control == "actuator" else _run_dbw
     t0 = time.perf_counter()
-    steps, reason = loop(sc, sim, reader, buf, progress)
+    steps, reason = loop(sc, sim, reader, buf, progress, controller)
     wall = time.perf_counter() - t0
     if progress is not None:
         progress(steps, sc.n_steps)
@@ -194,7 +203,8 @@ def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = Non
     return res
 
 
-def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array, progress) -> tuple:
+def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array, progress,
+                  controller) -> tuple:
     """Actuator level: the timeline's inputs straight into ``Vehicle.step``."""
     v = sim.vehicle
     inp = VehicleInputs(pedal=0.0, brake_line_bar=0.0, steering_wheel_deg=sc.params.steering.center_deg,
@@ -214,6 +224,9 @@ def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.a
                 setattr(inp, attr, value)
             ei += 1
             next_k = entries[ei].step if ei < len(entries) else n
+        if controller is not None:
+            sim.time_s = k * dt  # the vehicle is stepped directly: keep the simulation's clock for the hook
+            controller(sim, inp)
         v.step(inp)
         kk = k + 1
         due = kk % every == 0 or kk == n
@@ -231,7 +244,8 @@ def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.a
     return n, "duration"
 
 
-def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array, progress) -> tuple:
+def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array, progress,
+             controller) -> tuple:
     """DBW level: commands through ``sim.submit``, ``sim.step()`` per step."""
     entries = sc.timeline
     n = sc.n_steps
@@ -271,6 +285,8 @@ def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array,
                 if msg is not None and key not in sent:
                     submit(msg)
             next_send += period
+        if controller is not None:
+            controller(sim, None)
         out = sim.step()
         kk = k + 1
         due = kk % every == 0 or kk == n
