@@ -33,7 +33,11 @@ import time
 import rclpy
 from rclpy.clock import Clock as RosClock, ClockType
 from geometry_msgs.msg import PoseWithCovarianceStamped
-from rclpy.executors import ExternalShutdownException
+from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+try:
+    from rclpy.experimental import EventsExecutor
+except ImportError:  # rclpy before Jazzy
+    EventsExecutor = None
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
@@ -343,10 +347,12 @@ class SimNode(Node):
             self._pub_clock.publish(Clock(clock=stamp))
         reports = sim.reports()
         vehicle = sim.state
+        # A topic nobody subscribes to is neither filled nor handed to DDS: nothing
+        # can observe the difference, and it is most of the node's CPU (README).
         for pub, attr, fill, every in self._reports:
-            if step % every == 0 or force:
+            if (step % every == 0 or force) and pub.get_subscription_count():
                 pub.publish(fill(getattr(reports, attr), stamp))
-        if step % self._imu_every == 0 or force:
+        if (step % self._imu_every == 0 or force) and self._pub_imu.get_subscription_count():
             self._pub_imu.publish(self._imu(reports.imu, stamp))
         enabled = sim.dbw_enabled
         if enabled != self._last_enabled or step % self._enabled_every == 0:
@@ -382,11 +388,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sim_node: error: {err}", file=sys.stderr, flush=True)
         rclpy.try_shutdown()
         return 2
+    # The events executor wakes only for what is ready instead of rebuilding a wait
+    # set on every iteration: about a third less CPU at 120 Hz (bench/bench_node.py).
+    executor = EventsExecutor() if EventsExecutor is not None else SingleThreadedExecutor()
+    executor.add_node(node)
     try:
-        rclpy.spin(node)
+        while rclpy.ok():
+            executor.spin_once(timeout_sec=0.1)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
+        executor.shutdown()
         node.destroy_node()
         rclpy.try_shutdown()
     return 0

@@ -55,8 +55,8 @@ def _run_lockstep(ros_process, name):
     try:
         odoms: list[Odometry] = []
         clocks: list[Clock] = []
-        node.create_subscription(Odometry, "/vehicle/odom", odoms.append, 100)
-        node.create_subscription(Clock, "/clock", clocks.append, 100)
+        node.create_subscription(Odometry, "/vehicle/odom", odoms.append, 1000)
+        node.create_subscription(Clock, "/clock", clocks.append, 1000)
         step = node.create_client(Trigger, "/vehicle/dbw_node/step")
         assert step.wait_for_service(timeout_sec=30.0), proc.output()
         pubs = {t: node.create_publisher(getattr(dbw_msgs, ty), f"/vehicle/{t}", d)
@@ -83,7 +83,8 @@ def _run_lockstep(ros_process, name):
             deliver(pubs["steering/cmd"], dbw_msgs.SteeringCmd(cmd=0.002 * (k % 50), cmd_type=3,
                                                                enable=True))
             advance()
-        wait_for(lambda: len(odoms) >= 100 * 6, 5.0, spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
+        wait_for(lambda: len(odoms) >= 100 * 6 and len(clocks) >= 100 * 6, 5.0,
+                 spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
         return odoms, clocks
     finally:
         node.destroy_node()

@@ -1,0 +1,207 @@
+"""Benchmark of the ROS node over real DDS (not a test: it prints figures).
+
+Measures, each with the node as a separate process on this machine:
+
+1. CPU of the node in ``realtime`` mode at 120 Hz with every topic published
+   (target <= 20 % of one core), from /proc over a 10 s window;
+2. period jitter of ``odom`` as received by a subscriber (target p99 < 2 ms);
+3. command-to-report latency: a new steering angle set-point until the steering
+   report shows it as its ``cmd``;
+4. the fastest ``sim`` rate factor sustained (target >= 20x real time), from
+   ``/clock`` over a 5 s window;
+5. a fuzzing client sending 1e5 random commands (``--fuzz N``): the node keeps
+   running and no NaN reaches a published message outside the fields the real
+   system leaves NaN.
+
+Run: ``make bench`` or ``. .venv/setup.sh && python bench/bench_node.py [--fuzz 100000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "test"))
+os.environ.setdefault("ROS_DOMAIN_ID", str(150 + os.getpid() % 50))
+os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
+
+import rclpy  # noqa: E402
+import ds_dbw_msgs.msg as dbw_msgs  # noqa: E402
+from nav_msgs.msg import Odometry  # noqa: E402
+from rosgraph_msgs.msg import Clock  # noqa: E402
+from std_msgs.msg import Empty  # noqa: E402
+
+from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_TOPICS  # noqa: E402
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def start_node(*params: str) -> subprocess.Popen:
+    args = [sys.executable, "-m", "acres_dbw_sim.node", "--ros-args"]
+    for p in params:
+        args += ["-p", p]
+    return subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def stop_node(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(timeout=5)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def spin_for(node, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        rclpy.spin_once(node, timeout_sec=0.005)
+
+
+def bench_realtime(node) -> None:
+    proc = start_node()
+    try:
+        arrivals: list[float] = []
+        node.create_subscription(Odometry, "/vehicle/odom", lambda _m: arrivals.append(time.perf_counter()), 10)
+        latest_cmd = {"v": math.nan}
+        node.create_subscription(dbw_msgs.SteeringReport, "/vehicle/steering/report",
+                                 lambda m: latest_cmd.__setitem__("v", m.cmd), 2)
+        steer = node.create_publisher(dbw_msgs.SteeringCmd, "/vehicle/steering/cmd", 1)
+        enable = node.create_publisher(Empty, "/vehicle/enable", 10)
+        spin_for(node, 3.0)   # discovery and warm-up
+        arrivals.clear()
+        c0, t0 = cpu_seconds(proc.pid), time.monotonic()
+        spin_for(node, 10.0)
+        cpu = (cpu_seconds(proc.pid) - c0) / (time.monotonic() - t0)
+        periods = [b - a for a, b in zip(arrivals, arrivals[1:])]
+        dev = sorted(abs(p - 1.0 / 120.0) for p in periods)
+        print(f"realtime 120 Hz, subscribers on odom and steering/report only: node CPU "
+              f"{100 * cpu:.1f} % of one core")
+        print(f"odom: {len(arrivals) / 10.0:.1f} msgs/s received; period jitter |T - 8.33 ms| "
+              f"p50 {1e3 * dev[len(dev) // 2]:.2f} ms, p99 {1e3 * dev[int(0.99 * len(dev))]:.2f} ms, "
+              f"max {1e3 * dev[-1]:.2f} ms")
+        # Worst case: a subscriber on every topic, so the node fills and sends them all.
+        subs = [node.create_subscription(getattr(dbw_msgs, ty), f"/vehicle/{t}", lambda _m: None, 2)
+                for t, _a, ty, _p in REPORT_TOPICS]
+        spin_for(node, 2.0)
+        c0, t0 = cpu_seconds(proc.pid), time.monotonic()
+        spin_for(node, 10.0)
+        cpu_all = (cpu_seconds(proc.pid) - c0) / (time.monotonic() - t0)
+        print(f"realtime 120 Hz, a subscriber on every one of the {len(subs) + 4} topics: node CPU "
+              f"{100 * cpu_all:.1f} % of one core")
+        for sub in subs:
+            node.destroy_subscription(sub)
+        # Command-to-report latency: alternate between two set-points.
+        enable.publish(Empty())
+        spin_for(node, 0.5)
+        lat = []
+        for k in range(40):
+            target = 20.0 + 10.0 * (k % 2) + 12.5
+            steer.publish(dbw_msgs.SteeringCmd(cmd=target, cmd_type=2, enable=True))
+            t_sent = time.perf_counter()
+            while time.perf_counter() - t_sent < 0.5:
+                rclpy.spin_once(node, timeout_sec=0.001)
+                if abs(latest_cmd["v"] - target) < 0.05:
+                    lat.append(time.perf_counter() - t_sent)
+                    break
+            spin_for(node, 0.03)
+        if lat:
+            print(f"steering command -> steering/report cmd latency: median {1e3 * statistics.median(lat):.1f} ms, "
+                  f"max {1e3 * max(lat):.1f} ms ({len(lat)}/40 matched)")
+    finally:
+        stop_node(proc)
+
+
+def bench_sim_factor(node, factors=(10.0, 20.0, 40.0, 80.0)) -> None:
+    for factor in factors:
+        proc = start_node("time_mode:=sim", f"rate_factor:={factor}")
+        try:
+            clock = {"t": None}
+            sub = node.create_subscription(Clock, "/clock", lambda m: clock.__setitem__(
+                "t", m.clock.sec + m.clock.nanosec * 1e-9), 10)
+            spin_for(node, 3.0)
+            s0, w0 = clock["t"], time.monotonic()
+            spin_for(node, 5.0)
+            achieved = (clock["t"] - s0) / (time.monotonic() - w0) if s0 is not None else float("nan")
+            print(f"sim mode rate_factor {factor:5.1f}: achieved {achieved:5.1f}x real time")
+            node.destroy_subscription(sub)
+        finally:
+            stop_node(proc)
+
+
+def bench_fuzz(node, count: int) -> None:
+    from test_dbw_property import MAY_BE_NONFINITE
+    from test_node_modes import _random_command
+
+    proc = start_node()
+    rng = random.Random(42)
+    bad: list[str] = []
+    received = {"n": 0}
+    try:
+        for topic, attr, type_name, _p in REPORT_TOPICS:
+            allowed = MAY_BE_NONFINITE.get(attr, set())
+
+            def check(m, t=topic, allowed=allowed):
+                received["n"] += 1
+                for name, typ in m.get_fields_and_field_types().items():
+                    if typ == "float" and not math.isfinite(getattr(m, name)) and name not in allowed:
+                        bad.append(f"{t}.{name}")
+            node.create_subscription(getattr(dbw_msgs, type_name), f"/vehicle/{topic}", check, 10)
+        pubs = [(node.create_publisher(getattr(dbw_msgs, ty), f"/vehicle/{t}", 10), getattr(dbw_msgs, ty))
+                for t, ty, _d in COMMAND_TOPICS]
+        enable = node.create_publisher(Empty, "/vehicle/enable", 10)
+        spin_for(node, 3.0)
+        t0 = time.monotonic()
+        for k in range(count):
+            pub, typ = rng.choice(pubs)
+            pub.publish(_random_command(rng, typ))
+            if k % 500 == 0:
+                enable.publish(Empty())
+            if k % 20 == 0:
+                rclpy.spin_once(node, timeout_sec=0.0)
+        spin_for(node, 1.0)
+        alive = proc.poll() is None
+        print(f"fuzz: {count} random commands in {time.monotonic() - t0:.1f} s; node alive: {alive}; "
+              f"{received['n']} report messages checked; unexpected non-finite fields: {len(bad)}"
+              + (f" e.g. {sorted(set(bad))[:5]}" if bad else ""))
+    finally:
+        stop_node(proc)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fuzz", type=int, default=0, help="random commands to send (0 = skip)")
+    parser.add_argument("--skip-sim", action="store_true")
+    args = parser.parse_args()
+    rclpy.init()
+    node = rclpy.create_node("bench_node_client")
+    try:
+        print(f"machine: {os.cpu_count()} cores, {sys.version.split()[0]}")
+        bench_realtime(node)
+        if not args.skip_sim:
+            bench_sim_factor(node)
+        if args.fuzz:
+            bench_fuzz(node, args.fuzz)
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
