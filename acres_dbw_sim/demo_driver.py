@@ -8,13 +8,16 @@ own IMU (``sensor_msgs/Imu`` on ``imu/data_raw``), nothing of the simulator:
 2. commands at 50 Hz, every command with ``enable: true``: the ULC in velocity
    mode with ``enable_shift`` and ``enable_shift_park`` (so it shifts out of
    PARK by itself) and the steering in curvature mode;
-3. turns left until the heading integrated from the IMU's yaw rate has grown by
-   one full turn, then right until it is back to zero: two full circles of the
-   same curvature, a figure-eight that closes at its start;
+3. accelerates on a straight line until the ULC report's measured speed (`vel_meas`) is
+   within 0.1 m/s of the target, then turns left until the heading integrated
+   from the IMU's yaw rate has grown by one full turn, then right until it is
+   back to zero: two full circles of the same curvature at the same speed, a
+   figure-eight that closes where the left turn began;
 4. commands 0 m/s, waits for the ULC to stop the vehicle and shift to PARK,
    sends ``disable`` and exits 0 (1 if a step times out).
 
-Parameters (ROS): ``speed_mps`` (3.0), ``curvature_1_m`` (0.1), ``timeout_s``
+Parameters (ROS): ``speed_mps`` (3.0), ``curvature_1_m`` (0.1), ``lead_s`` (0.5,
+how early each turn ends to allow for the steering's transition), ``timeout_s``
 (180, per phase, in ROS time so it also works with ``use_sim_time``).
 """
 
@@ -24,7 +27,7 @@ import math
 import sys
 
 import rclpy
-from ds_dbw_msgs.msg import Gear, GearReport, SteeringCmd, UlcCmd
+from ds_dbw_msgs.msg import Gear, GearReport, SteeringCmd, UlcCmd, UlcReport
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from sensor_msgs.msg import Imu
@@ -41,6 +44,9 @@ class DemoDriver(Node):
         self.speed_mps = float(self.declare_parameter("speed_mps", 3.0).value)
         self.curvature = float(self.declare_parameter("curvature_1_m", 0.1).value)
         self.timeout_s = float(self.declare_parameter("timeout_s", 180.0).value)
+        # The steering needs about half a second to reverse (dead time, lag, rate and
+        # acceleration limits): switch that much early, judged by the present yaw rate.
+        self.lead_s = float(self.declare_parameter("lead_s", 0.5).value)
         ns = "/vehicle/"
         self.pub_enable = self.create_publisher(Empty, ns + "enable", 10)
         self.pub_disable = self.create_publisher(Empty, ns + "disable", 10)
@@ -49,6 +55,8 @@ class DemoDriver(Node):
         self.create_subscription(Bool, ns + "dbw_enabled", self._on_enabled, 1)
         self.create_subscription(Imu, ns + "imu/data_raw", self._on_imu, 10)
         self.create_subscription(GearReport, ns + "gear/report", self._on_gear, 1)
+        self.create_subscription(UlcReport, ns + "ulc/report", self._on_ulc, 1)
+        self.speed_meas_mps = 0.0
         self.dbw_enabled = False
         self.gear = Gear.NONE
         self.heading_rad = 0.0
@@ -68,6 +76,9 @@ class DemoDriver(Node):
     def _on_gear(self, msg: GearReport) -> None:
         self.gear = msg.gear.value
 
+    def _on_ulc(self, msg: UlcReport) -> None:
+        self.speed_meas_mps = msg.vel_meas
+
     def _on_imu(self, msg: Imu) -> None:
         t = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
         w = msg.angular_velocity.z
@@ -76,7 +87,8 @@ class DemoDriver(Node):
         self._last_imu_t, self.yaw_rate_rad_s = t, w
 
     def _enter(self, phase: str) -> None:
-        self.get_logger().info(f"{self.phase} -> {phase} (heading {math.degrees(self.heading_rad):.0f} deg)")
+        self.get_logger().info(f"{self.phase} -> {phase} at t={self._now():.3f} s "
+                               f"(heading {math.degrees(self.heading_rad):.0f} deg)")
         self.phase, self.phase_start_s = phase, self._now()
 
     def _send(self, speed_mps: float, curvature_1_m: float) -> None:
@@ -95,8 +107,7 @@ class DemoDriver(Node):
             return
         if self.phase == "engage":
             if self.dbw_enabled:
-                self.heading_rad = 0.0
-                self._enter("left")
+                self._enter("accelerate")
             else:
                 self.pub_enable.publish(Empty())
             return
@@ -104,13 +115,18 @@ class DemoDriver(Node):
             self.get_logger().error("dbw_enabled dropped (override or fault)")
             self.done = 1
             return
-        if self.phase == "left":
+        if self.phase == "accelerate":
+            self._send(self.speed_mps, 0.0)
+            if abs(self.speed_meas_mps - self.speed_mps) < 0.1:
+                self.heading_rad = 0.0
+                self._enter("left")
+        elif self.phase == "left":
             self._send(self.speed_mps, self.curvature)
-            if self.heading_rad >= 2.0 * math.pi:
+            if self.heading_rad + self.yaw_rate_rad_s * self.lead_s >= 2.0 * math.pi:
                 self._enter("right")
         elif self.phase == "right":
             self._send(self.speed_mps, -self.curvature)
-            if self.heading_rad <= 0.0:
+            if self.heading_rad + self.yaw_rate_rad_s * self.lead_s <= 0.0:
                 self._enter("stop")
         elif self.phase == "stop":
             self._send(0.0, 0.0)
