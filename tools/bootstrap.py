@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 INTERFACES = ROOT / "msg_adapters" / "interfaces"
 # Build order: a package may depend only on those before it.
-INTERFACE_PACKAGES = ("tf2_msgs", "ds_dbw_msgs")
+INTERFACE_PACKAGES = ("tf2_msgs", "ds_dbw_msgs", "dbw_polaris_msgs")
 PACKAGE = "acres_dbw_sim"
 # Console entry points that ``ros2 run acres_dbw_sim <name>`` must find.
 EXECUTABLES = ("sim_node", "demo_driver")
