@@ -1,0 +1,144 @@
+"""Command line: ``acres-replay`` (also ``python -m acres_dbw_sim.replay``).
+
+::
+
+    acres-replay BAG [--out DIR] [--speed X | --as-fast-as-possible] [--topic-map BAG_TOPIC=OURS ...]
+                 [--namespace NS] [--param NAME=VALUE ...] [--no-plots] [--no-bag] [--output-every N]
+    acres-replay BAG --live [--speed X] [--clock [HZ]] [--topic-map ...] [--namespace NS]
+    acres-replay BAG --info
+
+Exit status: 0 done (problems found in the bag are reported, and what could
+be read was replayed), 2 nothing could be replayed or an argument is invalid,
+130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .reader import BagReadError
+from .topics import NODE_DEFAULTS, TopicMap, TopicMapError
+
+__all__ = ["main"]
+
+DEFAULT_OUT = Path("replay_out")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="acres-replay",
+        description="Replay the DBW commands of a rosbag2 (MCAP or sqlite3) into the Polaris Ranger simulator: "
+                    "offline (no ROS needed; writes the simulated topics as a new bag, timeseries.csv, "
+                    "summary.json, plots and a comparison with the recorded reports) or live into a running "
+                    "node over DDS (--live). Details: docs/bags.md.",
+        epilog="exit status: 0 done (bag problems are reported, what could be read is replayed), 2 nothing "
+               "replayable or invalid arguments, 130 interrupted")
+    p.add_argument("bag", help="rosbag2 directory, or a .mcap / .db3 file")
+    p.add_argument("--out", metavar="DIR", help=f"output directory (default {DEFAULT_OUT}/<bag name>)")
+    pace = p.add_mutually_exclusive_group()
+    pace.add_argument("--speed", type=float, metavar="X",
+                      help="pace at X times real time (live: default 1; offline: default as fast as possible)")
+    pace.add_argument("--as-fast-as-possible", action="store_true", help="offline: do not pace (the default)")
+    p.add_argument("--topic-map", metavar="BAG_TOPIC=OURS", action="append", default=[],
+                   help="read our topic OURS (e.g. steering/cmd, vehicle_velocity) from BAG_TOPIC; repeatable")
+    p.add_argument("--namespace", default="/vehicle", help="DBW namespace of the bag's topics and of the "
+                   "outputs (default /vehicle)")
+    p.add_argument("--param", metavar="NAME=VALUE", action="append", default=[],
+                   help="a node parameter for the simulation (step_hz, vehicle_config, overrides, occupants, "
+                        "cargo_kg, initial_*, drive_mode, surface, grade_pct, bank_pct, report_rates, ...); "
+                        "default: the values recorded in the bag, else the node's defaults; repeatable")
+    p.add_argument("--no-plots", action="store_true", help="no plots.png / overlay.png")
+    p.add_argument("--no-bag", action="store_true", help="do not write the simulated topics as a bag")
+    p.add_argument("--storage", choices=("mcap", "sqlite3"), default="mcap", help="storage of the output bag")
+    p.add_argument("--output-every", type=int, default=1, metavar="N", help="a CSV row every N physics steps")
+    p.add_argument("--max-backjump", type=float, default=1.0, metavar="S",
+                   help="a log time going back by more than S seconds is a clock reset (default 1)")
+    p.add_argument("--live", action="store_true", help="publish the bag's command topics over DDS at their "
+                   "recorded timing (needs ROS 2 / rclpy)")
+    p.add_argument("--clock", nargs="?", type=float, const=100.0, default=None, metavar="HZ",
+                   help="live: also publish /clock with the bag's time at HZ (default 100) for nodes with "
+                        "use_sim_time that have no other clock source")
+    p.add_argument("--info", action="store_true", help="print the bag's topics and problems; replay nothing")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only problems and errors")
+    return p
+
+
+def _params(items: list) -> dict:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise TopicMapError(f"--param {item!r}: expected NAME=VALUE")
+        k, v = item.split("=", 1)
+        k = k.strip()
+        if k not in NODE_DEFAULTS:
+            raise TopicMapError(f"--param {k}: unknown; known: {', '.join(sorted(NODE_DEFAULTS))}")
+        out[k] = v.strip()
+    return out
+
+
+def _print_problems(problems: list, stream) -> None:
+    for pr in problems:
+        print(f"  bag problem: {pr}", file=stream)
+
+
+def _info(bag: str, tm: TopicMap) -> int:
+    from msg_adapters import bag as B
+
+    from .reader import scan_bag
+    scan = scan_bag(bag, lambda t: False)
+    store = B.typestore()
+    dur = (scan.end_ns - scan.start_ns) * 1e-9 if scan.message_count else 0.0
+    print(f"{scan.path}: {scan.storage}, {scan.message_count} messages, {dur:.3f} s")
+    for ch in sorted(scan.topics().values(), key=lambda c: c.topic):
+        ours = tm.ours(ch.topic)
+        known = "" if ch.msgtype in store.fielddefs else "  (type unknown here" + (
+            ", defined in the bag)" if ch.msgdef else ")")
+        print(f"  {ch.topic:40s} {ch.msgtype or '?':42s} {ch.count:8d}" + (f"  -> {ours}" if ours else "") + known)
+    for k, v in scan.custom.items():
+        print(f"  custom_data {k} = {v[:120]}")
+    _print_problems(scan.problems, sys.stdout)
+    return 0
+
+
+def main(argv: list | None = None) -> int:
+    """Entry point of ``acres-replay``; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        tm = TopicMap(args.namespace, args.topic_map)
+        if args.info:
+            return _info(args.bag, tm)
+        if args.live:
+            if args.as_fast_as_possible:
+                raise TopicMapError("--live replays at recorded timing: use --speed X, not --as-fast-as-possible")
+            from .live import play
+            return play(args.bag, tm, speed=args.speed or 1.0, clock_hz=args.clock, quiet=args.quiet)
+        if args.speed is not None and not args.speed > 0:
+            raise TopicMapError(f"--speed {args.speed}: must be > 0")
+        from .offline import ReplayError, replay_bag
+        out = Path(args.out) if args.out else DEFAULT_OUT / Path(args.bag).stem
+        try:
+            res = replay_bag(args.bag, out, tm, _params(args.param), plots=not args.no_plots,
+                             write_bag=not args.no_bag, output_every=args.output_every, speed=args.speed,
+                             storage=args.storage, max_backjump_s=args.max_backjump)
+        except ReplayError as err:
+            print(f"acres-replay: error: {err}", file=sys.stderr)
+            return 2
+        inp = res.input
+        _print_problems(inp.problems, sys.stderr)
+        if not args.quiet:
+            n_cmd = sum(inp.command_counts.values())
+            print(f"{inp.bag.name}: {res.run.simulated_s:.3f} s replayed in {res.wall_s:.3g} s "
+                  f"({res.real_time_factor:.0f}x real time); {n_cmd} commands from "
+                  f"{len(inp.command_counts)} topics; {res.bag_messages} messages written")
+            for name, e in res.comparison.items():
+                print(f"  {name:26s} RMS {e['rms']:.4g}  max {e['max_abs']:.4g}  bias {e['mean']:+.3g}  "
+                      f"lag {e['lag_s']:+.3f} s  ({e['samples']} samples)")
+            print("wrote " + ", ".join(str(f) for f in res.files))
+        return 0
+    except (BagReadError, TopicMapError) as err:
+        print(f"acres-replay: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,648 @@
+"""Offline replay: a bag's DBW commands into the :class:`~acres_dbw_sim.simulation.Simulation`, no ROS.
+
+Time: simulation time 0 is bag time ``epoch_s`` (stored by the node's
+recorder in ``custom_data``; otherwise the bag's first log time). A command
+logged at ``t`` is delivered before the first physics step that starts at or
+after ``t`` (``k = ceil((t - epoch) / dt)``, with 1/1000 of a step of slack for
+the rounding of nanosecond stamps) -- exactly when the node, which stamps a
+command with the step it applies it to, applied it. Outputs are stamped
+``round((epoch_s + sim.time_s) * 1e9)`` ns, as the node stamps its headers.
+So a bag recorded from the node replays step for step: same commands at the
+same steps, same outputs.
+
+Messages are taken in file order. A log time earlier than its predecessor's
+is "going backwards": up to ``max_backjump_s`` it is replayed at its
+predecessor's time; a larger jump (a clock reset) shifts every later message
+so that time continues. Either is reported (:class:`~.reader.Problem`).
+
+Outputs (:func:`replay_bag`): the scenario runner's ``timeseries.csv``,
+``summary.json``, ``plots.png`` (:func:`acres_dbw_sim.scenario.write_outputs`),
+a rosbag2 ``bag/`` with the simulated topics (the node's names, QoS and
+stamps), and ``replay.json`` (problems, timing, and the comparison with the
+recorded reports, :mod:`.compare`) with ``overlay.png``.
+"""
+from __future__ import annotations
+
+import array
+import json
+import math
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from msg_adapters import bag as B
+
+from ..dbw import commands as core_cmd
+from ..model.enums import DriveMode, Gear
+from ..model.params import ParameterError, load_parameters
+from ..model.terrain import FlatTerrain
+from ..scenario.runner import RunResult, write_outputs
+from ..scenario.schema import InitialSpec, Scenario, TerrainSpec
+from ..scenario.signals import RowReader
+from ..simulation import Simulation
+from .reader import BagScan, Problem, scan_bag
+from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, EVENT_TOPICS, IMU_PERIOD_S, NODE_DEFAULTS,
+                     REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
+
+__all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "run_replay", "replay_bag",
+           "SIM_SIGNALS", "GEARS", "DRIVE_MODES"]
+
+GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE, "L": Gear.LOW}
+DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
+_GEAR_LETTER = {1: "P", 2: "R", 3: "N", 4: "D", 5: "L"}
+#: Simulated signals kept per step for the comparison: name -> unit.
+SIM_SIGNALS = {"speed_mps": "m/s", "yaw_rate_rad_s": "rad/s", "steering_wheel_angle_deg": "deg",
+               "wheel_speed_fl_rad_s": "rad/s", "wheel_speed_fr_rad_s": "rad/s", "wheel_speed_rl_rad_s": "rad/s",
+               "wheel_speed_rr_rad_s": "rad/s"}
+_STEP_SLACK = 1e-3
+
+
+class ReplayError(ValueError):
+    """The bag cannot be replayed at all (no command topic, bad parameter); the message says why."""
+
+
+@dataclass
+class ReplayInput:
+    """A bag read and decoded for replay.
+
+    Attributes
+    ----------
+    bag : Path
+    scan : BagScan
+    params : dict
+        Node parameters in force (defaults <- bag <- overrides).
+    param_source : dict
+        ``{name: 'default' | 'bag' | 'reports' | 'override'}``.
+    epoch_s : float
+        Bag time of simulation time 0 [s].
+    dt_s : float
+        Physics step [s].
+    n_steps : int
+        Steps replayed (to the bag's last message).
+    events : list of (int, object)
+        ``(step index, core command or event)`` in delivery order.
+    command_counts : dict
+        ``{bag topic: commands delivered}``.
+    references : dict
+        ``{signal: (t_s array, value array)}``: recorded reports on the sim time axis.
+    problems : list of Problem
+    """
+
+    bag: Path
+    scan: BagScan
+    params: dict
+    param_source: dict
+    epoch_s: float
+    dt_s: float
+    n_steps: int
+    events: list
+    command_counts: dict
+    references: dict
+    problems: list = field(default_factory=list)
+
+
+@dataclass
+class ReplayResult:
+    """What :func:`run_replay` produced.
+
+    Attributes
+    ----------
+    input : ReplayInput
+    run : RunResult
+        The scenario runner's result (CSV rows, summary) for the replay.
+    sim_t_s : ndarray
+        End time of every step [s].
+    sim_signals : dict
+        ``{name: ndarray}`` per step (:data:`SIM_SIGNALS`).
+    comparison : dict
+        From :func:`acres_dbw_sim.replay.compare.compare` (empty without references).
+    wall_s : float
+        Wall time of the whole replay (stepping and bag writing) [s].
+    bag_messages : int
+        Messages written to the output bag.
+    files : list of Path
+    """
+
+    input: ReplayInput
+    run: RunResult
+    sim_t_s: np.ndarray
+    sim_signals: dict
+    comparison: dict = field(default_factory=dict)
+    wall_s: float = 0.0
+    bag_messages: int = 0
+    files: list = field(default_factory=list)
+
+    @property
+    def real_time_factor(self) -> float:
+        """Simulated time / wall time of the replay."""
+        return self.run.simulated_s / self.wall_s if self.wall_s > 0 else math.inf
+
+
+# ---------------------------------------------------------------------------------- reading
+
+
+def _parse_param(name: str, text: str):
+    default = NODE_DEFAULTS[name]
+    if isinstance(default, bool):
+        if text.lower() not in ("true", "false"):
+            raise ReplayError(f"--param {name}={text}: expected true or false")
+        return text.lower() == "true"
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise ReplayError(f"--param {name}={text}: expected an integer") from None
+    if isinstance(default, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise ReplayError(f"--param {name}={text}: expected a number") from None
+    return text
+
+
+def _resolve_params(scan: BagScan, overrides: dict, problems: list) -> tuple:
+    params = dict(NODE_DEFAULTS)
+    source = {k: "default" for k in params}
+    raw = scan.custom.get(B.CUSTOM_PREFIX + "parameters")
+    if raw:
+        try:
+            recorded = json.loads(raw)
+            for k, v in recorded.items():
+                if k in params and type(v) is type(params[k]) or (k in params and isinstance(params[k], float)
+                                                                   and isinstance(v, int)):
+                    params[k] = float(v) if isinstance(params[k], float) else v
+                    source[k] = "bag"
+        except (ValueError, AttributeError):
+            problems.append(Problem("corrupt", None, "custom_data acres_dbw_sim.parameters is not JSON: ignored"))
+    for k, v in overrides.items():
+        if k not in NODE_DEFAULTS:
+            raise ReplayError(f"--param {k}: unknown; known: {', '.join(sorted(NODE_DEFAULTS))}")
+        params[k] = _parse_param(k, v) if isinstance(v, str) else v
+        source[k] = "override"
+    return params, source
+
+
+def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict | None = None,
+                max_backjump_s: float = 1.0) -> ReplayInput:
+    """Read and decode a bag's command and reference topics.
+
+    Parameters
+    ----------
+    bag : str or Path
+        rosbag2 directory, ``.mcap`` or ``.db3``.
+    topic_map : TopicMap, optional
+        Default: ``/vehicle`` namespace, no remapping.
+    params : dict, optional
+        Node-parameter overrides (``{"step_hz": 200.0}`` or text values from ``--param``).
+    max_backjump_s : float
+        A backwards jump of the log time above this [s] is taken as a clock reset.
+
+    Returns
+    -------
+    ReplayInput
+
+    Raises
+    ------
+    ReplayError
+        If no command topic can be read, or a parameter is invalid.
+    acres_dbw_sim.replay.reader.BagReadError
+        If the path is not a bag.
+    """
+    tm = topic_map or TopicMap()
+    scan = scan_bag(bag, lambda t: tm.ours(t) is not None)
+    problems = list(scan.problems)
+    store = B.typestore()
+    p, source = _resolve_params(scan, params or {}, problems)
+    if not 60.0 <= p["step_hz"] <= 1000.0:
+        raise ReplayError(f"step_hz = {p['step_hz']}: must be within 60..1000 Hz")
+    dt = 1.0 / p["step_hz"]
+    dt_ns = dt * 1e9
+
+    expected = {t: ds_type(n) for t, n in COMMAND_TOPICS}
+    expected.update({t: "std_msgs/msg/Empty" for t, _ in EVENT_TOPICS})
+    expected.update(dict(REFERENCE_TOPICS))
+    decoders = {t: B.CommandDecoder(getattr(core_cmd, n)) for t, n in COMMAND_TOPICS}
+    events_by_topic = dict(EVENT_TOPICS)
+
+    # unknown or missing types anywhere in the bag
+    for cid, ch in scan.channels.items():
+        if not ch.msgtype or ch.msgtype == "__schemaless__":
+            problems.append(Problem("missing_type", ch.topic, "no message type stored for this topic: its "
+                                    f"{ch.count} messages cannot be decoded", ch.count))
+        elif ch.msgtype not in store.fielddefs and not ch.msgdef:
+            problems.append(Problem("unknown_type", ch.topic, f"type {ch.msgtype} is neither ours (ds_dbw_msgs, "
+                                    "tf2_msgs, ROS 2 Kilted) nor defined in the bag: its messages cannot be "
+                                    "decoded", ch.count))
+
+    # which channels are used, with which store
+    usable: dict = {}
+    for cid, ch in scan.channels.items():
+        ours = tm.ours(ch.topic)
+        if ours is None or not ch.msgtype:
+            continue
+        want = expected[ours]
+        if ch.msgtype != want:
+            problems.append(Problem("type_mismatch", ch.topic, f"type {ch.msgtype}, expected {want}: not replayed "
+                                    "(--topic-map maps another topic here)", ch.count))
+            continue
+        ts = store
+        if ch.digest and ch.digest != store.hash_rihs01(want):
+            ts = _bag_store(ch, want)
+            problems.append(Problem("type_mismatch", ch.topic, f"the bag's definition of {want} differs from ours "
+                                    f"({ch.digest[:20]}...); decoded " + ("with the bag's definition, by field name"
+                                                                          if ts is not store else "with ours"), 0))
+        usable[cid] = (ours, ts)
+    if not any(ours in decoders or ours in events_by_topic for ours, _ in usable.values()):
+        cmd_topics = ", ".join(tm.bag_topic(t) for t, _ in COMMAND_TOPICS)
+        listing = "; ".join(f"{ch.topic} [{ch.msgtype or '?'}]" for ch in scan.topics().values()) or "none"
+        raise ReplayError(f"{bag}: no DBW command topic to replay (looked for {cmd_topics}); the bag's topics: "
+                          f"{listing}. Use --namespace or --topic-map BAG_TOPIC=steering/cmd")
+
+    epoch_raw = scan.custom.get(B.CUSTOM_PREFIX + "epoch_s")
+    try:
+        epoch_s = float(epoch_raw) if epoch_raw is not None else scan.start_ns * 1e-9
+    except ValueError:
+        epoch_s = scan.start_ns * 1e-9
+    t0_ns = B.stamp_ns(epoch_s)
+
+    # file order; backwards log times clamped or (big jumps) rebased
+    events: list = []
+    counts: dict = {}
+    refs: dict = {name: ([], []) for name in ("speed_mps", "speed_brake_mps", "yaw_rate_rad_s",
+                                              "steering_wheel_angle_deg", "wheel_speed_fl_rad_s",
+                                              "wheel_speed_fr_rad_s", "wheel_speed_rl_rad_s", "wheel_speed_rr_rad_s")}
+    first_gear = None
+    bad: dict = {}
+    back = {"n": 0, "max": 0, "resets": 0, "first": None}
+    before = 0
+    last = None
+    shift = 0
+    max_back_ns = int(max_backjump_s * 1e9)
+    for t, cid, data in scan.records:
+        u = usable.get(cid)
+        if u is None:
+            continue
+        t += shift
+        if last is not None and t < last:
+            jump = last - t
+            back["n"] += 1
+            back["max"] = max(back["max"], jump)
+            if back["first"] is None:
+                back["first"] = (scan.channels[cid].topic, (last - t0_ns) * 1e-9)
+            if jump > max_back_ns:
+                back["resets"] += 1
+                shift += jump
+            t = last
+        last = t
+        ours, ts = u
+        rel = (t - t0_ns) / dt_ns
+        k = math.ceil(rel - _STEP_SLACK)
+        if k < 0:
+            before += 1
+            k = 0
+        if ours in events_by_topic:
+            events.append((k, events_by_topic[ours]))
+            counts[scan.channels[cid].topic] = counts.get(scan.channels[cid].topic, 0) + 1
+            continue
+        try:
+            msg = ts.deserialize_cdr(data, scan.channels[cid].msgtype)
+            if ours in decoders:
+                events.append((k, decoders[ours](msg)))
+                counts[scan.channels[cid].topic] = counts.get(scan.channels[cid].topic, 0) + 1
+                continue
+            t_s = (t - t0_ns) * 1e-9
+            if ours == "vehicle_velocity":
+                _add(refs, "speed_mps", t_s, msg.vehicle_velocity_propulsion)
+                _add(refs, "speed_brake_mps", t_s, msg.vehicle_velocity_brake)
+            elif ours == "imu/data_raw":
+                _add(refs, "yaw_rate_rad_s", t_s, msg.angular_velocity.z)
+            elif ours == "steering/report":
+                _add(refs, "steering_wheel_angle_deg", t_s, msg.steering_wheel_angle)
+            elif ours == "wheel_speeds":
+                for w, v in zip(("fl", "fr", "rl", "rr"), (msg.front_left, msg.front_right, msg.rear_left,
+                                                          msg.rear_right)):
+                    _add(refs, f"wheel_speed_{w}_rad_s", t_s, v)
+            elif ours == "gear/report" and first_gear is None:
+                first_gear = int(msg.gear.value)
+        except Exception as err:  # corrupt bytes or a definition mismatch: count, report once per topic
+            b = bad.setdefault(scan.channels[cid].topic, [0, str(err)])
+            b[0] += 1
+    for topic, (n, err) in bad.items():
+        problems.append(Problem("undecodable", topic, f"{n} messages cannot be decoded ({err}); skipped", n))
+    if back["n"]:
+        topic, at = back["first"]
+        problems.append(Problem(
+            "backwards", None, f"{back['n']} log times go backwards (first on {topic} at t={at:.3f} s, largest jump "
+            f"{back['max'] * 1e-9:.6f} s); replayed at the preceding message's time"
+            + (f"; {back['resets']} jumps over {max_backjump_s:g} s taken as clock resets: later messages shifted"
+               if back["resets"] else ""), back["n"]))
+    if before:
+        problems.append(Problem("before_start", None, f"{before} commands logged before simulation time 0 "
+                                "delivered at the first step", before))
+    if "/initialpose" in {ch.topic for ch in scan.channels.values()}:
+        problems.append(Problem("not_replayed", "/initialpose", "pose resets are not replayed offline"))
+
+    # initial state from the recorded reports when the bag has no node parameters
+    if source["initial_gear"] == "default" and first_gear in _GEAR_LETTER:
+        p["initial_gear"], source["initial_gear"] = _GEAR_LETTER[first_gear], "reports"
+    if source["initial_speed_mps"] == "default" and refs["speed_mps"][0]:
+        t_first, v_first = refs["speed_mps"][0][0], refs["speed_mps"][1][0]
+        if t_first < 0.1 and math.isfinite(v_first) and abs(v_first) > 0.05:
+            p["initial_speed_mps"], source["initial_speed_mps"] = float(v_first), "reports"
+
+    end_ns = scan.end_ns + shift
+    n_steps = max(1, math.ceil((end_ns - t0_ns) / dt_ns - _STEP_SLACK), (events[-1][0] + 1) if events else 1)
+    events.sort(key=lambda e: e[0])   # stable: file order within a step
+    references = {k: (np.asarray(t, dtype=float), np.asarray(v, dtype=float)) for k, (t, v) in refs.items() if t}
+    return ReplayInput(Path(bag), scan, p, source, epoch_s, dt, n_steps, events, counts, references, problems)
+
+
+def _add(refs: dict, name: str, t_s: float, v: float) -> None:
+    ts, vs = refs[name]
+    ts.append(t_s)
+    vs.append(float(v))
+
+
+def _bag_store(ch, typename: str):
+    """A type store holding the bag's own definition of ``typename``, or ours if it has none."""
+    if not ch.msgdef or ch.encoding not in ("ros2msg", ""):
+        return B.typestore()
+    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
+    try:
+        st = get_typestore(Stores.EMPTY)
+        st.register(get_types_from_msg(ch.msgdef, typename))
+        return st
+    except Exception:  # an unparsable definition: decode with ours
+        return B.typestore()
+
+
+# ---------------------------------------------------------------------------------- stepping
+
+
+def _simulation(p: dict) -> tuple:
+    try:
+        params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None, p["occupants"], p["cargo_kg"])
+        if p["initial_gear"] not in GEARS:
+            raise ReplayError(f"initial_gear = {p['initial_gear']!r}: must be one of {sorted(GEARS)}")
+        if p["drive_mode"] not in DRIVE_MODES:
+            raise ReplayError(f"drive_mode = {p['drive_mode']!r}: must be one of {sorted(DRIVE_MODES)}")
+        gear, mode = GEARS[p["initial_gear"]], DRIVE_MODES[p["drive_mode"]]
+        terrain = TerrainSpec(surface=p["surface"], grade_pct=p["grade_pct"], bank_pct=p["bank_pct"])
+        sim = Simulation(params, FlatTerrain(p["grade_pct"], p["bank_pct"], p["surface"]), 1.0 / p["step_hz"],
+                         gear=gear, drive_mode=mode)
+        initial = InitialSpec(p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"], p["initial_speed_mps"],
+                              gear, mode)
+        sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode)
+    except ParameterError as err:
+        raise ReplayError(f"parameter 'vehicle_config'/'overrides': {err}") from err
+    except KeyError as err:
+        raise ReplayError(f"parameter 'surface': {err.args[0]}") from err
+    except ValueError as err:
+        if isinstance(err, ReplayError):
+            raise
+        raise ReplayError(f"parameter 'initial_*': {err}") from err
+    return sim, params, terrain, initial
+
+
+class _Outputs:
+    """The simulated topics written to the output bag, with the node's periods and names."""
+
+    def __init__(self, writer: B.BagWriter, tm: TopicMap, p: dict, sim: Simulation) -> None:
+        dt = sim.dt_s
+        vehicle = p["report_rates"] == "vehicle"
+        reports = sim.reports()
+        qos = B.reliable_qos(2)
+        self.w = writer
+        self.reports = []
+        for topic, attr, name, period in REPORT_TOPICS:
+            every = max(1, int(round(period / dt))) if vehicle else 1
+            cid = writer.add_topic(tm.output_topic(topic), ds_type(name), qos)
+            self.reports.append((cid, attr, B.ReportPacker(ds_type(name), getattr(reports, attr)), every))
+        self.imu = (writer.add_topic(tm.output_topic("imu/data_raw"), "sensor_msgs/msg/Imu", B.reliable_qos(10)),
+                    B.imu_packer(p["frame_id"]), max(1, int(round(IMU_PERIOD_S / dt))) if vehicle else 1)
+        self.odom = (writer.add_topic(tm.output_topic("odom"), "nav_msgs/msg/Odometry", B.reliable_qos(10)),
+                     B.odometry_packer(p["odom_frame"], p["base_frame"]))
+        self.tf = ((writer.add_topic("/tf", "tf2_msgs/msg/TFMessage", B.reliable_qos(100)),
+                    B.tf_packer(p["odom_frame"], p["base_frame"])) if p["publish_tf"] else None)
+        self.enabled = (writer.add_topic(tm.output_topic("dbw_enabled"), "std_msgs/msg/Bool", B.reliable_qos(2)),
+                        B.bool_packer(), max(1, int(round(DBW_ENABLED_PERIOD_S / dt))))
+        self.last_enabled = None
+
+    def write(self, step: int, t_ns: int, reports, vehicle) -> None:
+        sec, nsec = t_ns // 1_000_000_000, t_ns % 1_000_000_000
+        write = self.w.write
+        for cid, attr, pack, every in self.reports:
+            if step % every == 0:
+                write(cid, t_ns, pack(getattr(reports, attr), sec, nsec))
+        cid, pack, every = self.imu
+        if step % every == 0:
+            write(cid, t_ns, pack(sec, nsec, reports.imu))
+        cid, pack, every = self.enabled
+        en = reports.dbw_enabled
+        if en != self.last_enabled or step % every == 0:
+            write(cid, t_ns, pack(en))
+            self.last_enabled = en
+        cid, pack = self.odom
+        write(cid, t_ns, pack(sec, nsec, vehicle))
+        if self.tf is not None:
+            cid, pack = self.tf
+            write(cid, t_ns, pack(sec, nsec, vehicle))
+
+
+def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every: int = 1,
+               speed: float | None = None, storage: str = "mcap", topic_map: TopicMap | None = None) -> ReplayResult:
+    """Step the simulation through the bag's commands.
+
+    Parameters
+    ----------
+    inp : ReplayInput
+        From :func:`load_replay`.
+    bag_out : str or Path, optional
+        New bag directory for the simulated topics (none written if None).
+    output_every : int
+        A CSV row every this many steps (and the first and last), >= 1.
+    speed : float, optional
+        Pace the replay at this many times real time (default: as fast as possible).
+    storage : {'mcap', 'sqlite3'}
+        Storage of ``bag_out``.
+    topic_map : TopicMap, optional
+        For the output names' namespace (default ``/vehicle``).
+
+    Returns
+    -------
+    ReplayResult
+
+    Raises
+    ------
+    ReplayError
+        For an invalid parameter or ``output_every`` / ``speed``.
+    """
+    if output_every < 1:
+        raise ReplayError(f"output_every = {output_every}: must be >= 1")
+    if speed is not None and not (speed > 0 and math.isfinite(speed)):
+        raise ReplayError(f"speed = {speed}: must be a positive number")
+    p = inp.params
+    sim, params, terrain, initial = _simulation(p)
+    tm = topic_map or TopicMap()
+    n = inp.n_steps
+    dt = sim.dt_s
+    vehicle = sim.vehicle
+    reader = RowReader(vehicle, params.fuel.lhv_j_kg * params.fuel.density_kg_l)
+    buf = array.array("d")
+    buf.extend(reader.row(0.0, 0.0, 0.0, 0))
+    sig = array.array("d")
+    keep_signals = bool(inp.references)
+    epoch_s = inp.epoch_s
+    writer = None
+    if bag_out is not None:
+        writer = B.BagWriter(bag_out, storage, {
+            B.CUSTOM_PREFIX + "replay_of": str(inp.bag), B.CUSTOM_PREFIX + "epoch_s": repr(epoch_s),
+            B.CUSTOM_PREFIX + "parameters": json.dumps(p, sort_keys=True)})
+    outs = _Outputs(writer, tm, p, sim) if writer is not None else None
+    events = inp.events
+    n_ev = len(events)
+    ei = 0
+    next_k = events[0][0] if n_ev else n
+    submit = sim.submit
+    step = sim.step
+    dbw = sim.dbw
+    extend = buf.extend
+    row = reader.row
+    t_wall0 = time.perf_counter()
+    try:
+        for k in range(n):
+            while k == next_k:
+                submit(events[ei][1])
+                ei += 1
+                next_k = events[ei][0] if ei < n_ev else n
+            out = step()
+            kk = k + 1
+            if kk % output_every == 0 or kk == n:
+                extend(row(kk * dt, out.pedal, out.brake_line_bar, 1 if dbw.dbw_enabled else 0))
+            if outs is not None or keep_signals:
+                reports = sim.reports()
+                if outs is not None:
+                    outs.write(kk, int(round((epoch_s + sim.time_s) * 1e9)), reports, vehicle)
+                if keep_signals:
+                    ws = reports.wheel_speeds
+                    sig.extend((reports.vehicle_velocity.vehicle_velocity_propulsion,
+                                reports.imu.angular_velocity_z, reports.steering_report.steering_wheel_angle,
+                                ws.front_left, ws.front_right, ws.rear_left, ws.rear_right))
+            if speed is not None and not kk & 63:
+                ahead = kk * dt / speed - (time.perf_counter() - t_wall0)
+                if ahead > 0:
+                    time.sleep(ahead)
+    finally:
+        if writer is not None:
+            writer.close()
+    wall = time.perf_counter() - t_wall0
+    data = np.frombuffer(buf, dtype=np.float64).reshape(-1, len(reader.row(0.0, 0.0, 0.0, 0)))
+    sc = Scenario(name=inp.bag.name or str(inp.bag), description=f"replay of {inp.bag}", source=inp.bag,
+                  params=params, vehicle={"parameters": p["vehicle_config"] or None, "overrides": p["overrides"],
+                                          "occupants": p["occupants"], "cargo_kg": p["cargo_kg"]},
+                  step_hz=p["step_hz"], dt_s=dt, duration_s=n * dt, n_steps=n, output_every=output_every,
+                  terrain=terrain, initial=initial, control="dbw", command_rate_hz=p["step_hz"], timeline=(),
+                  stop_when=(), metrics=(), expect=())
+    led = vehicle.ledger.as_dict()
+    led["relative_residual"] = vehicle.ledger.relative_residual
+    run = RunResult(sc, data, n, n * dt, "end of bag", wall, ledger=led)
+    t_sim = np.arange(1, n + 1, dtype=float) * dt
+    names = list(SIM_SIGNALS)
+    s = np.frombuffer(sig, dtype=np.float64).reshape(-1, len(names)) if keep_signals else np.zeros((0, len(names)))
+    signals = {name: s[:, i] for i, name in enumerate(names)}
+    res = ReplayResult(inp, run, t_sim, signals, wall_s=wall,
+                       bag_messages=writer.message_count if writer is not None else 0)
+    if keep_signals:
+        from .compare import compare
+        res.comparison = compare(t_sim, signals, inp.references)
+    return res
+
+
+def replay_bag(bag: str | Path, out_dir: str | Path, topic_map: TopicMap | None = None,
+               params: dict | None = None, plots: bool = True, write_bag: bool = True, output_every: int = 1,
+               speed: float | None = None, storage: str = "mcap", max_backjump_s: float = 1.0) -> ReplayResult:
+    """Replay ``bag`` offline and write every output into ``out_dir``.
+
+    Files: ``timeseries.csv``, ``summary.json`` and (``plots``) ``plots.png``
+    as the scenario runner writes them; ``bag/`` (a rosbag2 of the simulated
+    topics, ``write_bag``); ``replay.json`` (bag, parameters and their source,
+    commands per topic, problems, comparison, timing); ``overlay.png``
+    (``plots`` and recorded reports present). An existing ``bag/`` in
+    ``out_dir`` is replaced only once the new one is complete.
+
+    Returns
+    -------
+    ReplayResult
+
+    Raises
+    ------
+    ReplayError, acres_dbw_sim.replay.reader.BagReadError
+        When nothing can be replayed; damage inside the bag is reported in
+        ``replay.json`` and the result's ``input.problems`` instead.
+    """
+    tm = topic_map or TopicMap()
+    inp = load_replay(bag, tm, params, max_backjump_s)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tmp_bag = out / f".bag.tmp-{os.getpid()}"
+    if tmp_bag.exists():
+        shutil.rmtree(tmp_bag)
+    t0 = time.perf_counter()
+    try:
+        res = run_replay(inp, tmp_bag if write_bag else None, output_every, speed, storage, tm)
+        res.wall_s = time.perf_counter() - t0
+        files = write_outputs(res.run, out, plots)
+        if write_bag:
+            final = out / "bag"
+            if final.exists():
+                shutil.rmtree(final)
+            os.replace(tmp_bag, final)
+            files.append(final)
+    finally:
+        if tmp_bag.exists():
+            shutil.rmtree(tmp_bag, ignore_errors=True)
+    if plots and res.comparison:
+        from .compare import plot_overlay
+        plot_overlay(res, out / "overlay.png")
+        files.append(out / "overlay.png")
+    report = replay_report(res)
+    tmp = out / ".replay.json.tmp"
+    tmp.write_text(json.dumps(report, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    os.replace(tmp, out / "replay.json")
+    files.append(out / "replay.json")
+    res.files = files
+    return res
+
+
+def replay_report(res: ReplayResult) -> dict:
+    """The content of ``replay.json`` (JSON-safe: non-finite numbers as null)."""
+    inp = res.input
+    sc = inp.scan
+
+    def fin(x):
+        if isinstance(x, float):
+            return x if math.isfinite(x) else None
+        if isinstance(x, dict):
+            return {k: fin(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [fin(v) for v in x]
+        return x
+
+    return fin({
+        "bag": {"path": str(inp.bag), "storage": sc.storage, "messages": sc.message_count,
+                "start_ns": sc.start_ns, "end_ns": sc.end_ns, "duration_s": (sc.end_ns - sc.start_ns) * 1e-9,
+                "topics": {ch.topic: {"type": ch.msgtype, "messages": ch.count} for ch in sc.topics().values()}},
+        "epoch_s": inp.epoch_s,
+        "parameters": inp.params,
+        "parameter_source": inp.param_source,
+        "commands": inp.command_counts,
+        "problems": [{"kind": p.kind, "topic": p.topic, "message": p.message, "count": p.count}
+                     for p in inp.problems],
+        "run": {"steps": res.run.steps, "simulated_s": res.run.simulated_s, "wall_s": res.wall_s,
+                "real_time_factor": res.real_time_factor, "bag_messages": res.bag_messages},
+        "comparison": res.comparison,
+    })

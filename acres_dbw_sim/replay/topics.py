@@ -1,0 +1,134 @@
+"""Topic tables of the replay: what is read from a bag, what is written, and the topic map.
+
+Names are relative to the DBW namespace (default ``/vehicle``), as in
+dbw-interface.md §1.3-1.4 and :mod:`acres_dbw_sim.node`. The tables mirror the
+node's (``COMMAND_TOPICS``, ``REPORT_TOPICS``; the tests check they agree)
+because the node module needs rclpy and the offline replay must not.
+"""
+from __future__ import annotations
+
+from ..dbw import commands as core_cmd
+
+__all__ = ["COMMAND_TOPICS", "EVENT_TOPICS", "REFERENCE_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S",
+           "DBW_ENABLED_PERIOD_S", "NODE_DEFAULTS", "TopicMap", "TopicMapError", "ds_type"]
+
+#: (relative topic, ds_dbw_msgs type name) of the command topics (§1.3).
+COMMAND_TOPICS = (
+    ("steering/cmd", "SteeringCmd"), ("brake/cmd", "BrakeCmd"), ("throttle/cmd", "ThrottleCmd"),
+    ("gear/cmd", "GearCmd"), ("misc/cmd", "MiscCmd"), ("ulc/cmd", "UlcCmd"),
+    ("turn_signal/cmd", "TurnSignalCmd"), ("drive_mode/cmd", "DriveModeCmd"),
+)
+#: (relative topic, core event) of the std_msgs/Empty command topics.
+EVENT_TOPICS = (("enable", core_cmd.ENABLE), ("disable", core_cmd.DISABLE),
+                ("steering/calibrate", core_cmd.STEERING_CALIBRATE))
+#: Recorded reports compared with the simulation: (relative topic, message type).
+REFERENCE_TOPICS = (("steering/report", "ds_dbw_msgs/msg/SteeringReport"),
+                    ("wheel_speeds", "ds_dbw_msgs/msg/WheelSpeeds"),
+                    ("vehicle_velocity", "ds_dbw_msgs/msg/VehicleVelocity"),
+                    ("imu/data_raw", "sensor_msgs/msg/Imu"),
+                    ("gear/report", "ds_dbw_msgs/msg/GearReport"))
+#: (relative topic, DbwReports attribute, ds_dbw_msgs type name, CAN period [s]): the node's table.
+REPORT_TOPICS = (
+    ("steering/report", "steering_report", "SteeringReport", 0.010),
+    ("brake/report", "brake_report", "BrakeReport", 0.020),
+    ("throttle/report", "throttle_report", "ThrottleReport", 0.020),
+    ("gear/report", "gear_report", "GearReport", 0.100),
+    ("system/report", "system_report", "SystemReport", 0.100),
+    ("ulc/report", "ulc_report", "UlcReport", 0.020),
+    ("misc/report", "misc_report", "MiscReport", 0.050),
+    ("turn_signal/report", "turn_signal_report", "TurnSignalReport", 0.100),
+    ("drive_mode/report", "drive_mode_report", "DriveModeReport", 0.100),
+    ("vehicle_velocity", "vehicle_velocity", "VehicleVelocity", 0.020),
+    ("wheel_speeds", "wheel_speeds", "WheelSpeeds", 0.010),
+    ("wheel_positions", "wheel_positions", "WheelPositions", 0.020),
+    ("tire_pressures", "tire_pressures", "TirePressures", 0.500),
+    ("throttle/info", "throttle_info", "ThrottleInfo", 0.010),
+    ("brake/info", "brake_info", "BrakeInfo", 0.010),
+    ("steering/offset", "steering_offset", "SteeringOffset", 0.500),
+    ("steering/info", "steering_info", "SteeringInfo", 0.500),
+    ("fuel_level", "fuel_level", "FuelLevel", 0.500),
+    ("steering/diag", "steering_diag", "SteeringDiagnostics", 0.200),
+    ("brake/diag", "brake_diag", "BrakeDiagnostics", 0.200),
+    ("throttle/diag", "throttle_diag", "ThrottleDiagnostics", 0.200),
+    ("gear/diag", "gear_diag", "GearDiagnostics", 0.200),
+)
+IMU_PERIOD_S = 0.010
+DBW_ENABLED_PERIOD_S = 0.050
+
+#: The node's parameters that shape a replay, with the node's defaults
+#: (``acres_dbw_sim.node.PARAMETERS``). A bag recorded by the node carries its
+#: values (custom_data ``acres_dbw_sim.parameters``); ``--param`` overrides.
+NODE_DEFAULTS = {
+    "vehicle_config": "", "overrides": "", "occupants": 1, "cargo_kg": 0.0, "step_hz": 120.0,
+    "report_rates": "mission", "initial_x_m": 0.0, "initial_y_m": 0.0, "initial_yaw_rad": 0.0,
+    "initial_speed_mps": 0.0, "initial_gear": "P", "drive_mode": "AWD", "surface": "asphalt",
+    "grade_pct": 0.0, "bank_pct": 0.0, "odom_frame": "odom", "base_frame": "base_footprint",
+    "frame_id": "base_footprint", "publish_tf": True,
+}
+
+
+def ds_type(name: str) -> str:
+    """``SteeringCmd`` -> ``ds_dbw_msgs/msg/SteeringCmd``."""
+    return f"ds_dbw_msgs/msg/{name}"
+
+
+class TopicMapError(ValueError):
+    """A ``--topic-map`` entry is malformed or names no known topic; the message names it."""
+
+
+class TopicMap:
+    """Which bag topic carries which of our topics.
+
+    By default our relative topic ``steering/cmd`` is ``<namespace>/steering/cmd``
+    in the bag. ``mapping`` entries ``BAG_TOPIC=OURS`` override single topics
+    (``/dbw/cmd/steer=steering/cmd``); OURS may be written with or without the
+    namespace.
+
+    Parameters
+    ----------
+    namespace : str
+        Default ``/vehicle``.
+    mapping : iterable of str
+        ``BAG_TOPIC=OURS`` entries.
+
+    Raises
+    ------
+    TopicMapError
+        For an entry without ``=`` or naming a topic that is neither a command
+        nor a reference topic.
+    """
+
+    def __init__(self, namespace: str = "/vehicle", mapping: tuple | list = ()) -> None:
+        ns = "/" + namespace.strip("/") if namespace.strip("/") else ""
+        self.namespace = ns
+        known = [t for t, _ in COMMAND_TOPICS] + [t for t, _ in EVENT_TOPICS] + [t for t, _ in REFERENCE_TOPICS]
+        self.known = tuple(known)
+        self._to_ours: dict = {f"{ns}/{t}": t for t in known}
+        for entry in mapping:
+            if "=" not in entry:
+                raise TopicMapError(f"--topic-map {entry!r}: expected BAG_TOPIC=OUR_TOPIC")
+            bag, ours = (s.strip() for s in entry.split("=", 1))
+            rel = ours[len(ns) + 1:] if ns and ours.startswith(ns + "/") else ours.lstrip("/")
+            if rel not in known:
+                raise TopicMapError(f"--topic-map {entry!r}: {ours!r} is not one of our topics; known: "
+                                    f"{', '.join(known)}")
+            if not bag.startswith("/"):
+                bag = "/" + bag
+            for k in [k for k, v in self._to_ours.items() if v == rel]:
+                del self._to_ours[k]
+            self._to_ours[bag] = rel
+
+    def ours(self, bag_topic: str) -> str | None:
+        """Our relative topic for ``bag_topic``, or None."""
+        return self._to_ours.get(bag_topic)
+
+    def bag_topic(self, ours: str) -> str:
+        """The bag topic read for our relative topic ``ours``."""
+        for k, v in self._to_ours.items():
+            if v == ours:
+                return k
+        return f"{self.namespace}/{ours}"
+
+    def output_topic(self, ours: str) -> str:
+        """Absolute name of one of our output topics (``/tf`` stays absolute)."""
+        return ours if ours.startswith("/") else f"{self.namespace}/{ours}"
