@@ -310,6 +310,14 @@ class CdrPacker:
         out.append((path, code, size, size, v))
 
 
+def _getter(names: Sequence[str]) -> Callable[[Any], tuple]:
+    """``obj -> tuple of its attributes named``, also for a single name."""
+    if len(names) == 1:
+        one = operator.attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return operator.attrgetter(*names)
+
+
 def _header_template(store: Any, typename: str, frame_id: str = "") -> Any:
     msg = default_message(typename, store)
     if hasattr(msg, "header"):
@@ -357,7 +365,7 @@ class ReportPacker:
             raise BagError(f"{typename}: core report {type(report).__name__} lacks {missing}")
         nested = _nested_fields(store, typename)
         self._has_header = any(n == "header" for n, _ in fields)
-        self._get = operator.attrgetter(*names) if len(names) > 1 else (lambda r, g=operator.attrgetter(names[0]): (g(r),))
+        self._get = _getter(names)
         generic = any(nt == Nodetype.BASE and desc[0] == "string" or nt == Nodetype.NAME and desc == "builtin_interfaces/msg/Time"
                       for n, (nt, desc) in fields if n != "header")
         self._template = _header_template(store, typename, frame_id)
@@ -414,7 +422,7 @@ class CommandPacker:
         if missing:
             raise BagError(f"{typename} lacks fields {missing} of the core command")
         self.core_type = core
-        self._get = operator.attrgetter(*names)
+        self._get = _getter(names)
         dyn = ["header.stamp.sec", "header.stamp.nanosec"] + [f"{n}.value" if nested[n] else n for n in names]
         self._pack = CdrPacker(typename, _header_template(store, typename), dyn, store).pack
 

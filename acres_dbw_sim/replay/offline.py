@@ -222,9 +222,6 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     dt = 1.0 / p["step_hz"]
     dt_ns = dt * 1e9
 
-    expected = {t: ds_type(n) for t, n in COMMAND_TOPICS}
-    expected.update({t: "std_msgs/msg/Empty" for t, _ in EVENT_TOPICS})
-    expected.update(dict(REFERENCE_TOPICS))
     decoders = {t: B.CommandDecoder(getattr(core_cmd, n)) for t, n in COMMAND_TOPICS}
     events_by_topic = dict(EVENT_TOPICS)
 
@@ -238,24 +235,7 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
                                     "tf2_msgs, ROS 2 Kilted) nor defined in the bag: its messages cannot be "
                                     "decoded", ch.count))
 
-    # which channels are used, with which store
-    usable: dict = {}
-    for cid, ch in scan.channels.items():
-        ours = tm.ours(ch.topic)
-        if ours is None or not ch.msgtype:
-            continue
-        want = expected[ours]
-        if ch.msgtype != want:
-            problems.append(Problem("type_mismatch", ch.topic, f"type {ch.msgtype}, expected {want}: not replayed "
-                                    "(--topic-map maps another topic here)", ch.count))
-            continue
-        ts = store
-        if ch.digest and ch.digest != store.hash_rihs01(want):
-            ts = _bag_store(ch, want)
-            problems.append(Problem("type_mismatch", ch.topic, f"the bag's definition of {want} differs from ours "
-                                    f"({ch.digest[:20]}...); decoded " + ("with the bag's definition, by field name"
-                                                                          if ts is not store else "with ours"), 0))
-        usable[cid] = (ours, ts)
+    usable = select_channels(scan, tm, problems)
     if not any(ours in decoders or ours in events_by_topic for ours, _ in usable.values()):
         cmd_topics = ", ".join(tm.bag_topic(t) for t, _ in COMMAND_TOPICS)
         listing = "; ".join(f"{ch.topic} [{ch.msgtype or '?'}]" for ch in scan.topics().values()) or "none"
@@ -343,7 +323,7 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     if before:
         problems.append(Problem("before_start", None, f"{before} commands logged before simulation time 0 "
                                 "delivered at the first step", before))
-    if "/initialpose" in {ch.topic for ch in scan.channels.values()}:
+    if any(ch.topic == "/initialpose" and ch.count for ch in scan.channels.values()):
         problems.append(Problem("not_replayed", "/initialpose", "pose resets are not replayed offline"))
 
     # initial state from the recorded reports when the bag has no node parameters
@@ -359,6 +339,40 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     events.sort(key=lambda e: e[0])   # stable: file order within a step
     references = {k: (np.asarray(t, dtype=float), np.asarray(v, dtype=float)) for k, (t, v) in refs.items() if t}
     return ReplayInput(Path(bag), scan, p, source, epoch_s, dt, n_steps, events, counts, references, problems)
+
+
+def expected_types() -> dict:
+    """``{our relative topic: message type}`` of every topic the replay reads."""
+    out = {t: ds_type(n) for t, n in COMMAND_TOPICS}
+    out.update({t: "std_msgs/msg/Empty" for t, _ in EVENT_TOPICS})
+    out.update(dict(REFERENCE_TOPICS))
+    return out
+
+
+def select_channels(scan: BagScan, tm: TopicMap, problems: list) -> dict:
+    """``{channel id: (our topic, type store)}`` of the channels to read; a type that differs from the
+    expected one is reported and the channel left out; a definition that differs (RIHS01) is decoded
+    with the bag's own definition when the bag holds it."""
+    store = B.typestore()
+    expected = expected_types()
+    usable: dict = {}
+    for cid, ch in scan.channels.items():
+        ours = tm.ours(ch.topic)
+        if ours is None or not ch.msgtype:
+            continue
+        want = expected[ours]
+        if ch.msgtype != want:
+            problems.append(Problem("type_mismatch", ch.topic, f"type {ch.msgtype}, expected {want}: not replayed "
+                                    "(--topic-map maps another topic here)", ch.count))
+            continue
+        ts = store
+        if ch.digest and ch.digest != store.hash_rihs01(want):
+            ts = _bag_store(ch, want)
+            problems.append(Problem("type_mismatch", ch.topic, f"the bag's definition of {want} differs from ours "
+                                    f"({ch.digest[:20]}...); decoded " + ("with the bag's definition, by field name"
+                                                                          if ts is not store else "with ours"), 0))
+        usable[cid] = (ours, ts)
+    return usable
 
 
 def _add(refs: dict, name: str, t_s: float, v: float) -> None:

@@ -1,0 +1,128 @@
+"""Live replay: publish a bag's DBW command topics over DDS at their recorded timing (needs rclpy).
+
+For users without ``ros2 bag play``. The recorded CDR bytes are published
+unchanged (``Publisher.publish(bytes)``) on our topics (``<namespace>/...``;
+``--topic-map`` reads them from other bag topics), in file order, the first
+command at once and every later one at its log-time offset divided by
+``speed``. Backwards log times are clamped to their predecessor's
+(:mod:`.offline` explains the rule). QoS: RELIABLE, VOLATILE, KEEP_LAST as the
+node subscribes (§1.3).
+
+With ``clock_hz`` the bag's time is also published on ``/clock`` (rosgraph_msgs/Clock)
+at that rate, starting at the first command's log time, for a node run with
+``use_sim_time:=true`` in ``time_mode:=realtime`` and no other clock source.
+A node in ``time_mode:=sim`` or ``lockstep`` publishes ``/clock`` itself: do not
+add a second source then.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from .offline import select_channels
+from .reader import scan_bag
+from .topics import COMMAND_TOPICS, EVENT_TOPICS, TopicMap
+
+__all__ = ["play"]
+
+_DISCOVERY_S = 5.0
+
+
+def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0, clock_hz: float | None = None,
+         quiet: bool = False, discovery_s: float = _DISCOVERY_S) -> int:
+    """Publish the bag's command topics in real time (scaled by ``speed``); returns an exit status.
+
+    Parameters
+    ----------
+    bag : str or Path
+    topic_map : TopicMap, optional
+    speed : float
+        Playback rate, > 0 (2.0 = twice as fast as recorded).
+    clock_hz : float, optional
+        Publish ``/clock`` at this rate [Hz] with the bag's time.
+    quiet : bool
+        Print only problems.
+    discovery_s : float
+        Wait up to this long [s] for the node's subscriptions before starting.
+
+    Returns
+    -------
+    int
+        0 done, 2 nothing to publish or invalid ``speed``, 130 interrupted.
+    """
+    import rclpy
+    from builtin_interfaces.msg import Time
+    from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+    from rosgraph_msgs.msg import Clock
+    from std_msgs.msg import Empty
+
+    import ds_dbw_msgs.msg as dbw_msgs
+
+    if not speed > 0:
+        print(f"acres-replay: error: --speed {speed}: must be > 0", file=sys.stderr)
+        return 2
+    tm = topic_map or TopicMap()
+    cmds = {t: getattr(dbw_msgs, n) for t, n in COMMAND_TOPICS}
+    cmds.update({t: Empty for t, _ in EVENT_TOPICS})
+    scan = scan_bag(bag, lambda t: tm.ours(t) in cmds)
+    problems = list(scan.problems)
+    usable = {cid: ours for cid, (ours, _ts) in select_channels(scan, tm, problems).items() if ours in cmds}
+    for pr in problems:
+        print(f"  bag problem: {pr}", file=sys.stderr)
+    records = [r for r in scan.records if r[1] in usable]
+    if not records:
+        print(f"acres-replay: error: {bag}: no DBW command messages to publish", file=sys.stderr)
+        return 2
+    ctx_owned = not rclpy.ok()
+    if ctx_owned:
+        rclpy.init()
+    node = rclpy.create_node("acres_replay")
+    try:
+        pubs = {}
+        for ours in sorted(set(usable.values())):
+            qos = QoSProfile(depth=10 if cmds[ours] is Empty else 1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.VOLATILE)
+            pubs[ours] = node.create_publisher(cmds[ours], tm.output_topic(ours), qos)
+        clock_pub = node.create_publisher(Clock, "/clock", 10) if clock_hz else None
+        deadline = time.monotonic() + discovery_s
+        while time.monotonic() < deadline and not all(p.get_subscription_count() for p in pubs.values()):
+            time.sleep(0.02)
+        lonely = [tm.output_topic(t) for t, p in pubs.items() if not p.get_subscription_count()]
+        if lonely and not quiet:
+            print(f"  no subscriber (yet) on {', '.join(lonely)}", file=sys.stderr)
+        t_first = records[0][0]
+        period = 1.0 / clock_hz if clock_hz else None
+        wall0 = time.monotonic()
+        next_clock = wall0
+        last = t_first
+        sent = 0
+
+        def publish_clock(now: float) -> None:
+            ns = t_first + int((now - wall0) * speed * 1e9)
+            clock_pub.publish(Clock(clock=Time(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000)))
+
+        for t, cid, data in records:
+            t = max(t, last)
+            last = t
+            due = wall0 + (t - t_first) * 1e-9 / speed
+            while True:
+                now = time.monotonic()
+                if period is not None and now >= next_clock:
+                    publish_clock(now)
+                    next_clock += period
+                if now >= due:
+                    break
+                time.sleep(min(due - now, (next_clock - now) if period is not None else 0.05, 0.05))
+            pubs[usable[cid]].publish(data)
+            sent += 1
+        if not quiet:
+            print(f"{Path(bag).name}: published {sent} commands on {len(pubs)} topics over "
+                  f"{time.monotonic() - wall0:.2f} s (bag {(last - t_first) * 1e-9:.2f} s at {speed:g}x)")
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        node.destroy_node()
+        if ctx_owned:
+            rclpy.try_shutdown()

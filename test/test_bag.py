@@ -1,0 +1,242 @@
+"""msg_adapters.bag: our definitions in the rosbags type store, the fast CDR packers, the bag
+writer, and the node recorder (in process; the DDS round trip is in test_bag_dds.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from ament_index_python.packages import get_package_share_directory
+from rosbags.rosbag2 import Reader
+
+from acres_dbw_sim.dbw import commands as core_cmd
+from acres_dbw_sim.simulation import Simulation
+from acres_dbw_sim.replay import scan_bag
+from msg_adapters import bag as B
+
+STORE = B.typestore()
+DS_DIR = B.INTERFACES_DIR / "ds_dbw_msgs" / "msg"
+
+
+@pytest.mark.parametrize("package", B.INTERFACE_PACKAGES)
+def test_registered_definitions_hash_as_the_ros_build_does(package):
+    """Each type's RIHS01 from the rosbags store equals the one rosidl generated from the same file."""
+    share = Path(get_package_share_directory(package)) / "msg"
+    names = sorted(f.stem for f in (B.INTERFACES_DIR / package / "msg").glob("*.msg"))
+    assert names
+    for name in names:
+        generated = json.loads((share / f"{name}.json").read_text())
+        want = next(h["hash_string"] for h in generated["type_hashes"] if h["type_name"] == f"{package}/msg/{name}")
+        assert STORE.hash_rihs01(f"{package}/msg/{name}") == want, name
+
+
+def test_register_rejects_a_broken_definition(tmp_path):
+    (tmp_path / "bad_msgs" / "msg").mkdir(parents=True)
+    (tmp_path / "bad_msgs" / "msg" / "Broken.msg").write_text("float32[ x\n")
+    with pytest.raises(B.BagError, match="Broken.msg"):
+        B.register_interfaces(B.get_typestore(B.Stores.EMPTY), tmp_path, ("bad_msgs",))
+
+
+def _random_value(rng, current):
+    if isinstance(current, bool):
+        return rng.random() < 0.5
+    if isinstance(current, int):
+        return rng.randrange(256)
+    if isinstance(current, float):
+        return rng.choice([math.nan, math.inf, -1.5, 0.0, 1e3, rng.uniform(-100, 100)])
+    return current
+
+
+def _reports():
+    sim = Simulation()
+    sim.step()
+    reps = sim.reports()
+    return [getattr(reps, f.name) for f in dataclasses.fields(reps)
+            if dataclasses.is_dataclass(getattr(reps, f.name))
+            and f"ds_dbw_msgs/msg/{type(getattr(reps, f.name)).__name__}" in STORE.fielddefs]
+
+
+@pytest.mark.parametrize("report", _reports(), ids=lambda r: type(r).__name__)
+def test_report_packer_bytes_equal_the_generic_serializer(report):
+    """Fast struct packing == rosbags' serializer of the decoded message, for random values (NaN, inf)."""
+    rng = random.Random(7)
+    tn = f"ds_dbw_msgs/msg/{type(report).__name__}"
+    pack = B.ReportPacker(tn, report)
+    for _ in range(20):
+        r = dataclasses.replace(report, **{f.name: _random_value(rng, getattr(report, f.name))
+                                           for f in dataclasses.fields(report)})
+        data = pack(r, 1_700_000_000, 123_456_789)
+        msg = STORE.deserialize_cdr(data, tn)
+        assert bytes(STORE.serialize_cdr(msg, tn)) == data
+        assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (1_700_000_000, 123_456_789)
+        for f in dataclasses.fields(r):
+            got, want = getattr(msg, f.name), getattr(r, f.name)
+            got = got.value if hasattr(got, "value") else got
+            if isinstance(want, float):
+                assert got == pytest.approx(want, rel=1e-6, nan_ok=True) or (math.isinf(want) and got == want)
+            elif isinstance(want, (int, bool)):
+                assert got == want, f.name
+
+
+@pytest.mark.parametrize("name", [n for n in core_cmd.__all__ if n.endswith("Cmd")])
+def test_command_packer_and_decoder_round_trip(name):
+    rng = random.Random(3)
+    core = getattr(core_cmd, name)
+    tn = f"ds_dbw_msgs/msg/{name}"
+    pack, decode = B.CommandPacker(tn), B.CommandDecoder(core)
+    base = core()
+    for _ in range(10):
+        cmd = core(**{f.name: _random_value(rng, getattr(base, f.name)) for f in dataclasses.fields(core)})
+        data = pack(cmd, 12_345_678_901)
+        msg = STORE.deserialize_cdr(data, tn)
+        assert bytes(STORE.serialize_cdr(msg, tn)) == data
+        back = decode(msg)
+        for f in dataclasses.fields(core):
+            a, b = getattr(back, f.name), getattr(cmd, f.name)
+            assert a == pytest.approx(b, rel=1e-6, nan_ok=True) or a == b, f.name
+
+
+def test_state_packers_decode_to_the_model_state():
+    sim = Simulation()
+    for _ in range(30):
+        sim.step()
+    v = sim.vehicle
+    odom = STORE.deserialize_cdr(B.odometry_packer("odom", "base_footprint")(3, 4, v), "nav_msgs/msg/Odometry")
+    assert (odom.header.frame_id, odom.child_frame_id) == ("odom", "base_footprint")
+    assert odom.pose.pose.position.x == v.position_m[0] and odom.pose.pose.orientation.w == v.orientation_wxyz[0]
+    assert odom.twist.twist.linear.x == v.velocity_body_mps[0] and odom.pose.covariance[0] == 1e-6
+    tf = STORE.deserialize_cdr(B.tf_packer("odom", "base_footprint")(3, 4, v), "tf2_msgs/msg/TFMessage")
+    assert len(tf.transforms) == 1 and tf.transforms[0].transform.translation.z == v.position_m[2]
+    imu = STORE.deserialize_cdr(B.imu_packer("imu")(3, 4, sim.reports().imu), "sensor_msgs/msg/Imu")
+    assert imu.orientation_covariance[0] == -1.0 and imu.linear_acceleration.z == pytest.approx(9.81, abs=0.05)
+    assert B.bool_packer()(True) == b"\x00\x01\x00\x00\x01"
+
+
+def test_packer_refuses_a_dynamic_string_or_unknown_field():
+    tpl = B.default_message("std_msgs/msg/Header")
+    with pytest.raises(B.BagError, match="string"):
+        B.CdrPacker("std_msgs/msg/Header", tpl, ["frame_id"])
+    with pytest.raises(B.BagError, match="no_such"):
+        B.CdrPacker("std_msgs/msg/Header", tpl, ["no_such"])
+
+
+@pytest.mark.parametrize("storage", ["mcap", "sqlite3"])
+def test_writer_bags_are_read_by_rosbags_with_metadata_and_qos(tmp_path, storage):
+    path = tmp_path / "b"
+    with B.BagWriter(path, storage, {"acres_dbw_sim.x": "1"}) as w:
+        cid = w.add_topic("/vehicle/ulc/cmd", "ds_dbw_msgs/msg/UlcCmd", B.reliable_qos(1))
+        assert w.add_topic("/vehicle/ulc/cmd", "ds_dbw_msgs/msg/UlcCmd") == cid
+        pack = B.CommandPacker("ds_dbw_msgs/msg/UlcCmd")
+        for k in range(5):
+            w.write(cid, 1_000_000_000 + k * 20_000_000, pack(core_cmd.UlcCmd(cmd=float(k)), k))
+    with Reader(path) as r:
+        assert r.message_count == 5 and r.ros_distro == "rosbags"
+        (conn,) = r.connections
+        assert conn.msgtype == "ds_dbw_msgs/msg/UlcCmd"
+        assert conn.digest == STORE.hash_rihs01("ds_dbw_msgs/msg/UlcCmd")
+        assert conn.ext.offered_qos_profiles[0].depth == 1
+        values = [STORE.deserialize_cdr(d, conn.msgtype).cmd for _c, _t, d in r.messages()]
+    assert values == [0.0, 1.0, 2.0, 3.0, 4.0]
+    meta = (path / "metadata.yaml").read_text()
+    assert "version: 9" in meta and f"storage_identifier: {storage}" in meta
+    assert scan_bag(path).custom == {"acres_dbw_sim.x": "1"}
+    with pytest.raises(B.BagError, match="exists already"):
+        B.BagWriter(path)
+    with pytest.raises(B.BagError, match="unknown message type"):
+        B.BagWriter(tmp_path / "c").add_topic("/x", "acme_msgs/msg/Nope")
+
+
+def test_node_recorder_round_trip_in_process_is_bitwise(tmp_path):
+    """The node in lockstep with the recorder attached as the node hook does; the bag replayed
+    offline reproduces every recorded vehicle_velocity and odometry message exactly."""
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.parameter import Parameter
+    from std_msgs.msg import Empty
+    from std_srvs.srv import Trigger
+
+    import ds_dbw_msgs.msg as dbw_msgs
+    from acres_dbw_sim.node import SimNode
+    from acres_dbw_sim.replay import replay_bag
+
+    rclpy.init()
+    try:
+        node = SimNode(parameter_overrides=[Parameter("time_mode", value="lockstep"),
+                                            Parameter("lockstep_steps", value=6)])
+        rec = B.NodeBagRecorder(node, tmp_path / "rec", clock_ns=lambda: B.stamp_ns(node._epoch_s + node.sim.time_s),
+                                epoch_s=node._epoch_s)
+        assert "/vehicle/ulc/cmd" in rec.topics and "/vehicle/odom" in rec.topics and "/tf_static" in rec.topics
+        client = rclpy.create_node("rec_client")
+        ex = SingleThreadedExecutor()
+        ex.add_node(node)
+        ex.add_node(client)
+        ulc = client.create_publisher(dbw_msgs.UlcCmd, "/vehicle/ulc/cmd", 1)
+        steer = client.create_publisher(dbw_msgs.SteeringCmd, "/vehicle/steering/cmd", 1)
+        enable = client.create_publisher(Empty, "/vehicle/enable", 10)
+        step = client.create_client(Trigger, "/vehicle/dbw_node/step")
+        deadline = time.monotonic() + 10
+        while ulc.get_subscription_count() == 0 and time.monotonic() < deadline:
+            ex.spin_once(timeout_sec=0.02)
+        enable.publish(Empty())
+        for k in range(60):
+            ulc.publish(dbw_msgs.UlcCmd(cmd=4.0, cmd_type=1, limit_accel=1.5, enable=True, enable_shift=True,
+                                        enable_shift_park=True))
+            if k % 3 == 0:
+                steer.publish(dbw_msgs.SteeringCmd(cmd=0.003 * k, cmd_type=3, enable=True))
+            future = step.call_async(Trigger.Request())
+            ex.spin_until_future_complete(future, timeout_sec=5.0)
+            assert future.result() is not None
+        for _ in range(5):
+            ex.spin_once(timeout_sec=0.01)
+        speed = node.sim.vehicle.speed_mps
+        rec.close()
+        client.destroy_node()
+        node.destroy_node()
+    finally:
+        rclpy.try_shutdown()
+    assert speed > 1.0, "the ULC did not move the vehicle"
+    res = replay_bag(tmp_path / "rec", tmp_path / "out", plots=False)
+    assert res.input.command_counts["/vehicle/ulc/cmd"] == 60
+    assert res.input.command_counts["/vehicle/steering/cmd"] == 20
+    assert res.input.param_source["step_hz"] == "bag"
+    _assert_same_outputs(tmp_path / "rec", tmp_path / "out" / "bag")
+
+
+def _series(path, topic, typename, fields):
+    out = {}
+    for t, _c, d in scan_bag(path, lambda x: x == topic).records:
+        m = STORE.deserialize_cdr(d, typename)
+        out[t] = tuple(_get(m, f) for f in fields)
+    return out
+
+
+def _get(msg, dotted):
+    for part in dotted.split("."):
+        msg = getattr(msg, part)
+    return msg
+
+
+def _assert_same_outputs(recorded, replayed, exact=True):
+    """Every recorded vehicle_velocity / odom message has a replayed one at the same stamp with the same values."""
+    worst = 0.0
+    for topic, tn, fields in (
+            ("/vehicle/vehicle_velocity", "ds_dbw_msgs/msg/VehicleVelocity",
+             ("header.stamp.sec", "header.stamp.nanosec", "vehicle_velocity_propulsion")),
+            ("/vehicle/odom", "nav_msgs/msg/Odometry",
+             ("header.stamp.sec", "header.stamp.nanosec", "twist.twist.linear.x", "twist.twist.angular.z",
+              "pose.pose.position.x", "pose.pose.position.y", "pose.pose.orientation.z"))):
+        a, b = _series(recorded, topic, tn, fields), _series(replayed, topic, tn, fields)
+        common = sorted(set(a) & set(b))
+        assert len(common) >= 0.95 * len(a) > 0, (topic, len(a), len(b), len(common))
+        for t in common:
+            if exact:
+                assert a[t] == b[t], (topic, t, a[t], b[t])
+            else:
+                worst = max(worst, max(abs(x - y) for x, y in zip(a[t][2:], b[t][2:])))
+    return worst
