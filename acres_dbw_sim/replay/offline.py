@@ -242,23 +242,10 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
         raise ReplayError(f"{bag}: no DBW command topic to replay (looked for {cmd_topics}); the bag's topics: "
                           f"{listing}. Use --namespace or --topic-map BAG_TOPIC=steering/cmd")
 
-    epoch_raw = scan.custom.get(B.CUSTOM_PREFIX + "epoch_s")
-    try:
-        epoch_s = float(epoch_raw) if epoch_raw is not None else scan.start_ns * 1e-9
-    except ValueError:
-        epoch_s = scan.start_ns * 1e-9
-    t0_ns = B.stamp_ns(epoch_s)
-
-    # file order; backwards log times clamped or (big jumps) rebased
-    events: list = []
-    counts: dict = {}
-    refs: dict = {name: ([], []) for name in ("speed_mps", "speed_brake_mps", "yaw_rate_rad_s",
-                                              "steering_wheel_angle_deg", "wheel_speed_fl_rad_s",
-                                              "wheel_speed_fr_rad_s", "wheel_speed_rl_rad_s", "wheel_speed_rr_rad_s")}
-    first_gear = None
-    bad: dict = {}
+    # pass 1, file order: backwards log times clamped to their predecessor's, or (jumps over
+    # max_backjump_s) taken as clock resets that shift every later message
+    timeline: list = []
     back = {"n": 0, "max": 0, "resets": 0, "first": None}
-    before = 0
     last = None
     shift = 0
     max_back_ns = int(max_backjump_s * 1e9)
@@ -272,18 +259,48 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
             back["n"] += 1
             back["max"] = max(back["max"], jump)
             if back["first"] is None:
-                back["first"] = (scan.channels[cid].topic, (last - t0_ns) * 1e-9)
+                back["first"] = (scan.channels[cid].topic, last)
             if jump > max_back_ns:
                 back["resets"] += 1
                 shift += jump
             t = last
         last = t
+        timeline.append((t, cid, data, u))
+
+    # simulation time 0: the recorder's epoch, else the bag's first message (in file order if time was reset)
+    first = min(scan.start_ns, timeline[0][0]) if timeline and not back["resets"] else (
+        timeline[0][0] if timeline else scan.start_ns)
+    epoch_raw = scan.custom.get(B.CUSTOM_PREFIX + "epoch_s")
+    try:
+        epoch_s = float(epoch_raw) if epoch_raw is not None else first * 1e-9
+    except ValueError:
+        epoch_s = first * 1e-9
+    t0_ns = B.stamp_ns(epoch_s) if epoch_raw is not None else first
+    if timeline and abs(timeline[0][0] - t0_ns) > 86_400 * 10**9:
+        problems.append(Problem("corrupt", None, f"custom_data epoch_s = {epoch_s} is a day or more away from the "
+                                "first message: ignored, time 0 is the bag's first message"))
+        epoch_s, t0_ns = first * 1e-9, first
+    end_ns = max(scan.end_ns if not back["resets"] else 0, timeline[-1][0] if timeline else 0)
+
+    # pass 2: decode
+    events: list = []
+    counts: dict = {}
+    refs: dict = {name: ([], []) for name in ("speed_mps", "speed_brake_mps", "yaw_rate_rad_s",
+                                              "steering_wheel_angle_deg", "wheel_speed_fl_rad_s",
+                                              "wheel_speed_fr_rad_s", "wheel_speed_rl_rad_s", "wheel_speed_rr_rad_s")}
+    first_gear = None
+    first_cmd_ns = None
+    bad: dict = {}
+    before = 0
+    for t, cid, data, u in timeline:
         ours, ts = u
         rel = (t - t0_ns) / dt_ns
         k = math.ceil(rel - _STEP_SLACK)
         if k < 0:
             before += 1
             k = 0
+        if first_cmd_ns is None and (ours in events_by_topic or ours in decoders):
+            first_cmd_ns = t
         if ours in events_by_topic:
             events.append((k, events_by_topic[ours]))
             counts[scan.channels[cid].topic] = counts.get(scan.channels[cid].topic, 0) + 1
@@ -306,15 +323,16 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
                 for w, v in zip(("fl", "fr", "rl", "rr"), (msg.front_left, msg.front_right, msg.rear_left,
                                                           msg.rear_right)):
                     _add(refs, f"wheel_speed_{w}_rad_s", t_s, v)
-            elif ours == "gear/report" and first_gear is None:
-                first_gear = int(msg.gear.value)
+            elif ours == "gear/report" and first_gear is None and first_cmd_ns is None:
+                first_gear = int(msg.gear.value)   # reported before any command: the initial lever position
         except Exception as err:  # corrupt bytes or a definition mismatch: count, report once per topic
             b = bad.setdefault(scan.channels[cid].topic, [0, str(err)])
             b[0] += 1
     for topic, (n, err) in bad.items():
         problems.append(Problem("undecodable", topic, f"{n} messages cannot be decoded ({err}); skipped", n))
     if back["n"]:
-        topic, at = back["first"]
+        topic, at_ns = back["first"]
+        at = (at_ns - t0_ns) * 1e-9
         problems.append(Problem(
             "backwards", None, f"{back['n']} log times go backwards (first on {topic} at t={at:.3f} s, largest jump "
             f"{back['max'] * 1e-9:.6f} s); replayed at the preceding message's time"
@@ -331,10 +349,10 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
         p["initial_gear"], source["initial_gear"] = _GEAR_LETTER[first_gear], "reports"
     if source["initial_speed_mps"] == "default" and refs["speed_mps"][0]:
         t_first, v_first = refs["speed_mps"][0][0], refs["speed_mps"][1][0]
-        if t_first < 0.1 and math.isfinite(v_first) and abs(v_first) > 0.05:
+        t_cmd = (first_cmd_ns - t0_ns) * 1e-9 if first_cmd_ns is not None else math.inf
+        if t_first < min(0.1, t_cmd + 1e-9) and math.isfinite(v_first) and abs(v_first) > 0.05:
             p["initial_speed_mps"], source["initial_speed_mps"] = float(v_first), "reports"
 
-    end_ns = scan.end_ns + shift
     n_steps = max(1, math.ceil((end_ns - t0_ns) / dt_ns - _STEP_SLACK), (events[-1][0] + 1) if events else 1)
     events.sort(key=lambda e: e[0])   # stable: file order within a step
     references = {k: (np.asarray(t, dtype=float), np.asarray(v, dtype=float)) for k, (t, v) in refs.items() if t}

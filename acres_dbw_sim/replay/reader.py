@@ -277,10 +277,9 @@ class _McapState:
                 body = pos + 9
                 nxt = body + ln
                 if nxt > end:
+                    self.n, self.t_min, self.t_max = n, t_min, t_max
                     if op == 0x06 and top:   # a cut chunk: keep what an uncompressed one holds
-                        self.n, self.t_min, self.t_max = n, t_min, t_max
                         self._cut_chunk(buf, body, end)
-                        n, t_min, t_max = self.n, self.t_min, self.t_max
                     return pos, False
                 if op == 0x05:
                     cid, _seq, t = _MSGHDR(buf, body)
