@@ -591,6 +591,7 @@ class BagWriter:
         self._lock = threading.Lock()
         self._closed = False
         self.message_count = 0
+        self._fast = _fast_mcap(self._w.storage)
 
     def add_topic(self, topic: str, msgtype: str, qos: Qos | Iterable[Qos] | None = None) -> int:
         """Declare ``topic`` of ``msgtype`` (``pkg/msg/Name``); returns its id for :meth:`write`.
@@ -617,7 +618,17 @@ class BagWriter:
         with self._lock:
             if self._closed:
                 return
-            self._w.write(self._conns[topic_id], t_ns, data)
+            conn = self._conns[topic_id]
+            if self._fast is not None:
+                w = self._w
+                self._fast(conn.id, t_ns, data)
+                w.counts[conn.id] += 1
+                if t_ns < w.min_timestamp:
+                    w.min_timestamp = t_ns
+                if t_ns > w.max_timestamp:
+                    w.max_timestamp = t_ns
+            else:
+                self._w.write(conn, t_ns, data)
             self.message_count += 1
 
     def write_message(self, topic_id: int, t_ns: int, msg: Any) -> None:
@@ -648,6 +659,42 @@ class BagWriter:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()   # what was written before an error is kept, readable
+
+
+_MCAP_MESSAGE = struct.Struct("<BQHIQQ")   # opcode, record length, channel, sequence, log time, publish time
+
+
+def _fast_mcap(storage: Any) -> Callable[[int, int, bytes], None] | None:
+    """A faster ``McapWriter.write`` for rosbags' MCAP storage (one ``struct.pack`` per message instead
+    of a BytesIO per record; the same bytes, checked by the tests), or None for any other storage."""
+    try:
+        from rosbags.rosbag2.storage_mcap import McapWriter
+    except ImportError:
+        return None
+    if type(storage) is not McapWriter or not hasattr(storage, "chunk") or storage.compression:
+        return None
+    pack = _MCAP_MESSAGE.pack
+
+    def write(cid: int, t: int, data: bytes) -> None:
+        st = storage
+        chunk = st.chunk
+        if t < st.message_start_time:
+            st.message_start_time = t
+        if t > st.message_end_time:
+            st.message_end_time = t
+        st.channel_stats[cid] += 1
+        if t < chunk.message_start_time:
+            chunk.message_start_time = t
+        if t > chunk.message_end_time:
+            chunk.message_end_time = t
+        bio = chunk.bio
+        chunk.msgs[cid].append((t, bio.tell()))
+        bio.write(pack(0x05, 22 + len(data), cid, 0, t, t))
+        bio.write(data)
+        if bio.tell() > 2**20:
+            st.close_chunk()
+
+    return write
 
 
 # ---------------------------------------------------------------------------------- recording a node

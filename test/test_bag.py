@@ -240,3 +240,23 @@ def _assert_same_outputs(recorded, replayed, exact=True):
             else:
                 worst = max(worst, max(abs(x - y) for x, y in zip(a[t][2:], b[t][2:])))
     return worst
+
+
+def test_fast_mcap_path_writes_the_same_file_as_rosbags(tmp_path):
+    """BagWriter's own MCAP message writing gives byte-identical files to rosbags' Writer.write."""
+    pack = B.CommandPacker("ds_dbw_msgs/msg/UlcCmd")
+    msgs = [(k % 3, 1_000_000 + 997 * k, pack(core_cmd.UlcCmd(cmd=float(k)), k)) for k in range(30000)]
+    files = []
+    for fast in (True, False):
+        name = "fast" if fast else "slow"   # same length: the MCAP metadata record holds the name
+        w = B.BagWriter(tmp_path / name)
+        if not fast:
+            w._fast = None
+        assert fast is (w._fast is not None)
+        ids = [w.add_topic(f"/t{i}", "ds_dbw_msgs/msg/UlcCmd") for i in range(3)]
+        for i, t, d in msgs:
+            w.write(ids[i], t, d)
+        w.close()
+        files.append(((tmp_path / name / f"{name}.mcap").read_bytes().replace(name.encode(), b"name"),
+                      (tmp_path / name / "metadata.yaml").read_text().replace(name, "name")))
+    assert files[0] == files[1]
