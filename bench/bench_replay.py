@@ -37,8 +37,8 @@ def drive_yaml(minutes: float) -> str:
         v = (3.0, 6.0, 8.0, 4.0, 0.0)[k % 5]
         sw = (12.5, 112.5, -87.5, 12.5)[k % 4]
         head = f"  - t: {t:g}\n" + ("    enable: true\n" if k == 0 else "")
-        lines.append(head + f"    ulc: {{cmd: {v}, cmd_type: VELOCITY, limit_accel: 1.5, limit_decel: 1.5, enable: true,"
-                     f" enable_shift: true, enable_shift_park: true}}\n"
+        lines.append(head + f"    ulc: {{cmd: {v}, cmd_type: VELOCITY, limit_accel: 1.5, limit_decel: 1.5,"
+                     f" enable: true, enable_shift: true, enable_shift_park: true}}\n"
                      f"    steering: {{cmd: {sw}, cmd_type: CMD_ANGLE, cmd_rate: 150, enable: true}}\n")
         t += 20.0
         k += 1

@@ -366,7 +366,8 @@ class ReportPacker:
         nested = _nested_fields(store, typename)
         self._has_header = any(n == "header" for n, _ in fields)
         self._get = _getter(names)
-        generic = any(nt == Nodetype.BASE and desc[0] == "string" or nt == Nodetype.NAME and desc == "builtin_interfaces/msg/Time"
+        generic = any((nt == Nodetype.BASE and desc[0] == "string")
+                      or (nt == Nodetype.NAME and desc == "builtin_interfaces/msg/Time")
                       for n, (nt, desc) in fields if n != "header")
         self._template = _header_template(store, typename, frame_id)
         self._names = names

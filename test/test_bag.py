@@ -10,7 +10,6 @@ import random
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 from ament_index_python.packages import get_package_share_directory
 from rosbags.rosbag2 import Reader

@@ -3,7 +3,6 @@ at their recorded timing (and ``/clock`` with ``--clock``)."""
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
