@@ -8,9 +8,12 @@ driveline.py) holds the rear carrier with up to ``gearbox.park_hold_nm``.
 """
 from __future__ import annotations
 
+from ._jit import njit
+
 __all__ = ["brake_output_bar", "brake_torques_nm"]
 
 
+@njit
 def brake_output_bar(line_bar: float, bias_bar: float, max_bar: float) -> float:
     """Output pressure P_out [bar] of line pressure ``line_bar`` [bar]."""
     p = line_bar + bias_bar

@@ -9,7 +9,8 @@ velocity in the body frame [rad/s]. Semi-implicit (symplectic) Euler:
     q1 = q0 (x) exp(dt w1 / 2)
 
 with the full inertia tensor (products of inertia included). The hot loop uses
-plain-float quaternion and matrix arithmetic (no numpy arrays per step);
+plain-float quaternion and matrix arithmetic in compiled kernels (_jit.py) over
+the state vector ``x`` = (p, v, q, w) of 13 floats;
 conversions outside the loop use transforms3d.
 """
 from __future__ import annotations
@@ -18,9 +19,15 @@ import math
 
 import transforms3d
 
-__all__ = ["Chassis", "quat_to_matrix", "invert3"]
+from ._jit import array, njit, to_list
+
+__all__ = ["Chassis", "quat_to_matrix", "invert3", "integrate", "kinetic_energy_j"]
+
+X_P, X_V, X_Q, X_W = 0, 3, 6, 10
+"""Offsets of position, velocity, attitude and angular velocity in the state vector."""
 
 
+@njit
 def quat_to_matrix(w: float, x: float, y: float, z: float) -> tuple:
     """Rotation matrix (row-major 9-tuple) of a unit quaternion (plain floats, hot loop)."""
     xx, yy, zz = x * x, y * y, z * z
@@ -46,6 +53,78 @@ def invert3(m: tuple) -> tuple:
             C * inv, -(a * h - b * g) * inv, (a * e - b * d) * inv)
 
 
+@njit
+def kinetic_energy_j(x, inertia, mass_kg):
+    """Translational plus rotational kinetic energy [J] of state ``x`` (inertia: row-major 9)."""
+    I = inertia
+    vx, vy, vz = x[3], x[4], x[5]
+    wx, wy, wz = x[10], x[11], x[12]
+    iw0 = I[0] * wx + I[1] * wy + I[2] * wz
+    iw1 = I[3] * wx + I[4] * wy + I[5] * wz
+    iw2 = I[6] * wx + I[7] * wy + I[8] * wz
+    return 0.5 * mass_kg * (vx * vx + vy * vy + vz * vz) + 0.5 * (wx * iw0 + wy * iw1 + wz * iw2)
+
+
+@njit
+def integrate(x, inertia, inertia_inv, mass_kg, angular_damping_per_s, fx, fy, fz, mbx, mby, mbz, dt):
+    """Advance state ``x`` one step with the total force (odom) [N] and moment (body) [N m].
+
+    Semi-implicit Euler of the module docstring, in place.
+
+    Returns
+    -------
+    tuple
+        (rotational kinetic energy removed by the angular damping [J],
+        mean angular velocity of the step before damping, body frame (3 floats)).
+    """
+    m = mass_kg
+    x[3] += dt * fx / m
+    x[4] += dt * fy / m
+    x[5] += dt * fz / m
+    x[0] += dt * x[3]
+    x[1] += dt * x[4]
+    x[2] += dt * x[5]
+    I = inertia
+    J = inertia_inv
+    w0x, w0y, w0z = x[10], x[11], x[12]
+    iwx = I[0] * w0x + I[1] * w0y + I[2] * w0z
+    iwy = I[3] * w0x + I[4] * w0y + I[5] * w0z
+    iwz = I[6] * w0x + I[7] * w0y + I[8] * w0z
+    tx = mbx - (w0y * iwz - w0z * iwy)
+    ty = mby - (w0z * iwx - w0x * iwz)
+    tz = mbz - (w0x * iwy - w0y * iwx)
+    w1x = w0x + dt * (J[0] * tx + J[1] * ty + J[2] * tz)
+    w1y = w0y + dt * (J[3] * tx + J[4] * ty + J[5] * tz)
+    w1z = w0z + dt * (J[6] * tx + J[7] * ty + J[8] * tz)
+    k = 1.0 - angular_damping_per_s * dt
+    if k < 0.0:
+        k = 0.0
+    e1 = 0.5 * (w1x * (I[0] * w1x + I[1] * w1y + I[2] * w1z) + w1y * (I[3] * w1x + I[4] * w1y + I[5] * w1z)
+                + w1z * (I[6] * w1x + I[7] * w1y + I[8] * w1z))
+    damping_loss = e1 * (1.0 - k * k)
+    mx, my, mz = 0.5 * (w0x + w1x), 0.5 * (w0y + w1y), 0.5 * (w0z + w1z)
+    w1x *= k
+    w1y *= k
+    w1z *= k
+    x[10], x[11], x[12] = w1x, w1y, w1z
+    # q <- q (x) exp(dt w / 2), plain floats.
+    ang = dt * math.sqrt(w1x * w1x + w1y * w1y + w1z * w1z)
+    if ang > 1e-12:
+        s = math.sin(0.5 * ang) / ang * dt
+        c = math.cos(0.5 * ang)
+        dx, dy, dz = w1x * s, w1y * s, w1z * s
+    else:
+        c, dx, dy, dz = 1.0, 0.5 * dt * w1x, 0.5 * dt * w1y, 0.5 * dt * w1z
+    qw, qx, qy, qz = x[6], x[7], x[8], x[9]
+    nw = qw * c - qx * dx - qy * dy - qz * dz
+    nx = qw * dx + qx * c + qy * dz - qz * dy
+    ny = qw * dy - qx * dz + qy * c + qz * dx
+    nz = qw * dz + qx * dy - qy * dx + qz * c
+    n = 1.0 / math.sqrt(nw * nw + nx * nx + ny * ny + nz * nz)
+    x[6], x[7], x[8], x[9] = nw * n, nx * n, ny * n, nz * n
+    return damping_loss, mx, my, mz
+
+
 class Chassis:
     """Rigid-body state and integrator.
 
@@ -59,8 +138,10 @@ class Chassis:
 
     Attributes
     ----------
+    x : array of 13 float
+        State vector (p, v, q, w), the one the compiled step advances.
     p : list of 3 float
-        Centre-of-mass position in odom [m].
+        Centre-of-mass position in odom [m] (a copy; assign to set).
     v : list of 3 float
         Centre-of-mass velocity in odom [m/s].
     q : list of 4 float
@@ -74,10 +155,21 @@ class Chassis:
         self.inertia = tuple(float(v) for row in inertia_tensor for v in row)
         self.inertia_inv = invert3(tuple(tuple(row) for row in inertia_tensor))
         self.angular_damping_per_s = angular_damping_per_s
-        self.p = [0.0, 0.0, 0.0]
-        self.v = [0.0, 0.0, 0.0]
-        self.q = [1.0, 0.0, 0.0, 0.0]
-        self.w = [0.0, 0.0, 0.0]
+        self.x = array([0.0] * 6 + [1.0] + [0.0] * 6)
+        self._I = array(self.inertia)
+        self._J = array(self.inertia_inv)
+
+    def _get(self, i: int, n: int) -> list:
+        return to_list(self.x[i:i + n])
+
+    def _set(self, i: int, values) -> None:
+        for k, v in enumerate(values):
+            self.x[i + k] = float(v)
+
+    p = property(lambda self: self._get(X_P, 3), lambda self, v: self._set(X_P, v))
+    v = property(lambda self: self._get(X_V, 3), lambda self, v: self._set(X_V, v))
+    q = property(lambda self: self._get(X_Q, 4), lambda self, v: self._set(X_Q, v))
+    w = property(lambda self: self._get(X_W, 3), lambda self, v: self._set(X_W, v))
 
     def set_pose(self, position, rpy_rad) -> None:
         """Set the centre-of-mass position [m] and roll, pitch, yaw [rad] (sxyz, transforms3d)."""
@@ -100,12 +192,7 @@ class Chassis:
 
     def kinetic_energy_j(self) -> float:
         """Translational plus rotational kinetic energy [J]."""
-        v, w, I = self.v, self.w, self.inertia
-        iw0 = I[0] * w[0] + I[1] * w[1] + I[2] * w[2]
-        iw1 = I[3] * w[0] + I[4] * w[1] + I[5] * w[2]
-        iw2 = I[6] * w[0] + I[7] * w[1] + I[8] * w[2]
-        return 0.5 * self.mass_kg * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * (
-            w[0] * iw0 + w[1] * iw1 + w[2] * iw2)
+        return kinetic_energy_j(self.x, self._I, self.mass_kg)
 
     def integrate(self, fx: float, fy: float, fz: float, mbx: float, mby: float, mbz: float,
                   dt: float) -> tuple:
@@ -117,51 +204,6 @@ class Chassis:
             (rotational kinetic energy removed by the angular damping [J],
             mean angular velocity of the step before damping, body frame (3 floats)).
         """
-        m = self.mass_kg
-        v = self.v
-        p = self.p
-        v[0] += dt * fx / m
-        v[1] += dt * fy / m
-        v[2] += dt * fz / m
-        p[0] += dt * v[0]
-        p[1] += dt * v[1]
-        p[2] += dt * v[2]
-        I = self.inertia
-        J = self.inertia_inv
-        w0x, w0y, w0z = self.w
-        iwx = I[0] * w0x + I[1] * w0y + I[2] * w0z
-        iwy = I[3] * w0x + I[4] * w0y + I[5] * w0z
-        iwz = I[6] * w0x + I[7] * w0y + I[8] * w0z
-        tx = mbx - (w0y * iwz - w0z * iwy)
-        ty = mby - (w0z * iwx - w0x * iwz)
-        tz = mbz - (w0x * iwy - w0y * iwx)
-        w1x = w0x + dt * (J[0] * tx + J[1] * ty + J[2] * tz)
-        w1y = w0y + dt * (J[3] * tx + J[4] * ty + J[5] * tz)
-        w1z = w0z + dt * (J[6] * tx + J[7] * ty + J[8] * tz)
-        k = 1.0 - self.angular_damping_per_s * dt
-        if k < 0.0:
-            k = 0.0
-        e1 = 0.5 * (w1x * (I[0] * w1x + I[1] * w1y + I[2] * w1z) + w1y * (I[3] * w1x + I[4] * w1y + I[5] * w1z)
-                    + w1z * (I[6] * w1x + I[7] * w1y + I[8] * w1z))
-        damping_loss = e1 * (1.0 - k * k)
-        mean = (0.5 * (w0x + w1x), 0.5 * (w0y + w1y), 0.5 * (w0z + w1z))
-        w1x *= k
-        w1y *= k
-        w1z *= k
-        self.w = [w1x, w1y, w1z]
-        # q <- q (x) exp(dt w / 2), plain floats.
-        ang = dt * math.sqrt(w1x * w1x + w1y * w1y + w1z * w1z)
-        if ang > 1e-12:
-            s = math.sin(0.5 * ang) / ang * dt
-            c = math.cos(0.5 * ang)
-            dx, dy, dz = w1x * s, w1y * s, w1z * s
-        else:
-            c, dx, dy, dz = 1.0, 0.5 * dt * w1x, 0.5 * dt * w1y, 0.5 * dt * w1z
-        qw, qx, qy, qz = self.q
-        nw = qw * c - qx * dx - qy * dy - qz * dz
-        nx = qw * dx + qx * c + qy * dz - qz * dy
-        ny = qw * dy - qx * dz + qy * c + qz * dx
-        nz = qw * dz + qx * dy - qy * dx + qz * c
-        n = 1.0 / math.sqrt(nw * nw + nx * nx + ny * ny + nz * nz)
-        self.q = [nw * n, nx * n, ny * n, nz * n]
-        return damping_loss, mean
+        loss, mx, my, mz = integrate(self.x, self._I, self._J, self.mass_kg, self.angular_damping_per_s,
+                                     fx, fy, fz, mbx, mby, mbz, dt)
+        return loss, (mx, my, mz)

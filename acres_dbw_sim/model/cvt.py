@@ -15,17 +15,21 @@ from __future__ import annotations
 
 import math
 
+from ._jit import njit
+
 __all__ = ["clutch_capacity_nm", "ebs_capacity_nm", "shift_speed_rpm", "ratio_target"]
 
 RPM_TO_RAD_S = 2.0 * math.pi / 60.0
 
 
+@njit
 def clutch_capacity_nm(omega_free: float, omega_eng: float, omega_full: float, c_max: float) -> float:
     """Capacity C [N m] of the centrifugal clutch at the free engine speed [rad/s]."""
     x = (omega_free * omega_free - omega_eng * omega_eng) / (omega_full * omega_full - omega_eng * omega_eng)
     return c_max * (0.0 if x < 0.0 else 1.0 if x > 1.0 else x)
 
 
+@njit
 def ebs_capacity_nm(omega_free: float, omega_idle: float, omega_eng: float, c_ebs_max: float,
                     ebs_on: bool) -> float:
     """Capacity C_ebs [N m] of the engine braking system."""
@@ -36,6 +40,7 @@ def ebs_capacity_nm(omega_free: float, omega_idle: float, omega_eng: float, c_eb
     return c_ebs_max * (0.0 if x < 0.0 else 1.0 if x > 1.0 else x)
 
 
+@njit
 def shift_speed_rpm(clutch_torque_prev_nm: float, peak_nm: float, n_light: float, n_full: float) -> float:
     """Shift speed n_s [rev/min] from the previous clutch torque T_c [N m]."""
     s = (clutch_torque_prev_nm if clutch_torque_prev_nm > 0.0 else 0.0) / peak_nm
@@ -43,6 +48,7 @@ def shift_speed_rpm(clutch_torque_prev_nm: float, peak_nm: float, n_light: float
     return math.sqrt(n_light * n_light + (n_full * n_full - n_light * n_light) * s)
 
 
+@njit
 def ratio_target(grips: bool, n_s_rpm: float, omega_s: float, r_high: float, r_low: float) -> float:
     """Belt ratio target r* [-] for secondary speed ``omega_s`` [rad/s]."""
     if grips and omega_s > 1e-6:

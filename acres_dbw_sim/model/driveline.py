@@ -16,13 +16,19 @@ clamped to the capacities when they are exceeded; park ``c = 0`` while
 
 Wheels: 0 FL, 1 FR, 2 RL, 3 RR. Front modes: 0 not driven (Turf, 2WD),
 1 overrunning clutches (AWD), 2 locked both ways (park + AWD, ADC).
+
+The solve is a set of kernels (compiled by numba when present, see _jit.py)
+over the wheel coefficients ``wh = (J/dt, w_0, mu N R_t, a1, a0, T_res)``,
+six arrays of four; :class:`DrivelineSolver` wraps them for callers in Python.
 """
 from __future__ import annotations
 
 import math
 
-__all__ = ["rising_root", "DrivelineSolver", "FRONT_FREE", "FRONT_OVERRUN", "FRONT_LOCKED",
-           "ROOT_TOL_RAD_S"]
+from ._jit import array, njit
+
+__all__ = ["rising_root", "root_start", "root_next", "DrivelineSolver", "solve_driveline", "wheel_torque",
+           "FRONT_FREE", "FRONT_OVERRUN", "FRONT_LOCKED", "ROOT_TOL_RAD_S"]
 
 FRONT_FREE = 0
 FRONT_OVERRUN = 1
@@ -31,6 +37,7 @@ FRONT_LOCKED = 2
 ROOT_TOL_RAD_S = 1e-10
 """Absolute part of the root tolerance [rad/s]; see :func:`rising_root`."""
 
+_MAX_ITER = 100
 _tanh = math.tanh
 
 
@@ -64,6 +71,10 @@ def rising_root(f, x0: float, h: float, tol: float = ROOT_TOL_RAD_S, max_iter: i
     the kinks (max, the overrunning clutch): a solve takes typically 3 to 5
     evaluations instead of ~50.
 
+    The algorithm is :func:`root_start` and :func:`root_next`; a caller
+    evaluates the function at ``st[0]`` and passes the value and slope to
+    ``root_next`` until it says done (the compiled solve has no callbacks).
+
     Parameters
     ----------
     f : callable
@@ -82,68 +93,232 @@ def rising_root(f, x0: float, h: float, tol: float = ROOT_TOL_RAD_S, max_iter: i
     float
         x with f(x) ~ 0 (or the bracket end nearest to a sign change if f jumps).
     """
-    return _rising_root_py(_call, f, x0, h, tol, max_iter)
+    st = root_start(x0, h)
+    while True:
+        fx, dfx = f(st[0])
+        done, st = root_next(st, fx, dfx, tol, max_iter)
+        if done:
+            return st[0]
 
 
-def _call(f, x):
-    return f(x)
+@njit
+def root_start(x0, h):
+    """State of :func:`rising_root` before the first evaluation, at ``x0``.
+
+    (x, lo, hi, expansion step, step before last, last step, iterations):
+    the function will be evaluated at x; lo and hi are the nearest points
+    known below and above the root (infinite while unknown).
+    """
+    return (x0, -math.inf, math.inf, h, math.inf, math.inf, 0.0)
 
 
-def rising_root_ctx(f, ctx, x0, h, tol, max_iter):
-    """:func:`rising_root` of ``x -> f(ctx, x)`` (the form the compiled solve uses)."""
-    x = x0
-    fx, dfx = f(ctx, x)
+@njit
+def root_next(st, fx, dfx, tol, max_iter):
+    """One step of :func:`rising_root` given f(x) and f'(x) at ``st[0]``: (done, new state).
+
+    When done, ``st[0]`` is the root.
+    """
+    x, lo, hi, step, dx_old, dx, it = st
     if fx == 0.0:
-        return x
-    inf = math.inf
-    lo, hi = -inf, inf
+        return True, st
     if fx < 0.0:
         lo = x
     else:
         hi = x
-    step = h                         # outward expansion while one side is open
-    dx_old = inf
-    dx = inf
-    for _ in range(max_iter):
-        newton = dfx > 0.0
-        xn = x - fx / dfx if newton else x
-        if lo > -inf and hi < inf:
-            # bracketed: rtsafe safeguard
-            if not newton or not (lo <= xn <= hi) or abs(2.0 * fx) > abs(dx_old * dfx):
-                xn = 0.5 * (lo + hi)
-        else:
-            # one side open: Newton goes towards it (an overshoot closes the bracket); a step
-            # outward, doubling, only when the slope gives no direction
-            if not newton:
-                xn = x + step if fx < 0.0 else x - step
-                step *= 2.0
-        dx_old = dx
-        dx = xn - x
-        x = xn
-        if abs(dx) <= tol + 4.4e-16 * abs(x):
-            return x
-        fx, dfx = f(ctx, x)
-        if fx == 0.0:
-            return x
-        if fx < 0.0:
-            lo = x
-        else:
-            hi = x
-        if hi - lo <= tol + 4.4e-16 * abs(x):
-            return x
-    if lo > -inf and hi < inf:
-        return 0.5 * (lo + hi)
-    return x
+    bracketed = lo > -math.inf and hi < math.inf
+    if hi - lo <= tol + 4.4e-16 * abs(x):
+        return True, st
+    if it >= max_iter:
+        return True, ((0.5 * (lo + hi) if bracketed else x), lo, hi, step, dx_old, dx, it)
+    newton = dfx > 0.0
+    xn = x - fx / dfx if newton else x
+    if bracketed:
+        # rtsafe safeguard: bisect when Newton leaves the bracket or |f| does not fall fast enough
+        if not newton or not (lo <= xn <= hi) or abs(2.0 * fx) > abs(dx_old * dfx):
+            xn = 0.5 * (lo + hi)
+    elif not newton:
+        # one side open and the slope gives no direction: step outward, doubling
+        xn = x + step if fx < 0.0 else x - step
+        step *= 2.0
+    dx_old = dx
+    dx = xn - x
+    st = (xn, lo, hi, step, dx_old, dx, it + 1.0)
+    return abs(dx) <= tol + 4.4e-16 * abs(xn), st
 
 
-_rising_root_py = rising_root_ctx
+# ----------------------------------------------------------------- wheel level
+@njit
+def wheel_torque(wh, j, w):
+    """(T_j(w) [N m], dT_j/dw [N m s/rad]) of wheel ``j`` at trial spin ``w`` (reference "Wheel")."""
+    jdt, w0, munr, a1, a0, tres = wh
+    th = _tanh(a1[j] * w + a0[j])
+    tr = _tanh(10.0 * w)
+    return (jdt[j] * (w - w0[j]) + munr[j] * th + tres[j] * tr,
+            jdt[j] + munr[j] * a1[j] * (1.0 - th * th) + 10.0 * tres[j] * (1.0 - tr * tr))
+
+
+@njit
+def free_spin(wh, j):
+    """Spin of wheel ``j`` without a shaft: T_j(w) = 0."""
+    st = root_start(wh[1][j], 0.5)
+    while True:
+        t, d = wheel_torque(wh, j, st[0])
+        done, st = root_next(st, t, d, ROOT_TOL_RAD_S, _MAX_ITER)
+        if done:
+            return st[0]
+
+
+@njit
+def open_split(wh, c):
+    """w_2 of an open rear axle at carrier speed ``c``: T_2(w_2) = T_3(2c - w_2)."""
+    w0 = wh[1]
+    st = root_start(c + 0.5 * (w0[2] - w0[3]), 0.5)
+    while True:
+        w2 = st[0]
+        t2, d2 = wheel_torque(wh, 2, w2)
+        t3, d3 = wheel_torque(wh, 3, 2.0 * c - w2)
+        done, st = root_next(st, t2 - t3, d2 + d3, ROOT_TOL_RAD_S, _MAX_ITER)
+        if done:
+            return st[0]
+
+
+@njit
+def need_torque(wh, open_rear, front, k, c):
+    """(T_need(c) [N m], slope) at the rear carrier for carrier speed ``c`` (reference "Wheels in total")."""
+    if open_rear:
+        w2 = open_split(wh, c)
+        t2, d2 = wheel_torque(wh, 2, w2)
+        t3, d3 = wheel_torque(wh, 3, 2.0 * c - w2)
+        t = t2 + t3
+        ds = d2 + d3
+        d = 4.0 * d2 * d3 / ds if ds > 0.0 else 0.0
+    else:
+        t2, d2 = wheel_torque(wh, 2, c)
+        t3, d3 = wheel_torque(wh, 3, c)
+        t = t2 + t3
+        d = d2 + d3
+    if front != FRONT_FREE:
+        kc = k * c
+        for j in range(2):
+            tj, dj = wheel_torque(wh, j, kc)
+            if front == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0):
+                t += k * tj
+                d += k * k * dj
+    return t, d
+
+
+# ----------------------------------------------------------------- carrier level
+@njit
+def carrier_for_torque(wh, open_rear, front, k, target, c0):
+    """c with T_need(c) = ``target`` [N m] (clutch at its capacity, park pawl, or neutral: 0)."""
+    st = root_start(c0, 0.5)
+    while True:
+        t, d = need_torque(wh, open_rear, front, k, st[0])
+        done, st = root_next(st, t - target, d, ROOT_TOL_RAD_S, _MAX_ITER)
+        if done:
+            return st[0]
+
+
+@njit
+def carrier_locked_clutch(wh, open_rear, front, k, r, eta, je_dt, w_free):
+    """c with T_need(c) = D(T_c(c)), T_c(c) = J_e (w_free - R c) / dt (clutch holds)."""
+    st = root_start(w_free / r, 0.5)
+    while True:
+        c = st[0]
+        t, d = need_torque(wh, open_rear, front, k, c)
+        tc = je_dt * (w_free - r * c)
+        if tc >= 0.0:
+            dd = r * eta * tc
+            slope = r * r * eta * je_dt
+        else:
+            dd = r * tc / eta
+            slope = r * r * je_dt / eta
+        done, st = root_next(st, t - dd, d + slope, ROOT_TOL_RAD_S, _MAX_ITER)
+        if done:
+            return st[0]
+
+
+@njit
+def delivered_nm(r, eta, tc):
+    """D(T_c) [N m] at the rear carrier (reference "Engine side")."""
+    return r * eta * tc if tc >= 0.0 else r * tc / eta
+
+
+@njit
+def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ratio, overall_ratio, efficiency,
+                    engine_inertia, omega_free, cap_fwd, cap_rev, park_hold_nm, radius_m):
+    """Run the solve of one step (reference "Balance", then SettleWheels).
+
+    Parameters
+    ----------
+    wh : tuple of 6 arrays of 4
+        J/dt, w_0, mu N R_t, a1, a0, T_res of each wheel.
+    out : array of 19
+        Results: carrier speed c [rad/s], clutch torque T_c [N m], torque
+        delivered to the carrier (D(T_c), the pawl's or 0) [N m], then per
+        wheel the spin [rad/s] (3..6), shaft torque [N m] (7..10), tyre force
+        F_x [N] (11..14), 1.0 when connected to the carrier (15..18).
+    Other parameters: see :meth:`DrivelineSolver.solve`.
+    """
+    je_dt = engine_inertia / dt_s
+    w0 = wh[1]
+    c0 = 0.5 * (w0[2] + w0[3])
+    k = ring_ratio
+    r = overall_ratio
+    eta = efficiency
+    tc = 0.0
+    if park:
+        t0, _ = need_torque(wh, open_rear, front_mode, k, 0.0)
+        if -park_hold_nm <= t0 <= park_hold_nm:
+            c = 0.0
+            tsup = t0
+        else:
+            tsup = park_hold_nm if t0 > 0.0 else -park_hold_nm
+            c = carrier_for_torque(wh, open_rear, front_mode, k, tsup, c0)
+    elif in_gear and r != 0.0 and (cap_fwd > 0.0 or cap_rev > 0.0):
+        c = carrier_locked_clutch(wh, open_rear, front_mode, k, r, eta, je_dt, omega_free)
+        tc = je_dt * (omega_free - r * c)
+        if tc > cap_fwd or tc < -cap_rev:
+            tc = cap_fwd if tc > cap_fwd else -cap_rev
+            c = carrier_for_torque(wh, open_rear, front_mode, k, delivered_nm(r, eta, tc), c0)
+        tsup = delivered_nm(r, eta, tc)
+    else:
+        c = carrier_for_torque(wh, open_rear, front_mode, k, 0.0, c0)
+        tsup = 0.0
+    out[0] = c
+    out[1] = tc
+    out[2] = tsup
+    # SettleWheels: spins, shaft torques and tyre forces at the solved carrier speed.
+    if open_rear:
+        w2 = open_split(wh, c)
+        out[5] = w2
+        out[6] = 2.0 * c - w2
+    else:
+        out[5] = c
+        out[6] = c
+    out[17] = 1.0
+    out[18] = 1.0
+    kc = k * c
+    for j in range(2):
+        engaged = False
+        if front_mode != FRONT_FREE:
+            tj, _ = wheel_torque(wh, j, kc)
+            engaged = front_mode == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0)
+        out[15 + j] = 1.0 if engaged else 0.0
+        out[3 + j] = kc if engaged else free_spin(wh, j)
+    munr, a1, a0 = wh[2], wh[3], wh[4]
+    for j in range(4):
+        w = out[3 + j]
+        t, _ = wheel_torque(wh, j, w)
+        out[7 + j] = t if out[15 + j] != 0.0 else 0.0
+        out[11 + j] = munr[j] / radius_m * _tanh(a1[j] * w + a0[j])
 
 
 class DrivelineSolver:
-    """Solve of one step: wheel spins, carrier speed, clutch torque.
+    """Solve of one step for callers in Python: wheel spins, carrier speed, clutch torque.
 
-    Preallocated per-wheel coefficients are set by the caller for each step
-    (:meth:`set_wheel`), then :meth:`solve` runs the reference's four cases.
+    Per-wheel coefficients are set for each step (:meth:`set_wheel`), then
+    :meth:`solve` runs the reference's four cases (:func:`solve_driveline`).
 
     Attributes (after :meth:`solve`)
     --------------------------------
@@ -161,37 +336,14 @@ class DrivelineSolver:
         Tyre force F_x at omega_j [N].
     driven : list of 4 bool
         Wheel connected to the carrier in this step.
-    evaluations : int
-        Number of wheel-torque evaluations (for the benchmark).
     """
 
     def __init__(self, radius_m: float) -> None:
         self.radius_m = radius_m
-        self.jdt = [0.0] * 4      # J_j / dt
-        self.w0 = [0.0] * 4       # spin at the start [rad/s]
-        self.munr = [0.0] * 4     # mu N R_t [N m]
-        self.a1 = [0.0] * 4       # slip coefficients k_s s = a1 w + a0
-        self.a0 = [0.0] * 4
-        self.tres = [0.0] * 4     # T_roll + T_brake [N m]
-        self.omega = [0.0] * 4
-        self.shaft_torque_nm = [0.0] * 4
-        self.fx_n = [0.0] * 4
-        self.driven = [False] * 4
-        self.carrier_rad_s = 0.0
-        self.clutch_torque_nm = 0.0
-        self.carrier_torque_nm = 0.0
-        self.evaluations = 0
-        # per-solve configuration
-        self._open = False
-        self._front = FRONT_FREE
-        self._k = 1.0
-        self._c_target = 0.0
-        self._r = 0.0
-        self._eta = 1.0
-        self._je_dt = 0.0
-        self._w_free = 0.0
-        self._j = 0
-        self._c = 0.0
+        self.wh = tuple(array([0.0] * 4) for _ in range(6))
+        self.jdt, self.w0, self.munr, self.a1, self.a0, self.tres = self.wh
+        self.out = array([0.0] * 19)
+        self._set_results()
 
     def set_wheel(self, j: int, inertia_kg_m2: float, dt_s: float, omega0: float, mu_n: float, a1: float,
                   a0: float, t_res_nm: float) -> None:
@@ -203,82 +355,13 @@ class DrivelineSolver:
         self.a0[j] = a0
         self.tres[j] = t_res_nm
 
-    # ----------------------------------------------------------------- wheel level
     def wheel_torque(self, j: int, w: float) -> tuple:
         """(T_j(w) [N m], dT_j/dw [N m s/rad]) of wheel ``j`` at trial spin ``w``."""
-        self.evaluations += 1
-        a1 = self.a1[j]
-        th = _tanh(a1 * w + self.a0[j])
-        tr = _tanh(10.0 * w)
-        munr = self.munr[j]
-        tres = self.tres[j]
-        jdt = self.jdt[j]
-        return (jdt * (w - self.w0[j]) + munr * th + tres * tr,
-                jdt + munr * a1 * (1.0 - th * th) + 10.0 * tres * (1.0 - tr * tr))
-
-    def _free_fn(self, w: float) -> tuple:
-        return self.wheel_torque(self._j, w)
+        return wheel_torque(self.wh, j, w)
 
     def free_spin(self, j: int) -> float:
         """Spin of wheel ``j`` without a shaft: T_j(w) = 0."""
-        self._j = j
-        return rising_root(self._free_fn, self.w0[j], 0.5)
-
-    def _split_fn(self, w2: float) -> tuple:
-        t2, d2 = self.wheel_torque(2, w2)
-        t3, d3 = self.wheel_torque(3, 2.0 * self._c - w2)
-        return t2 - t3, d2 + d3
-
-    def open_split(self, c: float) -> float:
-        """w_2 of an open rear axle at carrier speed ``c``: T_2(w_2) = T_3(2c - w_2)."""
-        self._c = c
-        return rising_root(self._split_fn, c + 0.5 * (self.w0[2] - self.w0[3]), 0.5)
-
-    def need_torque(self, c: float) -> tuple:
-        """(T_need(c) [N m], slope) at the rear carrier for carrier speed ``c``."""
-        if self._open:
-            w2 = self.open_split(c)
-            t2, d2 = self.wheel_torque(2, w2)
-            t3, d3 = self.wheel_torque(3, 2.0 * c - w2)
-            t = t2 + t3
-            ds = d2 + d3
-            d = 4.0 * d2 * d3 / ds if ds > 0.0 else 0.0
-        else:
-            t2, d2 = self.wheel_torque(2, c)
-            t3, d3 = self.wheel_torque(3, c)
-            t = t2 + t3
-            d = d2 + d3
-        front = self._front
-        if front != FRONT_FREE:
-            k = self._k
-            kc = k * c
-            for j in (0, 1):
-                tj, dj = self.wheel_torque(j, kc)
-                if front == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0):
-                    t += k * tj
-                    d += k * k * dj
-        return t, d
-
-    # ----------------------------------------------------------------- carrier level
-    def _target_fn(self, c: float) -> tuple:
-        t, d = self.need_torque(c)
-        return t - self._c_target, d
-
-    def _locked_fn(self, c: float) -> tuple:
-        t, d = self.need_torque(c)
-        r = self._r
-        tc = self._je_dt * (self._w_free - r * c)
-        if tc >= 0.0:
-            dd = r * self._eta * tc
-            slope = r * r * self._eta * self._je_dt
-        else:
-            dd = r * tc / self._eta
-            slope = r * r * self._je_dt / self._eta
-        return t - dd, d + slope
-
-    def delivered_nm(self, tc: float) -> float:
-        """D(T_c) [N m] at the rear carrier."""
-        return self._r * self._eta * tc if tc >= 0.0 else self._r * tc / self._eta
+        return free_spin(self.wh, j)
 
     def solve(self, dt_s: float, in_gear: bool, park: bool, open_rear: bool, front_mode: int,
               ring_ratio: float, overall_ratio: float, efficiency: float, engine_inertia: float,
@@ -310,64 +393,16 @@ class DrivelineSolver:
         park_hold_nm : float
             T_park [N m].
         """
-        self.evaluations = 0
-        self._open = open_rear
-        self._front = front_mode
-        self._k = ring_ratio
-        self._r = overall_ratio
-        self._eta = efficiency
-        self._je_dt = engine_inertia / dt_s
-        self._w_free = omega_free
-        c0 = 0.5 * (self.w0[2] + self.w0[3])
-        tc = 0.0
-        if park:
-            t0, _ = self.need_torque(0.0)
-            if -park_hold_nm <= t0 <= park_hold_nm:
-                c = 0.0
-                tsup = t0
-            else:
-                tsup = park_hold_nm if t0 > 0.0 else -park_hold_nm
-                self._c_target = tsup
-                c = rising_root(self._target_fn, c0, 0.5)
-        elif in_gear and overall_ratio != 0.0 and (cap_fwd > 0.0 or cap_rev > 0.0):
-            c = rising_root(self._locked_fn, omega_free / overall_ratio, 0.5)
-            tc = self._je_dt * (omega_free - overall_ratio * c)
-            if tc > cap_fwd or tc < -cap_rev:
-                tc = cap_fwd if tc > cap_fwd else -cap_rev
-                self._c_target = self.delivered_nm(tc)
-                c = rising_root(self._target_fn, c0, 0.5)
-            tsup = self.delivered_nm(tc)
-        else:
-            self._c_target = 0.0
-            c = rising_root(self._target_fn, c0, 0.5)
-            tsup = 0.0
-        self.carrier_rad_s = c
-        self.clutch_torque_nm = tc
-        self.carrier_torque_nm = tsup
-        self._settle(c)
+        solve_driveline(self.wh, self.out, float(dt_s), bool(in_gear), bool(park), bool(open_rear),
+                        int(front_mode), float(ring_ratio), float(overall_ratio), float(efficiency),
+                        float(engine_inertia), float(omega_free), float(cap_fwd), float(cap_rev),
+                        float(park_hold_nm), float(self.radius_m))
+        self._set_results()
 
-    def _settle(self, c: float) -> None:
-        """Wheel spins, shaft torques and tyre forces at the solved carrier speed."""
-        om = self.omega
-        if self._open:
-            w2 = self.open_split(c)
-            om[2] = w2
-            om[3] = 2.0 * c - w2
-        else:
-            om[2] = c
-            om[3] = c
-        self.driven[2] = True
-        self.driven[3] = True
-        kc = self._k * c
-        for j in (0, 1):
-            engaged = False
-            if self._front != FRONT_FREE:
-                tj, _ = self.wheel_torque(j, kc)
-                engaged = self._front == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0)
-            self.driven[j] = engaged
-            om[j] = kc if engaged else self.free_spin(j)
-        for j in range(4):
-            w = om[j]
-            t, _ = self.wheel_torque(j, w)
-            self.shaft_torque_nm[j] = t if self.driven[j] else 0.0
-            self.fx_n[j] = self.munr[j] / self.radius_m * _tanh(self.a1[j] * w + self.a0[j])
+    def _set_results(self) -> None:
+        o = list(self.out)
+        self.carrier_rad_s, self.clutch_torque_nm, self.carrier_torque_nm = o[0], o[1], o[2]
+        self.omega = o[3:7]
+        self.shaft_torque_nm = o[7:11]
+        self.fx_n = o[11:15]
+        self.driven = [v != 0.0 for v in o[15:19]]

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-__all__ = ["fuel_power_w", "EnergyLedger"]
+from ._jit import njit
+
+__all__ = ["fuel_power_w", "EnergyLedger", "LEDGER_TERMS"]
 
 
+@njit
 def fuel_power_w(fuel: bool, t_e: float, t_fr: float, t_pu: float, u: float, omega_mean: float,
                  eta_i: float) -> tuple:
     """(P_fuel [W], P_b [W]) of the Willans line."""
@@ -84,3 +87,11 @@ class EnergyLedger:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["residual_j"] = self.residual_j
         return d
+
+
+LEDGER_TERMS = tuple(f.name for f in fields(EnergyLedger))
+"""Names of the ledger's terms in field order (the index of each in the step kernel's ledger array)."""
+(L_FUEL, L_ENGINE_LOSS, L_PARASITIC, L_ENGINE_KINETIC, L_CLUTCH, L_DRIVELINE, L_COUPLING, L_BRAKE, L_WHEEL_KINETIC,
+ L_ROLLING, L_TYRE_SLIP, L_SOIL, L_SUSPENSION, L_BODY_CONTACT, L_AERO, L_WATER, L_ANGULAR_DAMPING,
+ L_CHASSIS_KINETIC, L_POTENTIAL) = range(19)
+assert len(LEDGER_TERMS) == 19 and LEDGER_TERMS[L_POTENTIAL] == "potential_j" and LEDGER_TERMS[L_SOIL] == "soil_j"

@@ -18,7 +18,9 @@ The free engine speed is omega_free = max(0, omega_e + dt (T_e - T_acc) / J_e).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
+
+from ._jit import njit
 
 __all__ = ["EngineCurves", "lag", "full_load_torque_nm", "friction_torque_nm", "pumping_torque_nm",
            "speed_governor", "idle_request", "torque_target", "engine_torque_nm", "free_speed_rad_s",
@@ -27,14 +29,17 @@ __all__ = ["EngineCurves", "lag", "full_load_torque_nm", "friction_torque_nm", "
 RAD_S_TO_RPM = 60.0 / (2.0 * math.pi)
 
 
+@njit
 def lag(x: float, target: float, tau_s: float, dt_s: float) -> float:
     """First-order lag (AcresSim::Lag): x* + (x - x*) exp(-dt / max(1e-4, tau))."""
     return target + (x - target) * math.exp(-dt_s / (tau_s if tau_s > 1e-4 else 1e-4))
 
 
-@dataclass(frozen=True)
-class EngineCurves:
+class EngineCurves(NamedTuple):
     """Curves and constants of the engine, built once from EngineParams.
+
+    A named tuple: the compiled step passes it as a plain tuple, and the
+    functions below unpack it by position.
 
     Attributes
     ----------
@@ -65,15 +70,17 @@ class EngineCurves:
     def from_params(cls, e) -> "EngineCurves":
         """Build from :class:`~acres_dbw_sim.model.params.EngineParams`."""
         k = 1e5 * e.displacement_m3 / (4.0 * math.pi)
-        return cls(tuple(e.torque_curve_rpm), tuple(e.torque_curve_nm), e.max_rpm, k, e.fmep_bar,
-                   e.fmep_bar_per_krpm, e.fmep_bar_per_krpm2, e.pumping_bar * k, max(e.torque_curve_nm))
+        return cls(tuple(float(v) for v in e.torque_curve_rpm), tuple(float(v) for v in e.torque_curve_nm),
+                   float(e.max_rpm), k, float(e.fmep_bar), float(e.fmep_bar_per_krpm), float(e.fmep_bar_per_krpm2),
+                   float(e.pumping_bar) * k, float(max(e.torque_curve_nm)))
 
 
+@njit
 def full_load_torque_nm(n_rpm: float, c: EngineCurves) -> float:
     """T_wot [N m] at engine speed ``n_rpm`` [rev/min]."""
-    if n_rpm >= c.max_rpm:
+    rpm, nm, max_rpm, _, _, _, _, _, _ = c
+    if n_rpm >= max_rpm:
         return 0.0
-    rpm, nm = c.rpm, c.nm
     if n_rpm <= rpm[0]:
         return nm[0]
     last = len(rpm) - 1
@@ -84,11 +91,13 @@ def full_load_torque_nm(n_rpm: float, c: EngineCurves) -> float:
     return nm[last]
 
 
+@njit
 def friction_torque_nm(n_rpm: float, c: EngineCurves) -> float:
     """T_fr [N m] at ``n_rpm`` [rev/min]."""
+    _, _, _, nm_per_bar, f0, f1, f2, _, _ = c
     nk = n_rpm * 1e-3
-    f = c.f0 + c.f1 * nk + c.f2 * nk * nk
-    return f * c.nm_per_bar if f > 0.0 else 0.0
+    f = f0 + f1 * nk + f2 * nk * nk
+    return f * nm_per_bar if f > 0.0 else 0.0
 
 
 def pumping_torque_nm(c: EngineCurves) -> float:
@@ -96,6 +105,7 @@ def pumping_torque_nm(c: EngineCurves) -> float:
     return c.pumping_nm
 
 
+@njit
 def speed_governor(v_max_mps: float, rear_speed_mps: float) -> float:
     """g_v = clamp((v_max - v_r) / 0.5, 0, 1); 1 when v_max is 0 (no governor)."""
     if v_max_mps <= 0.0:
@@ -104,6 +114,7 @@ def speed_governor(v_max_mps: float, rear_speed_mps: float) -> float:
     return 0.0 if g < 0.0 else 1.0 if g > 1.0 else g
 
 
+@njit
 def idle_request(omega_e: float, omega_idle: float, idle_gain: float, t_wot_idle: float,
                  t_fr_idle: float, t_pu: float, t_acc: float) -> float:
     """Idle-governor request u_idle [-] (feed-forward plus proportional term)."""
@@ -112,6 +123,7 @@ def idle_request(omega_e: float, omega_idle: float, idle_gain: float, t_wot_idle
     return 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
 
 
+@njit
 def torque_target(pedal: float, pedal_exponent: float, g_v: float, u_idle: float, tank_empty: bool) -> float:
     """u* = max(p^max(0.1, gamma) g_v, u_idle); 0 with an empty tank."""
     if tank_empty:
@@ -121,11 +133,13 @@ def torque_target(pedal: float, pedal_exponent: float, g_v: float, u_idle: float
     return up if up > u_idle else u_idle
 
 
+@njit
 def engine_torque_nm(u: float, fuel: bool, t_wot: float, t_fr: float, t_pu: float) -> float:
     """T_e = f u (T_wot + T_fr) - T_fr - (1 - u) T_pu [N m]."""
     return (u * (t_wot + t_fr) if fuel else 0.0) - t_fr - (1.0 - u) * t_pu
 
 
+@njit
 def free_speed_rad_s(omega_e: float, t_e: float, t_acc: float, j_e: float, dt_s: float) -> float:
     """omega_free = max(0, omega_e + dt (T_e - T_acc) / J_e) [rad/s]."""
     w = omega_e + dt_s * (t_e - t_acc) / j_e

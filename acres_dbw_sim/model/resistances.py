@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import math
 
+from ._jit import njit
+
 __all__ = ["aero_drag_n", "rolling_torque_nm", "water_drag_coefficient_kg_m"]
 
 
+@njit
 def aero_drag_n(vx: float, vy: float, vz: float, rho: float, cda: float) -> tuple:
     """Drag force (world) [N] for the centre-of-mass velocity (vx, vy, vz) [m/s]."""
     k = -0.5 * rho * cda * math.sqrt(vx * vx + vy * vy + vz * vz)
     return k * vx, k * vy, k * vz
 
 
+@njit
 def rolling_torque_nm(f: float, load_n: float, radius_m: float) -> float:
     """T_roll = min(f, 0.45) N R_t [N m]."""
     return (f if f < 0.45 else 0.45) * load_n * radius_m

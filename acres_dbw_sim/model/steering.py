@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import math
 
+from ._jit import njit
+
 __all__ = ["bicycle_angle_rad", "ackermann_rad", "steering_wheel_for_curvature_deg"]
 
 _DEG = math.pi / 180.0
 
 
+@njit
 def bicycle_angle_rad(steering_wheel_deg: float, ratio: float, center_deg: float) -> float:
     """Bicycle angle delta [rad] of a steering-wheel angle [deg].
 
@@ -32,6 +35,7 @@ def bicycle_angle_rad(steering_wheel_deg: float, ratio: float, center_deg: float
     return _DEG * (steering_wheel_deg - center_deg) / (ratio if ratio > 1.0 else 1.0)
 
 
+@njit
 def ackermann_rad(delta_rad: float, wheelbase_m: float, track_m: float) -> tuple:
     """Front-wheel angles (left, right) [rad] for bicycle angle ``delta_rad``.
 
@@ -51,6 +55,7 @@ def ackermann_rad(delta_rad: float, wheelbase_m: float, track_m: float) -> tuple
     return -outer, -inner
 
 
+@njit
 def steering_wheel_for_curvature_deg(curvature_1_m: float, wheelbase_m: float, ratio: float,
                                      center_deg: float) -> float:
     """Steering-wheel angle [deg] that gives path curvature ``curvature_1_m`` [1/m]

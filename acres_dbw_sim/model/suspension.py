@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ._jit import njit
 from .mass import G_MPS2
 
 __all__ = ["CornerSprings", "tyre_membrane_rate_n_m", "corner_springs", "suspension_load_n"]
@@ -74,6 +75,7 @@ def corner_springs(params, g: float = G_MPS2) -> CornerSprings:
     return CornerSprings(rates, dampers, tuple(n0), s.droop_m, xb, s.bump_stop_rate_n_m2)
 
 
+@njit
 def suspension_load_n(n0: float, k: float, c: float, x_s: float, v_n: float, x0: float, xb: float,
                       kb: float) -> float:
     """Normal load N [N] of one corner (SuspensionLoad).

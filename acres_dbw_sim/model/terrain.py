@@ -15,6 +15,11 @@ frame) and the index of the surface in the parameter file's surface table
   first match wins, else the terrain's default surface.
 * ``wheel_surfaces``: a fixed surface per wheel (0 FL, 1 FR, 2 RL, 3 RR) for
   test stands; ``None`` entries use the map.
+
+After :meth:`Terrain.bind` a terrain is also plain data, ``Terrain.data``
+(``TerrainData``: floats, ints, the grid and the regions as flat arrays), and
+:func:`query` is the one implementation of the height, normal and surface,
+compiled with the step (_jit.py); the methods call it.
 """
 from __future__ import annotations
 
@@ -23,7 +28,80 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["Region", "Terrain", "FlatTerrain", "HeightMapTerrain"]
+from ._jit import array, int_array, njit
+
+__all__ = ["Region", "Terrain", "FlatTerrain", "HeightMapTerrain", "query", "region_surface", "point_in_polygon"]
+
+# TerrainData = (fp, ip, grid, region_kind, region_surface, region_rect, polygon_xy, polygon_start):
+# fp = (z0, grade, bank, nx, ny, nz, x0, y0, 1/resolution) of the plane or the grid,
+# ip = (kind 0 plane / 1 grid, default surface, number of regions, grid columns, grid rows, fixed surface of
+# wheels 0..3 or -1); grid heights row-major; regions: kind 0 rectangle (x_min, y_min, x_max, y_max in
+# region_rect) or 1 polygon (vertices polygon_xy[2 start .. 2 end) as x, y pairs).
+KIND_PLANE = 0
+KIND_GRID = 1
+
+
+@njit
+def point_in_polygon(xy, start, end, x, y):
+    """Even-odd rule for the polygon of vertices ``xy[2 start:2 end]`` (x, y pairs)."""
+    inside = False
+    xj, yj = xy[2 * end - 2], xy[2 * end - 1]
+    for i in range(start, end):
+        xi, yi = xy[2 * i], xy[2 * i + 1]
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+            inside = not inside
+        xj, yj = xi, yi
+    return inside
+
+
+@njit
+def region_surface(td, x, y):
+    """Surface index at (x, y) [m]: the first region that contains the point, else the default."""
+    fp, ip, grid, rkind, rsurf, rrect, pxy, pstart = td
+    for i in range(ip[2]):
+        if rkind[i] == 0:
+            if rrect[4 * i] <= x <= rrect[4 * i + 2] and rrect[4 * i + 1] <= y <= rrect[4 * i + 3]:
+                return rsurf[i]
+        elif point_in_polygon(pxy, pstart[i], pstart[i + 1], x, y):
+            return rsurf[i]
+    return ip[1]
+
+
+@njit
+def query(td, x_m, y_m):
+    """(z [m], nx, ny, nz, surface_index) at (x, y) in odom (see :class:`Terrain`)."""
+    fp, ip, z, rkind, rsurf, rrect, pxy, pstart = td
+    idx = region_surface(td, x_m, y_m) if ip[2] > 0 else ip[1]
+    if ip[0] == KIND_PLANE:
+        return fp[0] + fp[1] * x_m + fp[2] * y_m, fp[3], fp[4], fp[5], idx
+    # bilinear height map; outside the grid the edge values continue
+    inv = fp[8]
+    gx = (x_m - fp[6]) * inv
+    gy = (y_m - fp[7]) * inv
+    ncol = ip[3]
+    nx1 = ncol - 1
+    ny1 = ip[4] - 1
+    edge_x = gx < 0.0 or gx > nx1
+    edge_y = gy < 0.0 or gy > ny1
+    gx = 0.0 if gx < 0.0 else nx1 if gx > nx1 else gx
+    gy = 0.0 if gy < 0.0 else ny1 if gy > ny1 else gy
+    ix = int(gx)
+    iy = int(gy)
+    if ix >= nx1:
+        ix = nx1 - 1
+    if iy >= ny1:
+        iy = ny1 - 1
+    tx = gx - ix
+    ty = gy - iy
+    z00 = z[iy * ncol + ix]
+    z10 = z[iy * ncol + ix + 1]
+    z01 = z[(iy + 1) * ncol + ix]
+    z11 = z[(iy + 1) * ncol + ix + 1]
+    h = (1.0 - ty) * ((1.0 - tx) * z00 + tx * z10) + ty * ((1.0 - tx) * z01 + tx * z11)
+    dzdx = 0.0 if edge_x else ((1.0 - ty) * (z10 - z00) + ty * (z11 - z01)) * inv
+    dzdy = 0.0 if edge_y else ((1.0 - tx) * (z01 - z00) + tx * (z11 - z10)) * inv
+    n = 1.0 / math.sqrt(1.0 + dzdx * dzdx + dzdy * dzdy)
+    return h, -dzdx * n, -dzdy * n, n, idx
 
 
 @dataclass(frozen=True)
@@ -51,22 +129,14 @@ class Region:
             object.__setattr__(self, "polygon", tuple((float(x), float(y)) for x, y in self.polygon))
             if len(self.polygon) < 3:
                 raise ValueError("a polygon needs at least 3 vertices")
+            object.__setattr__(self, "_xy", array([c for xy in self.polygon for c in xy]))
 
     def contains(self, x: float, y: float) -> bool:
         """True when (x, y) [m] is inside the region."""
         if self.rect is not None:
             x0, y0, x1, y1 = self.rect
             return x0 <= x <= x1 and y0 <= y <= y1
-        inside = False
-        pts = self.polygon
-        n = len(pts)
-        xj, yj = pts[n - 1]
-        for i in range(n):
-            xi, yi = pts[i]
-            if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-                inside = not inside
-            xj, yj = xi, yi
-        return inside
+        return point_in_polygon(self._xy, 0, len(self.polygon), float(x), float(y))
 
 
 class Terrain:
@@ -114,6 +184,28 @@ class Terrain:
         self._region_index = tuple((r, idx(r.surface)) for r in self.regions)
         self.wheel_surface_index = tuple(-1 if s is None else idx(s) for s in self.wheel_surfaces)
         self._bound = True
+        self._build_data()
+
+    def _shape(self) -> tuple:
+        """(kind, fp, grid, columns, rows) of the height function (subclasses)."""
+        raise NotImplementedError
+
+    def _build_data(self) -> None:
+        kind, fp, grid, ncol, nrow = self._shape()
+        rkind, rsurf, rect, xy, start = [], [], [], [], [0]
+        for region, i in self._region_index:
+            rsurf.append(i)
+            if region.rect is not None:
+                rkind.append(0)
+                rect.extend(float(v) for v in region.rect)
+            else:
+                rkind.append(1)
+                rect.extend((0.0, 0.0, 0.0, 0.0))
+                xy.extend(c for p in region.polygon for c in p)
+            start.append(len(xy) // 2)
+        ip = [kind, self._default_index, len(rkind), ncol, nrow] + list(self.wheel_surface_index)
+        self.data = (array(fp), int_array(ip), array(grid), int_array(rkind + [0]), int_array(rsurf + [0]),
+                     array(rect + [0.0] * 4), array(xy + [0.0, 0.0]), int_array(start))
 
     def set_wheel_surface(self, wheel: int, surface: str | None, surface_names: Sequence[str]) -> None:
         """Pin wheel ``wheel`` (0..3) to ``surface`` (None: use the map)."""
@@ -122,16 +214,22 @@ class Terrain:
         self.wheel_surfaces = tuple(ws)
         self.bind(surface_names)
 
+    def _ensure_data(self) -> None:
+        if not self._bound:
+            # unbound: surfaces not resolved yet, the default index is 0
+            self._region_index = ()
+            self._build_data()
+
     def surface_index(self, x: float, y: float) -> int:
         """Index of the surface at (x, y) [m]."""
-        for region, i in self._region_index:
-            if region.contains(x, y):
-                return i
-        return self._default_index
+        self._ensure_data()
+        return int(region_surface(self.data, float(x), float(y)))
 
     def height_normal_surface(self, x_m: float, y_m: float) -> tuple:
         """(z [m], nx, ny, nz, surface_index) at (x, y) in odom."""
-        raise NotImplementedError
+        self._ensure_data()
+        z, nx, ny, nz, i = query(self.data, float(x_m), float(y_m))
+        return z, nx, ny, nz, int(i)
 
     def height_m(self, x_m: float, y_m: float) -> float:
         """Ground height z [m] at (x, y)."""
@@ -167,11 +265,9 @@ class FlatTerrain(Terrain):
         inv = 1.0 / math.sqrt(1.0 + self._gx * self._gx + self._gy * self._gy)
         self._n = (-self._gx * inv, -self._gy * inv, inv)
 
-    def height_normal_surface(self, x_m: float, y_m: float) -> tuple:
-        """(z, nx, ny, nz, surface_index); see :class:`Terrain`."""
+    def _shape(self) -> tuple:
         n = self._n
-        idx = self.surface_index(x_m, y_m) if self._region_index else self._default_index
-        return self.z0_m + self._gx * x_m + self._gy * y_m, n[0], n[1], n[2], idx
+        return KIND_PLANE, [self.z0_m, self._gx, self._gy, n[0], n[1], n[2], 0.0, 0.0, 0.0], [0.0], 0, 0
 
 
 class HeightMapTerrain(Terrain):
@@ -212,32 +308,6 @@ class HeightMapTerrain(Terrain):
         self._inv = 1.0 / self.resolution_m
         self.origin_m = (float(origin_m[0]), float(origin_m[1]))
 
-    def height_normal_surface(self, x_m: float, y_m: float) -> tuple:
-        """(z, nx, ny, nz, surface_index); see :class:`Terrain`."""
-        gx = (x_m - self.origin_m[0]) * self._inv
-        gy = (y_m - self.origin_m[1]) * self._inv
-        nx1 = self._nx - 1
-        ny1 = self._ny - 1
-        edge_x = gx < 0.0 or gx > nx1
-        edge_y = gy < 0.0 or gy > ny1
-        gx = 0.0 if gx < 0.0 else nx1 if gx > nx1 else gx
-        gy = 0.0 if gy < 0.0 else ny1 if gy > ny1 else gy
-        ix = int(gx)
-        iy = int(gy)
-        if ix >= nx1:
-            ix = nx1 - 1
-        if iy >= ny1:
-            iy = ny1 - 1
-        tx = gx - ix
-        ty = gy - iy
-        z = self._z
-        z00 = z[iy][ix]
-        z10 = z[iy][ix + 1]
-        z01 = z[iy + 1][ix]
-        z11 = z[iy + 1][ix + 1]
-        h = (1.0 - ty) * ((1.0 - tx) * z00 + tx * z10) + ty * ((1.0 - tx) * z01 + tx * z11)
-        dzdx = 0.0 if edge_x else ((1.0 - ty) * (z10 - z00) + ty * (z11 - z01)) * self._inv
-        dzdy = 0.0 if edge_y else ((1.0 - tx) * (z01 - z00) + tx * (z11 - z10)) * self._inv
-        inv = 1.0 / math.sqrt(1.0 + dzdx * dzdx + dzdy * dzdy)
-        idx = self.surface_index(x_m, y_m) if self._region_index else self._default_index
-        return h, -dzdx * inv, -dzdy * inv, inv, idx
+    def _shape(self) -> tuple:
+        return (KIND_GRID, [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, self.origin_m[0], self.origin_m[1], self._inv],
+                [v for row in self._z for v in row], self._nx, self._ny)

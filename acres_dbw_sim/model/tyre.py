@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import math
 
+from ._jit import njit
+
 __all__ = ["slip_coefficients", "deflection_end_m", "longitudinal_force_n", "lateral_force_and_state",
            "SATURATION"]
 
@@ -33,6 +35,7 @@ SATURATION = 3.0
 """Largest |k_s s| kept in the slip state (tanh(3) = 0.995: full sliding)."""
 
 
+@njit
 def slip_coefficients(u_m: float, vx_mps: float, dt_s: float, radius_m: float, sigma_x_m: float,
                       tau_c_s: float, k_s: float) -> tuple:
     """Coefficients (a1 [s/rad], a0 [-]) with k_s s = a1 omega + a0 at the end of the step.
@@ -54,6 +57,7 @@ def slip_coefficients(u_m: float, vx_mps: float, dt_s: float, radius_m: float, s
     return a1, a0
 
 
+@njit
 def deflection_end_m(u_m: float, vx_mps: float, omega: float, dt_s: float, radius_m: float,
                      sigma_x_m: float, k_s: float) -> float:
     """Deflection u at the end of the step (backward Euler), clamped to full sliding [m]."""
@@ -63,11 +67,13 @@ def deflection_end_m(u_m: float, vx_mps: float, omega: float, dt_s: float, radiu
     return lim if u > lim else -lim if u < -lim else u
 
 
+@njit
 def longitudinal_force_n(mu_n: float, a1: float, a0: float, omega: float) -> float:
     """F_x = mu N tanh(a1 omega + a0) [N]."""
     return mu_n * math.tanh(a1 * omega + a0)
 
 
+@njit
 def lateral_force_and_state(y_m: float, vx_mps: float, vy_mps: float, dt_s: float, sigma_m: float,
                             tau_c_s: float, c_alpha: float, load_n: float, mu: float, fx_n: float) -> tuple:
     """Lateral force and the new lateral deflection.

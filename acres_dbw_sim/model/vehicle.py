@@ -13,6 +13,16 @@ Frames: body x forward, y left, z up; ``base_footprint`` is the ground point
 below the rear-axle centre at rest; world frame ``odom`` (ENU). Wheels 0 FL,
 1 FR, 2 RL, 3 RR. SI units; the steering wheel in degrees and the brake line
 pressure in bar as on the DBW interface.
+
+Stages 1 (the lever, a Python object) and the input checks run in
+:meth:`Vehicle.step`; stages 2 to 6 are one kernel, :func:`physics_step`,
+compiled by numba when present (_jit.py), which calls each section's
+functions (steering.py, engine.py, cvt.py, brakes.py, suspension.py,
+tyre.py, driveline.py, chassis.py, energy.py, terrain.py) in this order over
+flat arrays: the constants ``k`` (indices ``K_*``), the state ``s``
+(``S_*``) and the chassis state (chassis.py), scratch, the ledger terms
+(energy.py ``L_*``) and the outputs ``out`` (``O_*``) that :meth:`Vehicle.step`
+publishes as the attributes below.
 """
 from __future__ import annotations
 
@@ -24,18 +34,22 @@ import transforms3d
 
 from . import cvt as _cvt
 from . import engine as _eng
+from ._jit import array, njit, to_list
 from .brakes import brake_output_bar
-from .chassis import Chassis, quat_to_matrix
-from .driveline import FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver
-from .energy import EnergyLedger, fuel_power_w
+from .chassis import Chassis, integrate, kinetic_energy_j, quat_to_matrix
+from .driveline import FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
+from .energy import (L_AERO, L_ANGULAR_DAMPING, L_BODY_CONTACT, L_BRAKE, L_CHASSIS_KINETIC, L_CLUTCH, L_COUPLING,
+                     L_DRIVELINE, L_ENGINE_KINETIC, L_ENGINE_LOSS, L_FUEL, L_PARASITIC, L_POTENTIAL, L_ROLLING,
+                     L_SUSPENSION, L_TYRE_SLIP, L_WATER, L_WHEEL_KINETIC, LEDGER_TERMS, EnergyLedger, fuel_power_w)
 from .enums import DriveMode, Gear, GearReject
 from .gearbox import ADC_PEDAL_THRESHOLD, GearLever, gear_table
 from .mass import G_MPS2
 from .params import VehicleParameters, load_parameters
 from .steering import ackermann_rad, bicycle_angle_rad, steering_wheel_for_curvature_deg
-from .suspension import corner_springs
-from .terrain import FlatTerrain, Terrain
-from .tyre import SATURATION
+from .resistances import aero_drag_n
+from .suspension import corner_springs, suspension_load_n
+from .terrain import FlatTerrain, Terrain, query
+from .tyre import deflection_end_m, lateral_force_and_state, slip_coefficients
 
 __all__ = ["VehicleInputs", "Vehicle"]
 
@@ -54,6 +68,501 @@ _BOX_DAMPING_N_S_M = 2.0e4
 _BOX_FRICTION = 0.6
 _tanh = math.tanh
 _sqrt = math.sqrt
+
+# ------------------------------------------------------------------ kernel layout
+# Constants k: scalars, then per-wheel and per-corner blocks.
+_K_NAMES = ("dt", "radius", "lock_deg", "steer_ratio", "steer_center_deg", "wheelbase", "track_front",
+            "idle_rad_s", "idle_gain", "t_wot_idle", "t_fr_idle", "t_acc", "max_speed", "pedal_exponent",
+            "torque_lag", "j_engine", "eta_indicated", "engage_rad_s", "full_engage_rad_s", "clutch_cap",
+            "ebs_cap", "ebs_on", "shift_rpm_light", "shift_rpm_full", "r_high", "r_low", "shift_tau", "eta",
+            "adc", "j_secondary", "tank_l", "lhv", "fuel_density", "p_bias", "p_max", "gain_front",
+            "gain_rear", "datum", "droop", "bump_start", "bump_rate", "mass", "angular_damping", "sigma_x",
+            "tau_c", "k_slip", "sigma_y", "c_alpha", "j_wheel", "air_density", "drag_area", "park_hold",
+            "n_surfaces")
+(K_DT, K_RADIUS, K_LOCK_DEG, K_STEER_RATIO, K_STEER_CENTER_DEG, K_WHEELBASE, K_TRACK_FRONT,
+ K_IDLE_RAD_S, K_IDLE_GAIN, K_T_WOT_IDLE, K_T_FR_IDLE, K_T_ACC, K_MAX_SPEED, K_PEDAL_EXPONENT,
+ K_TORQUE_LAG, K_J_ENGINE, K_ETA_INDICATED, K_ENGAGE_RAD_S, K_FULL_ENGAGE_RAD_S, K_CLUTCH_CAP,
+ K_EBS_CAP, K_EBS_ON, K_SHIFT_RPM_LIGHT, K_SHIFT_RPM_FULL, K_R_HIGH, K_R_LOW, K_SHIFT_TAU, K_ETA,
+ K_ADC, K_J_SECONDARY, K_TANK_L, K_LHV, K_FUEL_DENSITY, K_P_BIAS, K_P_MAX, K_GAIN_FRONT,
+ K_GAIN_REAR, K_DATUM, K_DROOP, K_BUMP_START, K_BUMP_RATE, K_MASS, K_ANGULAR_DAMPING, K_SIGMA_X,
+ K_TAU_C, K_K_SLIP, K_SIGMA_Y, K_C_ALPHA, K_J_WHEEL, K_AIR_DENSITY, K_DRAG_AREA, K_PARK_HOLD,
+ K_N_SURFACES) = range(len(_K_NAMES))
+K_MOUNT = len(_K_NAMES)            # 4 x (x, y, z): wheel mounts relative to the centre of mass, body frame
+K_RATE = K_MOUNT + 12              # 4 corner rates k_j [N/m]
+K_DAMPER = K_RATE + 4              # 4 dampers c_j [N s/m]
+K_N0 = K_DAMPER + 4                # 4 static loads N_0j [N]
+K_BF = K_N0 + 4                    # base_footprint relative to the centre of mass (3)
+K_INERTIA = K_BF + 3               # inertia tensor, row-major (9)
+K_INERTIA_INV = K_INERTIA + 9      # its inverse (9)
+K_BOX = K_INERTIA_INV + 9          # 8 x (x, y, z): corners of the body box relative to the centre of mass
+K_SURF = K_BOX + 24                # per surface (mu, rolling-resistance f, water drag k_w)
+# State s (the chassis state is Chassis.x).
+S_WE, S_UREQ, S_R, S_TC_PREV, S_FUEL, S_HEAT = range(6)
+S_OMEGA = 6                        # 4 wheel spins [rad/s]
+S_ANGLE = S_OMEGA + 4              # 4 wheel angles [rad]
+S_U = S_ANGLE + 4                  # 4 longitudinal tread deflections [m]
+S_Y = S_U + 4                      # 4 lateral deflections [m]
+N_STATE = S_Y + 4
+# Per-wheel scratch (W_SIZE per wheel): contact, r(3), n(3), heading(3), v_x, v_y, mu, k_water, T_brake,
+# T_roll, relaxation divisor, F_x, F_y, N, water force(3).
+(W_CONTACT, W_R, W_N, W_H, W_VX, W_VY, W_MU, W_KW, W_TB, W_TROLL, W_AA, W_FX, W_FY, W_LOAD,
+ W_WATER) = (0, 1, 4, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
+W_SIZE = 23
+# Outputs out.
+(O_SW, O_DELTA, O_TE, O_U, O_FUEL_RATE, O_TC, O_CARRIER, O_FRONT) = range(8)   # O_FRONT: 2
+O_ANGLE = O_FRONT + 2              # 4 road-wheel angles
+O_LOAD = O_ANGLE + 4               # 4
+O_CONTACT = O_LOAD + 4             # 4 (1.0 in contact)
+O_CP = O_CONTACT + 4               # 4 x 3 contact points (odom)
+O_EXT = O_CP + 12                  # 4
+O_TB = O_EXT + 4                   # 4 brake torques
+O_FX = O_TB + 4                    # 4
+O_FY = O_FX + 4                    # 4
+O_SLIP = O_FY + 4                  # 4
+O_SF = O_SLIP + 4                  # 3 specific force at base_footprint, body frame
+O_POS = O_SF + 3                   # 3 base_footprint in odom
+O_VB = O_POS + 3                   # 3 velocity of base_footprint, body frame
+N_OUT = O_VB + 3
+_AWD = int(DriveMode.AWD)
+_TURF = int(DriveMode.TURF)
+
+
+@njit
+def kinematics(k, chx, out):
+    """Position and velocity of base_footprint (odom; body frame) from the chassis state, into ``out``."""
+    R0, R1, R2, R3, R4, R5, R6, R7, R8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
+    bx, by, bz = k[K_BF], k[K_BF + 1], k[K_BF + 2]
+    out[O_POS] = chx[0] + R0 * bx + R1 * by + R2 * bz
+    out[O_POS + 1] = chx[1] + R3 * bx + R4 * by + R5 * bz
+    out[O_POS + 2] = chx[2] + R6 * bx + R7 * by + R8 * bz
+    vx, vy, vz = chx[3], chx[4], chx[5]
+    wx, wy, wz = chx[10], chx[11], chx[12]
+    out[O_VB] = R0 * vx + R3 * vy + R6 * vz + wy * bz - wz * by
+    out[O_VB + 1] = R1 * vx + R4 * vy + R7 * vz + wz * bx - wx * bz
+    out[O_VB + 2] = R2 * vx + R5 * vy + R8 * vz + wx * by - wy * bx
+
+
+@njit
+def powertrain(k, curves, s, pedal, d_dir, i_r):
+    """Stage 3, StepUtvPowertrain: engine torque, free engine speed, clutch capacities, belt ratio.
+
+    Updates the torque request and the belt ratio in ``s``; returns (T_e, u, fuel on, T_fr, T_pu,
+    omega_free, C_fwd, C_rev, R = d r i_r).
+    """
+    dt = k[K_DT]
+    Rt = k[K_RADIUS]
+    in_gear = d_dir != 0
+    om = s[S_OMEGA:S_OMEGA + 4]
+    we0 = s[S_WE]
+    n_rpm = we0 * _RAD_S_TO_RPM
+    t_wot = _eng.full_load_torque_nm(n_rpm, curves)
+    t_fr = _eng.friction_torque_nm(n_rpm, curves)
+    t_pu = curves[7]
+    t_acc = k[K_T_ACC]
+    idle = k[K_IDLE_RAD_S]
+    v_r = abs(0.5 * (om[2] + om[3])) * Rt
+    g_v = _eng.speed_governor(k[K_MAX_SPEED], v_r)
+    u_idle = _eng.idle_request(we0, idle, k[K_IDLE_GAIN], k[K_T_WOT_IDLE], k[K_T_FR_IDLE], t_pu, t_acc)
+    empty = k[K_TANK_L] > 0.0 and s[S_FUEL] <= 0.0
+    u_star = _eng.torque_target(pedal, k[K_PEDAL_EXPONENT], g_v, u_idle, empty)
+    u = _eng.lag(s[S_UREQ], u_star, k[K_TORQUE_LAG], dt)
+    s[S_UREQ] = u
+    fuel_on = u > 0.0 and t_wot > 0.0 and not empty
+    t_e = _eng.engine_torque_nm(u, fuel_on, t_wot, t_fr, t_pu)
+    j_e = k[K_J_ENGINE]
+    w_free = _eng.free_speed_rad_s(we0, t_e, t_acc, j_e, dt)
+    cap = _cvt.clutch_capacity_nm(w_free, k[K_ENGAGE_RAD_S], k[K_FULL_ENGAGE_RAD_S], k[K_CLUTCH_CAP])
+    cap_ebs = _cvt.ebs_capacity_nm(w_free, idle, k[K_ENGAGE_RAD_S], k[K_EBS_CAP], k[K_EBS_ON] != 0.0)
+    if in_gear:
+        cap_fwd = cap
+        cap_rev = cap if cap > cap_ebs else cap_ebs
+    else:
+        cap_fwd = cap_rev = 0.0
+    tc_prev = s[S_TC_PREV]
+    n_s = _cvt.shift_speed_rpm(tc_prev, curves[8], k[K_SHIFT_RPM_LIGHT], k[K_SHIFT_RPM_FULL])
+    w_s = abs(0.5 * (om[2] + om[3])) * i_r
+    grips = in_gear and (cap > 0.0 or (cap_ebs > 0.0 and tc_prev < 0.0))
+    r_star = _cvt.ratio_target(grips, n_s, w_s, k[K_R_HIGH], k[K_R_LOW])
+    r = _eng.lag(s[S_R], r_star, k[K_SHIFT_TAU], dt)
+    s[S_R] = r
+    R_all = d_dir * r * i_r
+    return t_e, u, fuel_on, t_fr, t_pu, w_free, cap_fwd, cap_rev, R_all
+
+
+@njit
+def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brake_line_bar, steering_wheel_deg,
+                 d_dir, i_r, ring_ratio, park, mode):
+    """Stages 2 to 6 of the Physics Step (module docstring), in place on ``chx``, ``s``, ``led``, ``out``.
+
+    ``pedal`` is already clamped to 0..1; ``d_dir``, ``i_r``, ``ring_ratio`` and
+    ``park`` describe the lever position after stage 1; ``mode`` is the drive mode.
+    """
+    dt = k[K_DT]
+    Rt = k[K_RADIUS]
+    in_gear = d_dir != 0
+    om = s[S_OMEGA:S_OMEGA + 4]   # spins at the start of the step (read only)
+
+    # 2. Steering ------------------------------------------------------------------------
+    lock = k[K_LOCK_DEG]
+    sw = steering_wheel_deg
+    sw = -lock if sw < -lock else lock if sw > lock else sw
+    delta = bicycle_angle_rad(sw, k[K_STEER_RATIO], k[K_STEER_CENTER_DEG])
+    dl, dr = ackermann_rad(delta, k[K_WHEELBASE], k[K_TRACK_FRONT])
+    out[O_SW] = sw
+    out[O_DELTA] = delta
+    out[O_ANGLE] = dl
+    out[O_ANGLE + 1] = dr
+    out[O_ANGLE + 2] = 0.0
+    out[O_ANGLE + 3] = 0.0
+
+    # 3. Powertrain ----------------------------------------------------------------------
+    t_e, u, fuel_on, t_fr, t_pu, w_free, cap_fwd, cap_rev, R_all = powertrain(k, curves, s, pedal, d_dir, i_r)
+    we0 = s[S_WE]
+    j_e = k[K_J_ENGINE]
+    t_acc = k[K_T_ACC]
+
+    # 4. Wheels --------------------------------------------------------------------------
+    R0, R1, R2, R3, R4, R5, R6, R7, R8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
+    px, py, pz = chx[0], chx[1], chx[2]
+    vx0, vy0, vz0 = chx[3], chx[4], chx[5]
+    wbx, wby, wbz = chx[10], chx[11], chx[12]
+    wwx = R0 * wbx + R1 * wby + R2 * wbz
+    wwy = R3 * wbx + R4 * wby + R5 * wbz
+    wwz = R6 * wbx + R7 * wby + R8 * wbz
+    dxr, dyr, dzr = -R2, -R5, -R8            # ray direction: body down axis
+    ip = td[1]
+    plane = ip[0] == 0
+    datum = k[K_DATUM]
+    x0s, xbs, kbs = k[K_DROOP], k[K_BUMP_START], k[K_BUMP_RATE]
+    sig_x, tau_c, k_s = k[K_SIGMA_X], k[K_TAU_C], k[K_K_SLIP]
+    p_out = brake_output_bar(brake_line_bar, k[K_P_BIAS], k[K_P_MAX])
+    tb_f = k[K_GAIN_FRONT] * p_out
+    tb_r = k[K_GAIN_REAR] * p_out
+    j_rear = k[K_J_WHEEL] + 0.5 * k[K_J_SECONDARY] * i_r * i_r
+    jdt, w0s, munr, a1s, a0s, tres = wh
+    all_contact = True
+    for j in range(4):
+        mx, my, mz = k[K_MOUNT + 3 * j], k[K_MOUNT + 3 * j + 1], k[K_MOUNT + 3 * j + 2]
+        pmx = px + R0 * mx + R1 * my + R2 * mz
+        pmy = py + R3 * mx + R4 * my + R5 * mz
+        pmz = pz + R6 * mx + R7 * my + R8 * mz
+        # ground probe: ray from the mount along the body's down axis
+        zg, nx, ny, nz, si = query(td, pmx, pmy)
+        nd = nx * dxr + ny * dyr + nz * dzr
+        t = 1e9
+        if nd < -1e-6:
+            t = nz * (zg - pmz) / nd
+            if not plane:
+                for _ in range(2):
+                    cx = pmx + t * dxr
+                    cy = pmy + t * dyr
+                    zg, nx, ny, nz, si = query(td, cx, cy)
+                    nd = nx * dxr + ny * dyr + nz * dzr
+                    if nd >= -1e-6:
+                        t = 1e9
+                        break
+                    t = (nx * (cx - pmx) + ny * (cy - pmy) + nz * (zg - pmz)) / nd
+        if t < 0.0:
+            t = 1e9  # the mount is below the ground (body fallen through): no wheel contact
+        s_ext = t - Rt
+        out[O_EXT + j] = s_ext
+        tb = tb_f if j < 2 else tb_r
+        jj = k[K_J_WHEEL] if j < 2 else j_rear
+        b = W_SIZE * j
+        # driveline coefficients of a wheel off the ground: inertia and brake only
+        jdt[j] = jj / dt
+        w0s[j] = om[j]
+        munr[j] = 0.0
+        a1s[j] = 0.0
+        a0s[j] = 0.0
+        tres[j] = tb
+        wd[b + W_CONTACT] = 0.0
+        wd[b + W_TB] = tb
+        wd[b + W_TROLL] = 0.0
+        out[O_LOAD + j] = 0.0
+        out[O_CONTACT + j] = 0.0
+        if s_ext > datum:
+            s[S_U + j] = 0.0
+            s[S_Y + j] = 0.0
+            all_contact = False
+            continue
+        cpx = pmx + t * dxr
+        cpy = pmy + t * dyr
+        cpz = pmz + t * dzr
+        rx, ry, rz = cpx - px, cpy - py, cpz - pz
+        vcx = vx0 + wwy * rz - wwz * ry
+        vcy = vy0 + wwz * rx - wwx * rz
+        vcz = vz0 + wwx * ry - wwy * rx
+        a = out[O_ANGLE + j]
+        ca, sa = math.cos(a), math.sin(a)
+        f0x = R0 * ca + R1 * sa
+        f0y = R3 * ca + R4 * sa
+        f0z = R6 * ca + R7 * sa
+        dn = f0x * nx + f0y * ny + f0z * nz
+        hx, hy, hz = f0x - dn * nx, f0y - dn * ny, f0z - dn * nz
+        hn = 1.0 / _sqrt(hx * hx + hy * hy + hz * hz)
+        hx *= hn
+        hy *= hn
+        hz *= hn
+        lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
+        v_n = vcx * nx + vcy * ny + vcz * nz
+        v_x = vcx * hx + vcy * hy + vcz * hz
+        v_y = vcx * lx + vcy * ly + vcz * lz
+        # suspension load
+        nl = suspension_load_n(k[K_N0 + j], k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs)
+        if nl < 1.0:
+            s[S_U + j] = 0.0
+            s[S_Y + j] = 0.0
+            all_contact = False
+            continue
+        if ip[5 + j] >= 0:
+            si = ip[5 + j]
+        mu = k[K_SURF + 3 * si]
+        ff = k[K_SURF + 3 * si + 1]
+        t_roll = (ff if ff < 0.45 else 0.45) * nl * Rt
+        a1, a0 = slip_coefficients(s[S_U + j], v_x, dt, Rt, sig_x, tau_c, k_s)
+        munr[j] = mu * nl * Rt
+        a1s[j] = a1
+        a0s[j] = a0
+        tres[j] = tb + t_roll
+        out[O_LOAD + j] = nl
+        out[O_CONTACT + j] = 1.0
+        out[O_CP + 3 * j] = px + rx
+        out[O_CP + 3 * j + 1] = py + ry
+        out[O_CP + 3 * j + 2] = pz + rz
+        wd[b + W_CONTACT] = 1.0
+        wd[b + W_R], wd[b + W_R + 1], wd[b + W_R + 2] = rx, ry, rz
+        wd[b + W_N], wd[b + W_N + 1], wd[b + W_N + 2] = nx, ny, nz
+        wd[b + W_H], wd[b + W_H + 1], wd[b + W_H + 2] = hx, hy, hz
+        wd[b + W_VX] = v_x
+        wd[b + W_VY] = v_y
+        wd[b + W_MU] = mu
+        wd[b + W_KW] = k[K_SURF + 3 * si + 2]
+        wd[b + W_TROLL] = t_roll
+    out[O_TB] = out[O_TB + 1] = tb_f
+    out[O_TB + 2] = out[O_TB + 3] = tb_r
+
+    # 5. Driveline solve -----------------------------------------------------------------
+    if mode == _AWD:
+        two_way = park or (k[K_ADC] != 0.0 and pedal < ADC_PEDAL_THRESHOLD)
+        front_mode = FRONT_LOCKED if two_way else FRONT_OVERRUN
+    else:
+        front_mode = FRONT_FREE
+    open_rear = mode == _TURF
+    eta = k[K_ETA]
+    solve_driveline(wh, dres, dt, in_gear, park, open_rear, front_mode, ring_ratio, R_all, eta, j_e, w_free,
+                    cap_fwd, cap_rev, k[K_PARK_HOLD], Rt)
+    c1 = dres[0]
+    t_c = dres[1]
+    t_sup = dres[2]
+    c0 = 0.5 * (om[2] + om[3])
+    c_mean = 0.5 * (c0 + c1)
+    we1 = w_free - dt * t_c / j_e
+    if we1 < 0.0:
+        we1 = 0.0
+    heat = t_c * (we1 - R_all * c1)
+    if heat > 0.0:
+        s[S_HEAT] += heat * dt
+    s[S_WE] = we1
+    s[S_TC_PREV] = t_c
+    we_mean = 0.5 * (we0 + we1)
+    p_fuel, p_b = fuel_power_w(fuel_on, t_e, t_fr, t_pu, u, we_mean, k[K_ETA_INDICATED])
+    vol = p_fuel * dt / (k[K_LHV] * k[K_FUEL_DENSITY])
+    if k[K_TANK_L] > 0.0:
+        f = s[S_FUEL] - vol
+        s[S_FUEL] = f if f > 0.0 else 0.0
+    out[O_FUEL_RATE] = vol / dt * 3600.0
+    out[O_TE] = t_e
+    out[O_U] = u
+    out[O_TC] = t_c
+    out[O_CARRIER] = c1
+    out[O_FRONT] = dres[15]
+    out[O_FRONT + 1] = dres[16]
+
+    # ledger: powertrain side
+    led[L_FUEL] += p_fuel * dt
+    led[L_ENGINE_LOSS] += (p_fuel - p_b) * dt
+    led[L_PARASITIC] += t_acc * we_mean * dt
+    led[L_ENGINE_KINETIC] += 0.5 * j_e * (we1 * we1 - we0 * we0)
+    if in_gear:
+        led[L_CLUTCH] += t_c * (we_mean - R_all * c_mean) * dt
+        led[L_DRIVELINE] += (t_c * R_all - t_sup) * c_mean * dt
+    elif park:
+        led[L_BRAKE] -= t_sup * c_mean * dt
+    shaft_work = 0.0
+    for j in range(4):
+        w0 = om[j]
+        w1 = dres[3 + j]
+        wm = 0.5 * (w0 + w1)
+        jj = jdt[j] * dt
+        led[L_WHEEL_KINETIC] += 0.5 * jj * (w1 * w1 - w0 * w0)
+        th = _tanh(10.0 * w1)
+        b = W_SIZE * j
+        led[L_BRAKE] += wd[b + W_TB] * th * wm * dt
+        led[L_ROLLING] += wd[b + W_TROLL] * th * wm * dt
+        if dres[15 + j] != 0.0:
+            shaft_work += dres[7 + j] * wm * dt
+    led[L_COUPLING] += t_sup * c_mean * dt - shaft_work
+
+    # 6. Chassis -------------------------------------------------------------------------
+    m = k[K_MASS]
+    fx_t, fy_t, fz_t = 0.0, 0.0, -m * G_MPS2
+    mx_t, my_t, mz_t = 0.0, 0.0, 0.0
+    sig_y = k[K_SIGMA_Y]
+    c_al = k[K_C_ALPHA]
+    for j in range(4):
+        b = W_SIZE * j
+        w1 = dres[3 + j]
+        s[S_ANGLE + j] += w1 * dt
+        out[O_FX + j] = 0.0
+        out[O_FY + j] = 0.0
+        out[O_SLIP + j] = 0.0
+        if wd[b + W_CONTACT] == 0.0:
+            wd[b + W_FX] = wd[b + W_FY] = wd[b + W_LOAD] = 0.0
+            continue
+        nl = out[O_LOAD + j]
+        v_x = wd[b + W_VX]
+        v_y = wd[b + W_VY]
+        mu = wd[b + W_MU]
+        fxl = dres[11 + j]
+        u_end = deflection_end_m(s[S_U + j], v_x, w1, dt, Rt, sig_x, k_s)
+        s[S_U + j] = u_end
+        out[O_SLIP + j] = u_end / sig_x
+        fyl, y_end = lateral_force_and_state(s[S_Y + j], v_x, v_y, dt, sig_y, tau_c, c_al, nl, mu, fxl)
+        s[S_Y + j] = y_end
+        out[O_FX + j] = fxl
+        out[O_FY + j] = fyl
+        nx, ny, nz = wd[b + W_N], wd[b + W_N + 1], wd[b + W_N + 2]
+        hx, hy, hz = wd[b + W_H], wd[b + W_H + 1], wd[b + W_H + 2]
+        lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
+        Fx = nl * nx + fxl * hx + fyl * lx
+        Fy = nl * ny + fxl * hy + fyl * ly
+        Fz = nl * nz + fxl * hz + fyl * lz
+        kw = wd[b + W_KW]
+        if kw > 0.0:
+            vhx, vhy, vhz = v_x * hx + v_y * lx, v_x * hy + v_y * ly, v_x * hz + v_y * lz
+            sp = _sqrt(vhx * vhx + vhy * vhy + vhz * vhz)
+            wfx, wfy, wfz = -kw * sp * vhx, -kw * sp * vhy, -kw * sp * vhz
+            Fx += wfx
+            Fy += wfy
+            Fz += wfz
+        else:
+            wfx = wfy = wfz = 0.0
+        wd[b + W_FX], wd[b + W_FY], wd[b + W_LOAD] = fxl, fyl, nl
+        wd[b + W_WATER], wd[b + W_WATER + 1], wd[b + W_WATER + 2] = wfx, wfy, wfz
+        rx, ry, rz = wd[b + W_R], wd[b + W_R + 1], wd[b + W_R + 2]
+        fx_t += Fx
+        fy_t += Fy
+        fz_t += Fz
+        mx_t += ry * Fz - rz * Fy
+        my_t += rz * Fx - rx * Fz
+        mz_t += rx * Fy - ry * Fx
+    # body box against the ground (only when a wheel has lost contact: roll-over, fall)
+    nbox = 0
+    if not all_contact:
+        for c in range(8):
+            bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
+            rx = R0 * bx_ + R1 * by_ + R2 * bz_
+            ry = R3 * bx_ + R4 * by_ + R5 * bz_
+            rz = R6 * bx_ + R7 * by_ + R8 * bz_
+            zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
+            depth = (zg - pz - rz) * nz
+            if depth <= 0.0:
+                continue
+            vcx = vx0 + wwy * rz - wwz * ry
+            vcy = vy0 + wwz * rx - wwx * rz
+            vcz = vz0 + wwx * ry - wwy * rx
+            v_n = vcx * nx + vcy * ny + vcz * nz
+            nb = _BOX_STIFFNESS_N_M * depth - _BOX_DAMPING_N_S_M * v_n
+            if nb <= 0.0:
+                continue
+            tx, ty_, tz = vcx - v_n * nx, vcy - v_n * ny, vcz - v_n * nz
+            vt = _sqrt(tx * tx + ty_ * ty_ + tz * tz)
+            ft = -_BOX_FRICTION * nb * _tanh(vt / 0.1) / vt if vt > 1e-9 else 0.0
+            Fx = nb * nx + ft * tx
+            Fy = nb * ny + ft * ty_
+            Fz = nb * nz + ft * tz
+            fx_t += Fx
+            fy_t += Fy
+            fz_t += Fz
+            mx_t += ry * Fz - rz * Fy
+            my_t += rz * Fx - rx * Fz
+            mz_t += rx * Fy - ry * Fx
+            bb = 6 * nbox
+            box[bb], box[bb + 1], box[bb + 2], box[bb + 3], box[bb + 4], box[bb + 5] = rx, ry, rz, Fx, Fy, Fz
+            nbox += 1
+    # aerodynamic drag at the centre of mass
+    fax, fay, faz = aero_drag_n(vx0, vy0, vz0, k[K_AIR_DENSITY], k[K_DRAG_AREA])
+    fx_t += fax
+    fy_t += fay
+    fz_t += faz
+    mbx = R0 * mx_t + R3 * my_t + R6 * mz_t
+    mby = R1 * mx_t + R4 * my_t + R7 * mz_t
+    mbz = R2 * mx_t + R5 * my_t + R8 * mz_t
+    inertia = k[K_INERTIA:K_INERTIA + 9]
+    ke0 = kinetic_energy_j(chx, inertia, m)
+    z0 = pz
+    damp_loss, wmb0, wmb1, wmb2 = integrate(chx, inertia, k[K_INERTIA_INV:K_INERTIA_INV + 9], m,
+                                            k[K_ANGULAR_DAMPING], fx_t, fy_t, fz_t, mbx, mby, mbz, dt)
+    ke1 = kinetic_energy_j(chx, inertia, m)
+    vx1, vy1, vz1 = chx[3], chx[4], chx[5]
+    # ledger: chassis side (mean velocities of the step, see energy.py)
+    vmx, vmy, vmz = 0.5 * (vx0 + vx1), 0.5 * (vy0 + vy1), 0.5 * (vz0 + vz1)
+    wmx = R0 * wmb0 + R1 * wmb1 + R2 * wmb2
+    wmy = R3 * wmb0 + R4 * wmb1 + R5 * wmb2
+    wmz = R6 * wmb0 + R7 * wmb1 + R8 * wmb2
+    susp = slip = water = 0.0
+    for j in range(4):
+        b = W_SIZE * j
+        if wd[b + W_CONTACT] == 0.0:
+            continue
+        rx, ry, rz = wd[b + W_R], wd[b + W_R + 1], wd[b + W_R + 2]
+        cvx = vmx + wmy * rz - wmz * ry
+        cvy = vmy + wmz * rx - wmx * rz
+        cvz = vmz + wmx * ry - wmy * rx
+        nx, ny, nz = wd[b + W_N], wd[b + W_N + 1], wd[b + W_N + 2]
+        hx, hy, hz = wd[b + W_H], wd[b + W_H + 1], wd[b + W_H + 2]
+        lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
+        fxl, fyl, nl = wd[b + W_FX], wd[b + W_FY], wd[b + W_LOAD]
+        susp -= nl * (cvx * nx + cvy * ny + cvz * nz)
+        wm = 0.5 * (om[j] + dres[3 + j])
+        slip += fxl * (Rt * wm - (cvx * hx + cvy * hy + cvz * hz)) - fyl * (cvx * lx + cvy * ly + cvz * lz)
+        water -= wd[b + W_WATER] * cvx + wd[b + W_WATER + 1] * cvy + wd[b + W_WATER + 2] * cvz
+    body = 0.0
+    for c in range(nbox):
+        bb = 6 * c
+        rx, ry, rz, Fx, Fy, Fz = box[bb], box[bb + 1], box[bb + 2], box[bb + 3], box[bb + 4], box[bb + 5]
+        cvx = vmx + wmy * rz - wmz * ry
+        cvy = vmy + wmz * rx - wmx * rz
+        cvz = vmz + wmx * ry - wmy * rx
+        body -= Fx * cvx + Fy * cvy + Fz * cvz
+    led[L_BODY_CONTACT] += body * dt
+    led[L_SUSPENSION] += susp * dt
+    led[L_TYRE_SLIP] += slip * dt
+    led[L_WATER] += water * dt
+    led[L_AERO] -= (fax * vmx + fay * vmy + faz * vmz) * dt
+    led[L_ANGULAR_DAMPING] += damp_loss
+    led[L_CHASSIS_KINETIC] += ke1 - ke0
+    led[L_POTENTIAL] += m * G_MPS2 * (chx[2] - z0)
+
+    # outputs: wheel spins, specific force at base_footprint (body frame, gravity included)
+    for j in range(4):
+        s[S_OMEGA + j] = dres[3 + j]
+    Q0, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
+    ax, ay_, az = (vx1 - vx0) / dt, (vy1 - vy0) / dt, (vz1 - vz0) / dt + G_MPS2
+    abx = Q0 * ax + Q3 * ay_ + Q6 * az
+    aby = Q1 * ax + Q4 * ay_ + Q7 * az
+    abz = Q2 * ax + Q5 * ay_ + Q8 * az
+    w1x, w1y, w1z = chx[10], chx[11], chx[12]
+    alx, aly, alz = (w1x - wbx) / dt, (w1y - wby) / dt, (w1z - wbz) / dt
+    bx, by, bz = k[K_BF], k[K_BF + 1], k[K_BF + 2]
+    cx_ = w1y * bz - w1z * by
+    cy_ = w1z * bx - w1x * bz
+    cz_ = w1x * by - w1y * bx
+    out[O_SF] = abx + aly * bz - alz * by + w1y * cz_ - w1z * cy_
+    out[O_SF + 1] = aby + alz * bx - alx * bz + w1z * cx_ - w1x * cz_
+    out[O_SF + 2] = abz + alx * by - aly * bx + w1x * cy_ - w1y * cx_
+    kinematics(k, chx, out)
 
 
 @dataclass
@@ -123,15 +632,12 @@ class Vehicle:
         self.terrain = terrain if terrain is not None else FlatTerrain()
         self.terrain.bind([s.name for s in self.params.surfaces])
         self.dt_s = float(dt_s)
-        # Per-wheel scratch, allocated once: [contact, r(3), n(3), heading(3), v_x, v_y, mu, k_water,
-        # T_brake, T_roll, relaxation divisor, F_x, F_y, N, -, water force(3)].
-        self._wheel_data = [[0.0] * 24 for _ in range(4)]
-        self._box_forces = [[0.0] * 6 for _ in range(8)]
         P = self.params
         mp = P.mass_properties
         self.mass_properties = mp
         self.springs = corner_springs(P)
         self.curves = _eng.EngineCurves.from_params(P.engine)
+        self._curves_k = tuple(self.curves)       # the kernel takes a plain tuple
         self.gears = gear_table(P.gearbox)
         self.lever = GearLever(P.gearbox.max_shift_speed_mps, P.gearbox.shift_time_s)
         self.chassis = Chassis(mp.mass_kg, mp.inertia_tensor_kg_m2, P.resistances.angular_damping_per_s)
@@ -149,16 +655,47 @@ class Vehicle:
         self._box_rel = tuple((x - cg[0], y - cg[1], z - cg[2]) for x in _BOX_X_M(L) for y in _BOX_Y_M
                               for z in _BOX_Z_M)
         self._widths = (P.tyres.front_width_m, P.tyres.front_width_m, P.tyres.rear_width_m, P.tyres.rear_width_m)
-        self._surf_mu = tuple(s.mu for s in P.surfaces)
-        self._surf_f = tuple(s.rolling_resistance for s in P.surfaces)
-        self._surf_water = tuple(
-            0.5 * 1000.0 * P.resistances.water_drag_coefficient * min(2.0 * Rt, s.water_depth_m)
-            if s.water_depth_m > 0.0 else 0.0 for s in P.surfaces)
+        surf_water = tuple(
+            0.5 * 1000.0 * P.resistances.water_drag_coefficient * min(2.0 * Rt, sf.water_depth_m)
+            if sf.water_depth_m > 0.0 else 0.0 for sf in P.surfaces)
         self._eta = min(1.0, max(0.05, P.cvt.belt_efficiency * P.cvt.gear_efficiency))
         # Idle-governor constants (curves at idle).
         n_idle = P.engine.idle_rpm
         self._t_wot_idle = _eng.full_load_torque_nm(n_idle, self.curves)
         self._t_fr_idle = _eng.friction_torque_nm(n_idle, self.curves)
+        # Kernel constants, computed once (module docstring, K_*).
+        e, cv, ty, spr = P.engine, P.cvt, P.tyres, self.springs
+        named = dict(
+            dt=self.dt_s, radius=Rt, lock_deg=P.dbw["steering"]["lock_deg"], steer_ratio=P.steering.ratio,
+            steer_center_deg=P.steering.center_deg, wheelbase=L, track_front=bf, idle_rad_s=e.idle_rad_s,
+            idle_gain=e.idle_gain, t_wot_idle=self._t_wot_idle, t_fr_idle=self._t_fr_idle,
+            t_acc=e.accessory_drag_nm, max_speed=e.max_speed_mps, pedal_exponent=e.pedal_exponent,
+            torque_lag=e.torque_lag_s, j_engine=e.inertia_kg_m2, eta_indicated=e.indicated_efficiency,
+            engage_rad_s=cv.engage_rad_s, full_engage_rad_s=cv.full_engage_rad_s,
+            clutch_cap=cv.clutch_capacity_nm, ebs_cap=cv.ebs_capacity_nm, ebs_on=float(bool(cv.ebs)),
+            shift_rpm_light=cv.shift_rpm_light, shift_rpm_full=cv.shift_rpm_full, r_high=cv.high_ratio,
+            r_low=cv.low_ratio, shift_tau=cv.shift_tau_s, eta=self._eta, adc=float(bool(cv.adc)),
+            j_secondary=cv.secondary_inertia_kg_m2, tank_l=P.fuel.tank_l, lhv=P.fuel.lhv_j_kg,
+            fuel_density=P.fuel.density_kg_l, p_bias=P.brakes.pressure_bias_bar, p_max=P.brakes.max_bar,
+            gain_front=P.brakes.front_nm_per_bar, gain_rear=P.brakes.rear_nm_per_bar,
+            datum=P.chassis.compression_datum_m, droop=spr.droop_m, bump_start=spr.bump_start_m,
+            bump_rate=spr.bump_rate_n_m2, mass=mp.mass_kg, angular_damping=P.resistances.angular_damping_per_s,
+            sigma_x=ty.longitudinal_relaxation_m, tau_c=ty.carcass_damping_s, k_slip=ty.hard_slip_stiffness,
+            sigma_y=ty.relaxation_m, c_alpha=ty.cornering_per_load_1_rad, j_wheel=ty.wheel_inertia_kg_m2,
+            air_density=P.aero.air_density_kg_m3, drag_area=P.aero.drag_area_m2,
+            park_hold=P.gearbox.park_hold_nm, n_surfaces=len(P.surfaces))
+        kv = [float(named[n]) for n in _K_NAMES]
+        kv += [c for m in self._mount_rel for c in m] + list(spr.rate_n_m) + list(spr.damper_n_s_m)
+        kv += list(spr.static_load_n) + list(self._bf_rel) + list(self.chassis.inertia)
+        kv += list(self.chassis.inertia_inv) + [c for b in self._box_rel for c in b]
+        kv += [v for sf, kw in zip(P.surfaces, surf_water) for v in (sf.mu, sf.rolling_resistance, kw)]
+        assert len(kv) == K_SURF + 3 * len(P.surfaces)
+        self._k = array(kv)
+        self._s = array([0.0] * N_STATE)
+        self._wd = array([0.0] * (4 * W_SIZE))
+        self._box = array([0.0] * 48)
+        self._led = array([0.0] * len(LEDGER_TERMS))
+        self._out = array([0.0] * N_OUT)
         self.reset()
 
     # ------------------------------------------------------------------ helpers
@@ -215,25 +752,31 @@ class Vehicle:
         ch.w = [0.0, 0.0, 0.0]
         Rt = P.tyres.radius_m
         w = v0 / Rt
-        self._omega = [w, w, w, w]
-        self._angle = [0.0, 0.0, 0.0, 0.0]
-        self._u = [0.0, 0.0, 0.0, 0.0]
-        self._y = [0.0, 0.0, 0.0, 0.0]
+        st = self._s
+        for j in range(4):
+            st[S_OMEGA + j] = w
+            st[S_ANGLE + j] = 0.0
+            st[S_U + j] = 0.0
+            st[S_Y + j] = 0.0
         e = P.engine
-        self._we = e.idle_rad_s
+        we = e.idle_rad_s
         info = self.gears[self.lever.gear]
-        self._r = P.cvt.low_ratio
+        r = P.cvt.low_ratio
         if info.direction != 0 and v0 != 0.0:
             ws = abs(v0) / Rt * info.rear_ratio
             r = P.cvt.shift_rpm_light / _RAD_S_TO_RPM / ws
-            self._r = min(P.cvt.low_ratio, max(P.cvt.high_ratio, r))
-            self._we = max(e.idle_rad_s, self._r * ws)
-        self._ureq = _eng.idle_request(e.idle_rad_s, e.idle_rad_s, e.idle_gain, self._t_wot_idle,
+            r = min(P.cvt.low_ratio, max(P.cvt.high_ratio, r))
+            we = max(e.idle_rad_s, r * ws)
+        st[S_WE] = we
+        st[S_R] = r
+        st[S_UREQ] = _eng.idle_request(e.idle_rad_s, e.idle_rad_s, e.idle_gain, self._t_wot_idle,
                                        self._t_fr_idle, self.curves.pumping_nm, e.accessory_drag_nm)
-        self._tc_prev = 0.0
-        self.fuel_l = P.fuel.tank_l
-        self.clutch_heat_j = 0.0
+        st[S_TC_PREV] = 0.0
+        st[S_FUEL] = P.fuel.tank_l
+        st[S_HEAT] = 0.0
         self.ledger.reset()
+        for i in range(len(LEDGER_TERMS)):
+            self._led[i] = 0.0
         self.time_s = 0.0
         n0 = self.springs.static_load_n
         self.wheel_load_n = tuple(n0)
@@ -245,44 +788,52 @@ class Vehicle:
         self.bicycle_angle_rad = 0.0
         self.brake_torque_nm = (0.0, 0.0, 0.0, 0.0)
         self.engine_torque_nm = 0.0
-        self.torque_request = self._ureq
+        self.torque_request = st[S_UREQ]
         self.fuel_rate_l_h = 0.0
         self.clutch_torque_nm = 0.0
-        self.carrier_speed_rad_s = 0.5 * (self._omega[2] + self._omega[3])
+        self.carrier_speed_rad_s = w
         self.wheel_fx_n = (0.0,) * 4
         self.wheel_fy_n = (0.0,) * 4
         self.wheel_slip = (0.0,) * 4
         self.front_engaged = (False, False)
         self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
-        self._publish_kinematics()
+        kinematics(self._k, ch.x, self._out)
+        self._publish_kinematics(to_list(self._out))
 
     # ------------------------------------------------------------------ outputs
-    def _publish_kinematics(self) -> None:
-        ch = self.chassis
-        R = quat_to_matrix(*ch.q)
-        bx, by, bz = self._bf_rel
-        p, v, w = ch.p, ch.v, ch.w
-        self.position_m = (p[0] + R[0] * bx + R[1] * by + R[2] * bz, p[1] + R[3] * bx + R[4] * by + R[5] * bz,
-                           p[2] + R[6] * bx + R[7] * by + R[8] * bz)
-        self.orientation_wxyz = tuple(ch.q)
-        vbx = R[0] * v[0] + R[3] * v[1] + R[6] * v[2]
-        vby = R[1] * v[0] + R[4] * v[1] + R[7] * v[2]
-        vbz = R[2] * v[0] + R[5] * v[1] + R[8] * v[2]
-        vbx += w[1] * bz - w[2] * by
-        vby += w[2] * bx - w[0] * bz
-        vbz += w[0] * by - w[1] * bx
-        self.velocity_body_mps = (vbx, vby, vbz)
-        self.angular_velocity_body_rad_s = (w[0], w[1], w[2])
-        self.speed_mps = vbx
-        self.yaw_rate_rad_s = w[2]
-        self.wheel_spin_rad_s = tuple(self._omega)
-        self.wheel_angle_rad = tuple(self._angle)
-        self.engine_rpm = self._we * _RAD_S_TO_RPM
-        self.cvt_ratio = self._r
-        self.gear = self.lever.gear
-        self.gear_target = self.lever.target
-        self.shift_in_progress = self.lever.shift_in_progress
-        self.last_gear_reject = self.lever.last_reject
+    def _publish_kinematics(self, o: list) -> None:
+        x = to_list(self.chassis.x)
+        st = to_list(self._s)
+        self.position_m = tuple(o[O_POS:O_POS + 3])
+        self.orientation_wxyz = tuple(x[6:10])
+        self.velocity_body_mps = tuple(o[O_VB:O_VB + 3])
+        self.angular_velocity_body_rad_s = tuple(x[10:13])
+        self.speed_mps = o[O_VB]
+        self.yaw_rate_rad_s = x[12]
+        self.wheel_spin_rad_s = tuple(st[S_OMEGA:S_OMEGA + 4])
+        self.wheel_angle_rad = tuple(st[S_ANGLE:S_ANGLE + 4])
+        self._we = st[S_WE]
+        self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
+        self.cvt_ratio = st[S_R]
+        lever = self.lever
+        self.gear = lever.gear
+        self.gear_target = lever.target
+        self.shift_in_progress = lever.remaining_s > 0.0
+        self.last_gear_reject = lever.last_reject
+
+    @property
+    def fuel_l(self) -> float:
+        """Fuel in the tank [L]."""
+        return float(self._s[S_FUEL])
+
+    @fuel_l.setter
+    def fuel_l(self, value: float) -> None:
+        self._s[S_FUEL] = float(value)
+
+    @property
+    def clutch_heat_j(self) -> float:
+        """Heat of the primary clutch's slip since the reset [J]."""
+        return float(self._s[S_HEAT])
 
     @property
     def engine_speed_rad_s(self) -> float:
@@ -298,14 +849,8 @@ class Vehicle:
         inputs : VehicleInputs
             Pedal, line pressure, steering-wheel angle, gear request, drive mode.
         """
-        P = self.params
-        dt = self.dt_s
-        ch = self.chassis
-        sv = self.solver
-        led = self.ledger
-        Rt = P.tyres.radius_m
         pedal = inputs.pedal
-        pedal = 0.0 if pedal != pedal or pedal < 0.0 else 1.0 if pedal > 1.0 else pedal
+        pedal = 0.0 if pedal != pedal or pedal < 0.0 else 1.0 if pedal > 1.0 else float(pedal)
 
         # 1. Gear lever (shift rule) and drive mode --------------------------------------------
         lever = self.lever
@@ -315,425 +860,37 @@ class Vehicle:
         mode = inputs.drive_mode
         self.drive_mode = mode
         info = self.gears[gear]
-        d_dir = info.direction
-        i_r = info.rear_ratio
-        K = info.ring_ratio
-        in_gear = d_dir != 0
-        park = gear == Gear.PARK
 
-        # 2. Steering ------------------------------------------------------------------------
-        lock = P.dbw["steering"]["lock_deg"]
-        sw = inputs.steering_wheel_deg
-        sw = -lock if sw < -lock else lock if sw > lock else sw
-        self.steering_wheel_deg = sw
-        delta = bicycle_angle_rad(sw, P.steering.ratio, P.steering.center_deg)
-        dl, dr = ackermann_rad(delta, P.geometry.wheelbase_m, P.geometry.track_front_m)
-        angles = (dl, dr, 0.0, 0.0)
-        self.road_wheel_angle_rad = angles
-        self.bicycle_angle_rad = delta
-
-        # 3. Powertrain ----------------------------------------------------------------------
-        e = P.engine
-        cv = P.cvt
-        curves = self.curves
-        om = self._omega
-        we0 = self._we
-        n_rpm = we0 * _RAD_S_TO_RPM
-        t_wot = _eng.full_load_torque_nm(n_rpm, curves)
-        t_fr = _eng.friction_torque_nm(n_rpm, curves)
-        t_pu = curves.pumping_nm
-        t_acc = e.accessory_drag_nm
-        v_r = abs(0.5 * (om[2] + om[3])) * Rt
-        g_v = _eng.speed_governor(e.max_speed_mps, v_r)
-        u_idle = _eng.idle_request(we0, e.idle_rad_s, e.idle_gain, self._t_wot_idle, self._t_fr_idle, t_pu, t_acc)
-        empty = P.fuel.tank_l > 0.0 and self.fuel_l <= 0.0
-        u_star = _eng.torque_target(pedal, e.pedal_exponent, g_v, u_idle, empty)
-        u = _eng.lag(self._ureq, u_star, e.torque_lag_s, dt)
-        self._ureq = u
-        fuel_on = u > 0.0 and t_wot > 0.0 and not empty
-        t_e = _eng.engine_torque_nm(u, fuel_on, t_wot, t_fr, t_pu)
-        j_e = e.inertia_kg_m2
-        w_free = _eng.free_speed_rad_s(we0, t_e, t_acc, j_e, dt)
-        cap = _cvt.clutch_capacity_nm(w_free, cv.engage_rad_s, cv.full_engage_rad_s, cv.clutch_capacity_nm)
-        cap_ebs = _cvt.ebs_capacity_nm(w_free, e.idle_rad_s, cv.engage_rad_s, cv.ebs_capacity_nm, cv.ebs)
-        if in_gear:
-            cap_fwd = cap
-            cap_rev = cap if cap > cap_ebs else cap_ebs
-        else:
-            cap_fwd = cap_rev = 0.0
-        n_s = _cvt.shift_speed_rpm(self._tc_prev, curves.peak_nm, cv.shift_rpm_light, cv.shift_rpm_full)
-        w_s = abs(0.5 * (om[2] + om[3])) * i_r
-        grips = in_gear and (cap > 0.0 or (cap_ebs > 0.0 and self._tc_prev < 0.0))
-        r_star = _cvt.ratio_target(grips, n_s, w_s, cv.high_ratio, cv.low_ratio)
-        r = _eng.lag(self._r, r_star, cv.shift_tau_s, dt)
-        self._r = r
-        R_all = d_dir * r * i_r
-
-        # 4. Wheels --------------------------------------------------------------------------
-        q0 = ch.q
-        Rm = quat_to_matrix(q0[0], q0[1], q0[2], q0[3])
-        R0, R1_, R2, R3, R4, R5, R6, R7, R8 = Rm
-        px, py, pz = ch.p
-        vx0, vy0, vz0 = ch.v
-        wbx, wby, wbz = ch.w
-        wwx = R0 * wbx + R1_ * wby + R2 * wbz
-        wwy = R3 * wbx + R4 * wby + R5 * wbz
-        wwz = R6 * wbx + R7 * wby + R8 * wbz
-        dxr, dyr, dzr = -R2, -R5, -R8            # ray direction: body down axis
-        terrain = self.terrain
-        plane = terrain.is_plane
-        wsi = terrain.wheel_surface_index
-        spr = self.springs
-        x0s, xbs, kbs = spr.droop_m, spr.bump_start_m, spr.bump_rate_n_m2
-        datum = P.chassis.compression_datum_m
-        ty = P.tyres
-        sig_x, tau_c, k_s = ty.longitudinal_relaxation_m, ty.carcass_damping_s, ty.hard_slip_stiffness
-        p_out = brake_output_bar(inputs.brake_line_bar, P.brakes.pressure_bias_bar, P.brakes.max_bar)
-        tb_f = P.brakes.front_nm_per_bar * p_out
-        tb_r = P.brakes.rear_nm_per_bar * p_out
-        j_rear = ty.wheel_inertia_kg_m2 + 0.5 * cv.secondary_inertia_kg_m2 * i_r * i_r
-        wheel_data = self._wheel_data
-        loads = [0.0, 0.0, 0.0, 0.0]
-        contact = [False, False, False, False]
-        exts = [0.0, 0.0, 0.0, 0.0]
-        for j in range(4):
-            mx, my, mz = self._mount_rel[j]
-            pmx = px + R0 * mx + R1_ * my + R2 * mz
-            pmy = py + R3 * mx + R4 * my + R5 * mz
-            pmz = pz + R6 * mx + R7 * my + R8 * mz
-            zg, nx, ny, nz, si = terrain.height_normal_surface(pmx, pmy)
-            nd = nx * dxr + ny * dyr + nz * dzr
-            t = 1e9
-            if nd < -1e-6:
-                t = nz * (zg - pmz) / nd
-                if not plane:
-                    for _ in range(2):
-                        cx = pmx + t * dxr
-                        cy = pmy + t * dyr
-                        zg, nx, ny, nz, si = terrain.height_normal_surface(cx, cy)
-                        nd = nx * dxr + ny * dyr + nz * dzr
-                        if nd >= -1e-6:
-                            t = 1e9
-                            break
-                        t = (nx * (cx - pmx) + ny * (cy - pmy) + nz * (zg - pmz)) / nd
-            if t < 0.0:
-                t = 1e9  # the mount is below the ground (body fallen through): no wheel contact
-            s_ext = t - Rt
-            exts[j] = s_ext
-            tb = tb_f if j < 2 else tb_r
-            jj = ty.wheel_inertia_kg_m2 if j < 2 else j_rear
-            wd = wheel_data[j]
-            if s_ext > datum:
-                self._u[j] = 0.0
-                self._y[j] = 0.0
-                wd[0] = 0.0
-                sv.set_wheel(j, jj, dt, om[j], 0.0, 0.0, 0.0, tb)
-                wd[14] = tb
-                wd[15] = 0.0
-                continue
-            cpx = pmx + t * dxr
-            cpy = pmy + t * dyr
-            cpz = pmz + t * dzr
-            rx, ry, rz = cpx - px, cpy - py, cpz - pz
-            vcx = vx0 + wwy * rz - wwz * ry
-            vcy = vy0 + wwz * rx - wwx * rz
-            vcz = vz0 + wwx * ry - wwy * rx
-            a = angles[j]
-            ca, sa = math.cos(a), math.sin(a)
-            f0x = R0 * ca + R1_ * sa
-            f0y = R3 * ca + R4 * sa
-            f0z = R6 * ca + R7 * sa
-            dn = f0x * nx + f0y * ny + f0z * nz
-            hx, hy, hz = f0x - dn * nx, f0y - dn * ny, f0z - dn * nz
-            hn = 1.0 / _sqrt(hx * hx + hy * hy + hz * hz)
-            hx *= hn
-            hy *= hn
-            hz *= hn
-            lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
-            v_n = vcx * nx + vcy * ny + vcz * nz
-            v_x = vcx * hx + vcy * hy + vcz * hz
-            v_y = vcx * lx + vcy * ly + vcz * lz
-            x_s = datum - s_ext
-            n0 = spr.static_load_n[j]
-            nl = n0 + spr.rate_n_m[j] * (x_s - x0s) - spr.damper_n_s_m[j] * v_n
-            b = x_s - xbs
-            if b > 0.0:
-                nl += kbs * b * b
-            hi = 6.0 * n0
-            nl = 0.0 if nl < 0.0 else hi if nl > hi else nl
-            if nl < 1.0:
-                self._u[j] = 0.0
-                self._y[j] = 0.0
-                wd[0] = 0.0
-                sv.set_wheel(j, jj, dt, om[j], 0.0, 0.0, 0.0, tb)
-                wd[14] = tb
-                wd[15] = 0.0
-                continue
-            if wsi[j] >= 0:
-                si = wsi[j]
-            mu = self._surf_mu[si]
-            ff = self._surf_f[si]
-            t_roll = (ff if ff < 0.45 else 0.45) * nl * Rt
-            # slip coefficients (tyre.slip_coefficients inlined)
-            u_j = self._u[j]
-            aa = 1.0 + dt * abs(v_x) / sig_x
-            gg = 1.0 + tau_c / dt
-            kk = k_s / sig_x
-            a1 = kk * gg * dt * Rt / aa
-            a0 = kk * (gg * (u_j - dt * v_x) / aa - (tau_c / dt) * u_j)
-            sv.set_wheel(j, jj, dt, om[j], mu * nl, a1, a0, tb + t_roll)
-            loads[j] = nl
-            contact[j] = True
-            wd[0] = 1.0
-            wd[1], wd[2], wd[3] = rx, ry, rz
-            wd[4], wd[5], wd[6] = nx, ny, nz
-            wd[7], wd[8], wd[9] = hx, hy, hz
-            wd[10] = v_x
-            wd[11] = v_y
-            wd[12] = mu
-            wd[13] = self._surf_water[si]
-            wd[14] = tb
-            wd[15] = t_roll
-            wd[16] = aa
-        self.wheel_load_n = tuple(loads)
-        self.wheel_in_contact = tuple(contact)
-        self.contact_point_m = tuple((px + wheel_data[j][1], py + wheel_data[j][2], pz + wheel_data[j][3])
-                                     if contact[j] else None for j in range(4))
-        self.wheel_extension_m = tuple(exts)
-        self.brake_torque_nm = (tb_f, tb_f, tb_r, tb_r)
-
-        # 5. Driveline solve -----------------------------------------------------------------
-        if mode == DriveMode.AWD:
-            two_way = park or (cv.adc and pedal < ADC_PEDAL_THRESHOLD)
-            front_mode = FRONT_LOCKED if two_way else FRONT_OVERRUN
-        else:
-            front_mode = FRONT_FREE
-        open_rear = mode == DriveMode.TURF
-        sv.solve(dt, in_gear, park, open_rear, front_mode, K, R_all, self._eta, j_e, w_free, cap_fwd, cap_rev,
-                 P.gearbox.park_hold_nm)
-        c1 = sv.carrier_rad_s
-        t_c = sv.clutch_torque_nm
-        t_sup = sv.carrier_torque_nm
-        c0 = 0.5 * (om[2] + om[3])
-        c_mean = 0.5 * (c0 + c1)
-        we1 = w_free - dt * t_c / j_e
-        if we1 < 0.0:
-            we1 = 0.0
-        heat = t_c * (we1 - R_all * c1)
-        if heat > 0.0:
-            self.clutch_heat_j += heat * dt
-        self._we = we1
-        self._tc_prev = t_c
-        we_mean = 0.5 * (we0 + we1)
-        p_fuel, p_b = fuel_power_w(fuel_on, t_e, t_fr, t_pu, u, we_mean, e.indicated_efficiency)
-        vol = p_fuel * dt / (P.fuel.lhv_j_kg * P.fuel.density_kg_l)
-        if P.fuel.tank_l > 0.0:
-            self.fuel_l = max(0.0, self.fuel_l - vol)
-        self.fuel_rate_l_h = vol / dt * 3600.0
-        self.engine_torque_nm = t_e
-        self.torque_request = u
-        self.clutch_torque_nm = t_c
-        self.carrier_speed_rad_s = c1
-        self.front_engaged = (sv.driven[0], sv.driven[1])
-
-        # ledger: powertrain side
-        led.fuel_j += p_fuel * dt
-        led.engine_loss_j += (p_fuel - p_b) * dt
-        led.parasitic_j += t_acc * we_mean * dt
-        led.engine_kinetic_j += 0.5 * j_e * (we1 * we1 - we0 * we0)
-        if in_gear:
-            led.clutch_j += t_c * (we_mean - R_all * c_mean) * dt
-            led.driveline_j += (t_c * R_all - t_sup) * c_mean * dt
-        elif park:
-            led.brake_j -= t_sup * c_mean * dt
-        shaft_work = 0.0
-        omega_new = sv.omega
-        for j in range(4):
-            w0 = om[j]
-            w1 = omega_new[j]
-            wm = 0.5 * (w0 + w1)
-            jj = sv.jdt[j] * dt
-            led.wheel_kinetic_j += 0.5 * jj * (w1 * w1 - w0 * w0)
-            th = _tanh(10.0 * w1)
-            wd = wheel_data[j]
-            led.brake_j += wd[14] * th * wm * dt
-            led.rolling_j += wd[15] * th * wm * dt
-            if sv.driven[j]:
-                shaft_work += sv.shaft_torque_nm[j] * wm * dt
-        led.coupling_j += t_sup * c_mean * dt - shaft_work
-
-        # 6. Chassis -------------------------------------------------------------------------
-        m = ch.mass_kg
-        fx_t, fy_t, fz_t = 0.0, 0.0, -m * G_MPS2
-        mx_t, my_t, mz_t = 0.0, 0.0, 0.0
-        fxs = [0.0, 0.0, 0.0, 0.0]
-        fys = [0.0, 0.0, 0.0, 0.0]
-        slips = [0.0, 0.0, 0.0, 0.0]
-        sig_y = ty.relaxation_m
-        c_al = ty.cornering_per_load_1_rad
-        lim_u = SATURATION * sig_x / k_s
-        for j in range(4):
-            wd = wheel_data[j]
-            w1 = omega_new[j]
-            self._angle[j] += w1 * dt
-            if wd[0] == 0.0:
-                wd[17] = wd[18] = wd[19] = wd[20] = 0.0
-                continue
-            nl = loads[j]
-            v_x = wd[10]
-            v_y = wd[11]
-            mu = wd[12]
-            fxl = sv.fx_n[j]
-            # longitudinal deflection state (tyre.deflection_end_m inlined)
-            un = (self._u[j] + dt * (w1 * Rt - v_x)) / wd[16]
-            self._u[j] = lim_u if un > lim_u else -lim_u if un < -lim_u else un
-            slips[j] = self._u[j] / sig_x
-            # lateral force with relaxation and friction circle (tyre.lateral_force_and_state inlined)
-            ay = 1.0 + dt * abs(v_x) / sig_y
-            y0 = self._y[j]
-            yv = (y0 + dt * v_y) / ay
-            lim = mu * sig_y / c_al
-            yv = lim if yv > lim else -lim if yv < -lim else yv
-            fyl = -c_al * nl * (yv + tau_c * (yv - y0) / dt) / sig_y
-            cap2 = mu * mu * nl * nl - fxl * fxl
-            capy = _sqrt(cap2) if cap2 > 0.0 else 0.0
-            fyl = capy if fyl > capy else -capy if fyl < -capy else fyl
-            self._y[j] = yv
-            fxs[j] = fxl
-            fys[j] = fyl
-            nx, ny, nz = wd[4], wd[5], wd[6]
-            hx, hy, hz = wd[7], wd[8], wd[9]
-            lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
-            Fx = nl * nx + fxl * hx + fyl * lx
-            Fy = nl * ny + fxl * hy + fyl * ly
-            Fz = nl * nz + fxl * hz + fyl * lz
-            kw = wd[13]
-            if kw > 0.0:
-                vhx, vhy, vhz = v_x * hx + v_y * lx, v_x * hy + v_y * ly, v_x * hz + v_y * lz
-                sp = _sqrt(vhx * vhx + vhy * vhy + vhz * vhz)
-                wfx, wfy, wfz = -kw * sp * vhx, -kw * sp * vhy, -kw * sp * vhz
-                Fx += wfx
-                Fy += wfy
-                Fz += wfz
-            else:
-                wfx = wfy = wfz = 0.0
-            wd[17], wd[18], wd[19], wd[20] = fxl, fyl, nl, 0.0
-            wd[21], wd[22], wd[23] = wfx, wfy, wfz
-            rx, ry, rz = wd[1], wd[2], wd[3]
-            fx_t += Fx
-            fy_t += Fy
-            fz_t += Fz
-            mx_t += ry * Fz - rz * Fy
-            my_t += rz * Fx - rx * Fz
-            mz_t += rx * Fy - ry * Fx
-        self.wheel_fx_n = tuple(fxs)
-        self.wheel_fy_n = tuple(fys)
-        self.wheel_slip = tuple(slips)
-        # body box against the ground (only when a wheel has lost contact: roll-over, fall)
-        box = self._box_forces
-        nbox = 0
-        if not (contact[0] and contact[1] and contact[2] and contact[3]):
-            for (bx_, by_, bz_) in self._box_rel:
-                rx = R0 * bx_ + R1_ * by_ + R2 * bz_
-                ry = R3 * bx_ + R4 * by_ + R5 * bz_
-                rz = R6 * bx_ + R7 * by_ + R8 * bz_
-                zg, nx, ny, nz, _ = terrain.height_normal_surface(px + rx, py + ry)
-                depth = (zg - pz - rz) * nz
-                if depth <= 0.0:
-                    continue
-                vcx = vx0 + wwy * rz - wwz * ry
-                vcy = vy0 + wwz * rx - wwx * rz
-                vcz = vz0 + wwx * ry - wwy * rx
-                v_n = vcx * nx + vcy * ny + vcz * nz
-                nb = _BOX_STIFFNESS_N_M * depth - _BOX_DAMPING_N_S_M * v_n
-                if nb <= 0.0:
-                    continue
-                tx, ty_, tz = vcx - v_n * nx, vcy - v_n * ny, vcz - v_n * nz
-                vt = _sqrt(tx * tx + ty_ * ty_ + tz * tz)
-                ft = -_BOX_FRICTION * nb * _tanh(vt / 0.1) / vt if vt > 1e-9 else 0.0
-                Fx = nb * nx + ft * tx
-                Fy = nb * ny + ft * ty_
-                Fz = nb * nz + ft * tz
-                fx_t += Fx
-                fy_t += Fy
-                fz_t += Fz
-                mx_t += ry * Fz - rz * Fy
-                my_t += rz * Fx - rx * Fz
-                mz_t += rx * Fy - ry * Fx
-                bf = box[nbox]
-                bf[0], bf[1], bf[2], bf[3], bf[4], bf[5] = rx, ry, rz, Fx, Fy, Fz
-                nbox += 1
-        # aerodynamic drag at the centre of mass
-        ka = -0.5 * P.aero.air_density_kg_m3 * P.aero.drag_area_m2 * _sqrt(vx0 * vx0 + vy0 * vy0 + vz0 * vz0)
-        fax, fay, faz = ka * vx0, ka * vy0, ka * vz0
-        fx_t += fax
-        fy_t += fay
-        fz_t += faz
-        mbx = R0 * mx_t + R3 * my_t + R6 * mz_t
-        mby = R1_ * mx_t + R4 * my_t + R7 * mz_t
-        mbz = R2 * mx_t + R5 * my_t + R8 * mz_t
-        ke0 = ch.kinetic_energy_j()
-        z0 = pz
-        damp_loss, wmb = ch.integrate(fx_t, fy_t, fz_t, mbx, mby, mbz, dt)
-        ke1 = ch.kinetic_energy_j()
-        vx1, vy1, vz1 = ch.v
-        # ledger: chassis side (mean velocities of the step, see energy.py)
-        vmx, vmy, vmz = 0.5 * (vx0 + vx1), 0.5 * (vy0 + vy1), 0.5 * (vz0 + vz1)
-        wmx = R0 * wmb[0] + R1_ * wmb[1] + R2 * wmb[2]
-        wmy = R3 * wmb[0] + R4 * wmb[1] + R5 * wmb[2]
-        wmz = R6 * wmb[0] + R7 * wmb[1] + R8 * wmb[2]
-        susp = slip = water = 0.0
-        for j in range(4):
-            wd = wheel_data[j]
-            if wd[0] == 0.0:
-                continue
-            rx, ry, rz = wd[1], wd[2], wd[3]
-            cvx = vmx + wmy * rz - wmz * ry
-            cvy = vmy + wmz * rx - wmx * rz
-            cvz = vmz + wmx * ry - wmy * rx
-            nx, ny, nz = wd[4], wd[5], wd[6]
-            hx, hy, hz = wd[7], wd[8], wd[9]
-            lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
-            fxl, fyl, nl = wd[17], wd[18], wd[19]
-            susp -= nl * (cvx * nx + cvy * ny + cvz * nz)
-            wm = 0.5 * (om[j] + omega_new[j])
-            slip += fxl * (Rt * wm - (cvx * hx + cvy * hy + cvz * hz)) - fyl * (cvx * lx + cvy * ly + cvz * lz)
-            water -= wd[21] * cvx + wd[22] * cvy + wd[23] * cvz
-        body = 0.0
-        for k in range(nbox):
-            rx, ry, rz, Fx, Fy, Fz = box[k]
-            cvx = vmx + wmy * rz - wmz * ry
-            cvy = vmy + wmz * rx - wmx * rz
-            cvz = vmz + wmx * ry - wmy * rx
-            body -= Fx * cvx + Fy * cvy + Fz * cvz
-        led.body_contact_j += body * dt
-        led.suspension_j += susp * dt
-        led.tyre_slip_j += slip * dt
-        led.water_j += water * dt
-        led.aero_j -= (fax * vmx + fay * vmy + faz * vmz) * dt
-        led.angular_damping_j += damp_loss
-        led.chassis_kinetic_j += ke1 - ke0
-        led.potential_j += m * G_MPS2 * (ch.p[2] - z0)
+        # 2.-6. Steering, powertrain, wheels, driveline solve, chassis (physics_step) ----------
+        sv = self.solver
+        physics_step(self._k, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._wd, self._box,
+                     sv.wh, sv.out, self._led, self._out, pedal, float(inputs.brake_line_bar),
+                     float(inputs.steering_wheel_deg), info.direction, info.rear_ratio, info.ring_ratio,
+                     gear == Gear.PARK, int(mode))
+        lever.advance(self.dt_s)
+        self.time_s += self.dt_s
 
         # outputs
-        for j in range(4):
-            om[j] = omega_new[j]
-        lever.advance(dt)
-        self.time_s += dt
-        # specific force at base_footprint (body frame, gravity included)
-        R1m = quat_to_matrix(*ch.q)
-        ax, ay_, az = (vx1 - vx0) / dt, (vy1 - vy0) / dt, (vz1 - vz0) / dt + G_MPS2
-        abx = R1m[0] * ax + R1m[3] * ay_ + R1m[6] * az
-        aby = R1m[1] * ax + R1m[4] * ay_ + R1m[7] * az
-        abz = R1m[2] * ax + R1m[5] * ay_ + R1m[8] * az
-        w1b = ch.w
-        alx, aly, alz = (w1b[0] - wbx) / dt, (w1b[1] - wby) / dt, (w1b[2] - wbz) / dt
-        bx, by, bz = self._bf_rel
-        cx_ = w1b[1] * bz - w1b[2] * by
-        cy_ = w1b[2] * bx - w1b[0] * bz
-        cz_ = w1b[0] * by - w1b[1] * bx
-        abx += aly * bz - alz * by + w1b[1] * cz_ - w1b[2] * cy_
-        aby += alz * bx - alx * bz + w1b[2] * cx_ - w1b[0] * cz_
-        abz += alx * by - aly * bx + w1b[0] * cy_ - w1b[1] * cx_
-        self.specific_force_body_mps2 = (abx, aby, abz)
-        self._publish_kinematics()
+        o = to_list(self._out)
+        self.steering_wheel_deg = o[O_SW]
+        self.bicycle_angle_rad = o[O_DELTA]
+        self.road_wheel_angle_rad = tuple(o[O_ANGLE:O_ANGLE + 4])
+        self.wheel_load_n = tuple(o[O_LOAD:O_LOAD + 4])
+        contact = o[O_CONTACT:O_CONTACT + 4]
+        self.wheel_in_contact = (contact[0] != 0.0, contact[1] != 0.0, contact[2] != 0.0, contact[3] != 0.0)
+        self.contact_point_m = tuple(tuple(o[O_CP + 3 * j:O_CP + 3 * j + 3]) if contact[j] != 0.0 else None
+                                     for j in range(4))
+        self.wheel_extension_m = tuple(o[O_EXT:O_EXT + 4])
+        self.brake_torque_nm = tuple(o[O_TB:O_TB + 4])
+        self.engine_torque_nm = o[O_TE]
+        self.torque_request = o[O_U]
+        self.fuel_rate_l_h = o[O_FUEL_RATE]
+        self.clutch_torque_nm = o[O_TC]
+        self.carrier_speed_rad_s = o[O_CARRIER]
+        self.front_engaged = (o[O_FRONT] != 0.0, o[O_FRONT + 1] != 0.0)
+        self.wheel_fx_n = tuple(o[O_FX:O_FX + 4])
+        self.wheel_fy_n = tuple(o[O_FY:O_FY + 4])
+        self.wheel_slip = tuple(o[O_SLIP:O_SLIP + 4])
+        self.specific_force_body_mps2 = tuple(o[O_SF:O_SF + 3])
+        self.ledger.__dict__.update(zip(LEDGER_TERMS, to_list(self._led)))
+        self._publish_kinematics(o)

@@ -1,0 +1,80 @@
+"""Compilation of the model's hot path with numba (optional).
+
+The step's kernels (the driveline solve, the wheels, the tyres, the chassis,
+the terrain query) are plain Python functions over flat arrays, decorated
+with :func:`njit`. With numba installed they are compiled to machine code on
+first use and cached next to their modules (``cache=True``: a later process
+loads them in a fraction of a second instead of compiling again). Without
+numba, or with ``ACRES_MODEL_NO_JIT=1`` or numba's ``NUMBA_DISABLE_JIT=1``,
+the same functions run as Python over Python lists (``array`` below), about
+as fast as the hand-written Python model they replaced; a warning says so
+once. The results agree to the last bits of the root solver's tolerance.
+
+Kernels use only scalar arithmetic and 1-D indexing, so that the same code
+runs on a numpy array (compiled) and on a Python list (interpreted).
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+__all__ = ["JIT", "njit", "array", "to_list"]
+
+JIT = False
+_reason = ""
+if os.environ.get("ACRES_MODEL_NO_JIT", "") not in ("", "0"):
+    _reason = "ACRES_MODEL_NO_JIT is set"
+else:
+    try:
+        import numba
+        from numba.core import config as _numba_config
+    except ImportError:  # pragma: no cover - depends on the environment
+        _reason = "numba is not installed (pip install -r requirements/python.txt)"
+    else:
+        if _numba_config.DISABLE_JIT:
+            _reason = "NUMBA_DISABLE_JIT is set"
+        else:
+            JIT = True
+
+if JIT:
+    import numpy as np
+
+    def njit(fn):
+        """Compile ``fn`` in nopython mode, cached on disk (no fast-math: IEEE results)."""
+        return numba.njit(cache=True, nogil=True)(fn)
+
+    def array(values) -> "np.ndarray":
+        """A float64 array of ``values`` (the kernels' state and scratch)."""
+        return np.array(values, dtype=np.float64)
+
+    def int_array(values) -> "np.ndarray":
+        """An int64 array of ``values``."""
+        return np.array(values, dtype=np.int64)
+
+    def to_list(a) -> list:
+        """The values of a kernel array as Python floats."""
+        return a.tolist()
+else:
+    warnings.warn(f"acres_dbw_sim.model runs interpreted ({_reason}); a step takes about 8x longer",
+                  RuntimeWarning, stacklevel=2)
+
+    def njit(fn):
+        """No compiler: ``fn`` runs as Python."""
+        return fn
+
+    def array(values) -> list:
+        """A list of floats (the interpreted kernels index lists faster than arrays)."""
+        return [float(v) for v in values]
+
+    def int_array(values) -> list:
+        """A list of ints."""
+        return [int(v) for v in values]
+
+    def to_list(a) -> list:
+        """The values of a kernel list (a copy)."""
+        return list(a)
+
+
+def py_func(fn):
+    """The Python function behind a compiled kernel (for callers that pass Python callables)."""
+    return getattr(fn, "py_func", fn)
