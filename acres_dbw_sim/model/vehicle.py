@@ -34,7 +34,7 @@ import transforms3d
 
 from . import cvt as _cvt
 from . import engine as _eng
-from ._jit import array, njit, to_list
+from ._jit import JIT, array, njit, to_list
 from .brakes import brake_output_bar
 from .chassis import Chassis, integrate, kinetic_energy_j, quat_to_matrix
 from .driveline import FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
@@ -639,6 +639,8 @@ class Vehicle:
         self.curves = _eng.EngineCurves.from_params(P.engine)
         self._curves_k = tuple(self.curves)       # the kernel takes a plain tuple
         self.gears = gear_table(P.gearbox)
+        # lever position -> (d, i_r, K) with fixed types: one compiled signature of physics_step
+        self._gear_k = {g: (int(i.direction), float(i.rear_ratio), float(i.ring_ratio)) for g, i in self.gears.items()}
         self.lever = GearLever(P.gearbox.max_shift_speed_mps, P.gearbox.shift_time_s)
         self.chassis = Chassis(mp.mass_kg, mp.inertia_tensor_kg_m2, P.resistances.angular_damping_per_s)
         self.solver = DrivelineSolver(P.tyres.radius_m)
@@ -859,14 +861,13 @@ class Vehicle:
         gear = lever.gear
         mode = inputs.drive_mode
         self.drive_mode = mode
-        info = self.gears[gear]
+        d_dir, i_r, ring = self._gear_k[gear]
 
         # 2.-6. Steering, powertrain, wheels, driveline solve, chassis (physics_step) ----------
         sv = self.solver
         physics_step(self._k, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._wd, self._box,
                      sv.wh, sv.out, self._led, self._out, pedal, float(inputs.brake_line_bar),
-                     float(inputs.steering_wheel_deg), info.direction, info.rear_ratio, info.ring_ratio,
-                     gear == Gear.PARK, int(mode))
+                     float(inputs.steering_wheel_deg), d_dir, i_r, ring, gear == Gear.PARK, int(mode))
         lever.advance(self.dt_s)
         self.time_s += self.dt_s
 
@@ -894,3 +895,17 @@ class Vehicle:
         self.specific_force_body_mps2 = tuple(o[O_SF:O_SF + 3])
         self.ledger.__dict__.update(zip(LEDGER_TERMS, to_list(self._led)))
         self._publish_kinematics(o)
+
+
+def _compile() -> None:
+    """Compile (or load from numba's cache) the step's kernels at import, not in a caller's first step.
+
+    A process that drives the model in real time (the node) would otherwise stall for the compile
+    (seconds, once per machine) in its first step; with the cache this takes a fraction of a second.
+    """
+    v = Vehicle(dt_s=1.0 / 120.0)
+    v.step(VehicleInputs())
+
+
+if JIT:
+    _compile()
