@@ -78,6 +78,40 @@ def ros_process(tmp_path):
         p.stop()
 
 
+def _session_processes() -> dict[int, str]:
+    """Other live processes of this test session (same ROS_DOMAIN_ID in their environment)."""
+    marker = f"ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}".encode()
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if marker in (entry / "environ").read_bytes().split(b"\0"):
+                cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                found[int(entry.name)] = cmd.strip()
+        except OSError:
+            continue
+    return found
+
+
+@pytest.fixture(autouse=True)
+def no_process_left_behind():
+    """Fail the test that leaves a process of this DDS domain running (and end it),
+    so a stray node can never disturb a later test."""
+    yield
+    deadline = time.monotonic() + 3.0
+    left = _session_processes()
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = _session_processes()
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert not left, f"processes left running by this test: {left}"
+
+
 def wait_for(predicate, timeout_s: float, spin=None, period_s: float = 0.02) -> bool:
     """Poll ``predicate`` (calling ``spin()`` between polls) until true or timeout."""
     deadline = time.monotonic() + timeout_s
