@@ -1,4 +1,4 @@
-"""rosbag2 files through ``rosbags``: our message definitions, fast CDR encoding, writing, recording.
+"""rosbag2 files through ``rosbags``: our message definitions, message objects, writing, recording.
 
 ``rosbags`` (pure Python) reads and writes rosbag2 directories (MCAP and
 sqlite3 storage) without a ROS installation. Its type store knows the standard
@@ -7,18 +7,21 @@ the ``.msg`` files under ``msg_adapters/interfaces/`` (ds_dbw_msgs 2.3.11 and
 tf2_msgs), so their definitions and RIHS01 type hashes in a bag are the same
 as those the ROS build generates from the same files.
 
+No CDR and no MCAP are written here: messages are serialized by rosbags'
+serializer (``Typestore.serialize_cdr``) or, in the recorder, by the rmw's
+(``rclpy.serialization.serialize_message``), and written with rosbags'
+public ``Writer`` API (``add_connection``, ``write``).
+
 Pieces:
 
 * :func:`typestore`: the Kilted type store plus our interfaces (built once).
-* :class:`CdrPacker`: encodes one message type whose layout is fixed (no
-  variable strings or sequences besides constants) with one ``struct`` call;
-  about ten times faster than a generic serializer, which the offline replay
-  needs at 27 topics per physics step. :class:`ReportPacker`,
-  :class:`CommandPacker`, :func:`imu_packer`, :func:`odometry_packer`,
-  :func:`tf_packer` and :func:`bool_packer` build it for our topics;
+* Message objects: :class:`ReportFiller` and :class:`CommandFiller` (core
+  dataclass -> rosbags ds_dbw_msgs message, by field name), :class:`ImuFiller`,
+  :class:`OdometryFiller`, :class:`TfFiller` (the node's ``imu/data_raw``,
+  ``odom``, ``/tf``); each keeps one message and overwrites it.
   :class:`CommandDecoder` goes the other way (bag message -> core command).
 * :class:`BagWriter`: a rosbag2 directory (MCAP by default, sqlite3 on request)
-  taking serialized CDR messages; thread-safe; custom metadata.
+  taking rosbags messages or serialized CDR; thread-safe; custom metadata.
 * :class:`NodeBagRecorder`: records everything an rclpy node publishes and
   every message its subscriptions receive, stamped with the simulation time.
 
@@ -36,7 +39,6 @@ import functools
 import json
 import math
 import operator
-import struct
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -48,9 +50,9 @@ from rosbags.rosbag2 import StoragePlugin, Writer, WriterError
 from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 
 __all__ = ["BagError", "typestore", "register_interfaces", "default_message", "msgtype_name",
-           "qos_to_rosbags", "CdrPacker", "ReportPacker", "CommandPacker", "CommandDecoder",
-           "imu_packer", "odometry_packer", "tf_packer", "bool_packer", "BagWriter", "NodeBagRecorder",
-           "INTERFACES_DIR", "DISTRO_STORE", "STORAGES", "CUSTOM_PREFIX", "stamp_ns"]
+           "qos_to_rosbags", "reliable_qos", "ReportFiller", "CommandFiller", "CommandDecoder", "ImuFiller",
+           "OdometryFiller", "TfFiller", "BagWriter", "NodeBagRecorder", "INTERFACES_DIR", "DISTRO_STORE",
+           "STORAGES", "CUSTOM_PREFIX", "stamp_ns"]
 
 #: Root of the interface packages whose ``msg/*.msg`` files are registered.
 INTERFACES_DIR = Path(__file__).resolve().parent / "interfaces"
@@ -65,13 +67,13 @@ STORAGES = {"mcap": StoragePlugin.MCAP, "sqlite3": StoragePlugin.SQLITE3}
 BAG_VERSION = 9
 #: Prefix of our keys in a bag's ``custom_data``.
 CUSTOM_PREFIX = "acres_dbw_sim."
-_CDR_LE = b"\x00\x01\x00\x00"   # encapsulation: plain CDR, little endian
-
-# base type -> (struct code, size = alignment [bytes])
-_PRIMITIVES = {
-    "bool": ("?", 1), "byte": ("B", 1), "char": ("B", 1), "octet": ("B", 1), "int8": ("b", 1),
-    "uint8": ("B", 1), "int16": ("h", 2), "uint16": ("H", 2), "int32": ("i", 4), "uint32": ("I", 4),
-    "int64": ("q", 8), "uint64": ("Q", 8), "float32": ("f", 4), "float64": ("d", 8),
+#: Field default values of the standard ``.msg`` files we write (rosbags' store drops them; rclpy has them).
+MSG_DEFAULTS = {"geometry_msgs/msg/Quaternion": {"w": 1.0}}
+# numpy dtype of a primitive array field, as rosbags' deserializer returns it (bool arrays are lists)
+_ARRAY_DTYPES = {
+    "byte": "uint8", "char": "uint8", "octet": "uint8", "int8": "int8", "uint8": "uint8", "int16": "int16",
+    "uint16": "uint16", "int32": "int32", "uint32": "uint32", "int64": "int64", "uint64": "uint64",
+    "float32": "float32", "float64": "float64",
 }
 
 
@@ -138,7 +140,9 @@ def typestore() -> Any:
 
 
 def default_message(typename: str, store: Any = None) -> Any:
-    """A rosbags message of ``typename`` with every field zero, false, empty or default-sized.
+    """A rosbags message of ``typename`` as rclpy constructs it by default: every field zero, false,
+    empty or default-sized, except the default values of the ``.msg`` files, which rosbags' type store
+    does not keep (:data:`MSG_DEFAULTS`: ``geometry_msgs/Quaternion.w`` = 1).
 
     Raises
     ------
@@ -150,7 +154,9 @@ def default_message(typename: str, store: Any = None) -> Any:
         raise BagError(f"unknown message type {typename!r}")
     cls = store.types[typename]
     _consts, fields = store.fielddefs[typename]
-    return cls(**{name: _default_value(store, nt, desc) for name, (nt, desc) in fields})
+    values = {name: _default_value(store, nt, desc) for name, (nt, desc) in fields}
+    values.update(MSG_DEFAULTS.get(typename, {}))
+    return cls(**values)
 
 
 def _default_value(store: Any, nt: int, desc: Any) -> Any:
@@ -161,11 +167,8 @@ def _default_value(store: Any, nt: int, desc: Any) -> Any:
         base = desc[0]
         return "" if base == "string" else False if base == "bool" else 0.0 if base.startswith("float") else 0
     sub, n = desc
-    if sub[0] == Nodetype.BASE and sub[1][0] in _PRIMITIVES and sub[1][0] != "bool":
-        dtype = {"f": np.float32, "d": np.float64}.get(_PRIMITIVES[sub[1][0]][0], np.int64)
-        if sub[1][0] in ("uint8", "byte", "char", "octet"):
-            dtype = np.uint8
-        return np.zeros(n if nt == Nodetype.ARRAY else 0, dtype=dtype)
+    if sub[0] == Nodetype.BASE and sub[1][0] in _ARRAY_DTYPES:
+        return np.zeros(n if nt == Nodetype.ARRAY else 0, dtype=_ARRAY_DTYPES[sub[1][0]])
     count = n if nt == Nodetype.ARRAY else 0
     return [_default_value(store, sub[0], sub[1]) for _ in range(count)]
 
@@ -198,146 +201,91 @@ def reliable_qos(depth: int, transient_local: bool = False) -> Qos:
                liveliness_lease_duration=zero, avoid_ros_namespace_conventions=False)
 
 
-# ---------------------------------------------------------------------------------- fast CDR
-
-
-class CdrPacker:
-    """Serialize one message type with a fixed layout in a single ``struct.pack`` (CDR, little endian).
-
-    The layout is taken from a template message: strings and sequence lengths
-    are those of the template (constants), and so is every field not named in
-    ``dynamic``. The ``dynamic`` fields become the arguments of :meth:`pack`, in
-    that order. Alignment follows plain CDR (XCDR1, what ROS 2 writes): each
-    primitive aligned to its size, counted from the end of the 4-byte
-    encapsulation header.
-
-    Parameters
-    ----------
-    typename : str
-        ``pkg/msg/Name``.
-    template : object
-        A rosbags message of that type (:func:`default_message` and edits).
-    dynamic : sequence of str
-        Dotted paths of the primitive fields given at each call
-        (``header.stamp.sec``, ``pose.pose.position.x``, ``transforms[0].header.stamp.sec``).
-    store : Typestore, optional
-        Default :func:`typestore`.
-
-    Raises
-    ------
-    BagError
-        If a dynamic path names no primitive field, or is a string.
-
-    Examples
-    --------
-    >>> p = CdrPacker("std_msgs/msg/Bool", default_message("std_msgs/msg/Bool"), ["data"])
-    >>> p.pack(True)
-    b'\\x00\\x01\\x00\\x00\\x01'
-    """
-
-    def __init__(self, typename: str, template: Any, dynamic: Sequence[str], store: Any = None) -> None:
-        store = store or typestore()
-        self.typename = typename
-        leaves: list = []
-        self._walk(store, typename, template, "", leaves)
-        index = {p: i for i, p in enumerate(dynamic)}
-        fmt = ["<4s"]
-        args = ["_c0"]
-        consts: dict = {"_c0": _CDR_LE}
-        off = 0
-        used = set()
-        for path, code, align, nbytes, value in leaves:
-            pad = -off % align
-            if pad:
-                fmt.append(f"{pad}x")
-            fmt.append(code)
-            off += pad + nbytes
-            if path in index:
-                if code.endswith("s"):
-                    raise BagError(f"{typename}: {path} is a string: strings must be constant")
-                args.append(f"v{index[path]}")
-                used.add(path)
-            else:
-                name = f"_c{len(consts)}"
-                consts[name] = value
-                args.append(name)
-        missing = [p for p in dynamic if p not in used]
-        if missing:
-            raise BagError(f"{typename}: no primitive field {missing[0]!r}")
-        self.struct = struct.Struct("".join(fmt))
-        self.size = self.struct.size
-        params = ", ".join(f"v{i}" for i in range(len(dynamic)))
-        src = f"def pack({params}):\n    return _pack({', '.join(args)})\n"
-        ns = {"_pack": self.struct.pack, **consts}
-        exec(compile(src, f"<CdrPacker {typename}>", "exec"), ns)  # noqa: S102 - generated from the type only
-        self.pack: Callable[..., bytes] = ns["pack"]
-        self.pack.__doc__ = f"Serialized {typename} from the values of {list(dynamic)}."
-
-    @classmethod
-    def _walk(cls, store: Any, typename: str, msg: Any, prefix: str, out: list) -> None:
-        _consts, fields = store.fielddefs[typename]
-        for name, (nt, desc) in fields:
-            path = f"{prefix}{name}"
-            value = getattr(msg, name)
-            if nt == Nodetype.NAME:
-                cls._walk(store, desc, value, path + ".", out)
-            elif nt == Nodetype.BASE:
-                cls._leaf(desc[0], path, value, out)
-            else:
-                sub, _n = desc
-                if nt == Nodetype.SEQUENCE:
-                    out.append((path + ".size", "I", 4, 4, len(value)))
-                for i, item in enumerate(value):
-                    ipath = f"{path}[{i}]"
-                    if sub[0] == Nodetype.NAME:
-                        cls._walk(store, sub[1], item, ipath + ".", out)
-                    elif sub[0] == Nodetype.BASE:
-                        cls._leaf(sub[1][0], ipath, item, out)
-                    else:
-                        raise BagError(f"{typename}: nested arrays are not supported ({path})")
-
-    @staticmethod
-    def _leaf(base: str, path: str, value: Any, out: list) -> None:
-        if base == "string":
-            data = value.encode("utf-8") + b"\x00"
-            out.append((path + ".size", "I", 4, 4, len(data)))
-            out.append((path, f"{len(data)}s", 1, len(data), data))
-            return
-        if base not in _PRIMITIVES:
-            raise BagError(f"{path}: type {base} is not supported")
-        code, size = _PRIMITIVES[base]
-        v = bool(value) if code == "?" else float(value) if code in "fd" else int(value)
-        out.append((path, code, size, size, v))
+# ---------------------------------------------------------------------------------- message objects
 
 
 def _getter(names: Sequence[str]) -> Callable[[Any], tuple]:
-    """``obj -> tuple of its attributes named``, also for a single name."""
+    """``obj -> tuple of its attributes named``, also for one name or none."""
+    if not names:
+        return lambda obj: ()
     if len(names) == 1:
         one = operator.attrgetter(names[0])
         return lambda obj: (one(obj),)
     return operator.attrgetter(*names)
 
 
-def _header_template(store: Any, typename: str, frame_id: str = "") -> Any:
+def _with_frame(store: Any, typename: str, frame_id: str = "") -> Any:
     msg = default_message(typename, store)
     if hasattr(msg, "header"):
         msg.header.frame_id = frame_id
     return msg
 
 
-def _nested_fields(store: Any, typename: str) -> dict:
-    """{field: one-byte nested type?} for the fields of a ds_dbw_msgs message (``Gear gear`` -> True)."""
+def _field_kinds(store: Any, typename: str) -> dict:
+    """``{field: kind}`` of a ds_dbw_msgs message, header excluded: 0 primitive or string,
+    1 nested one-byte ds_dbw_msgs type (``Gear gear``), 2 ``builtin_interfaces/Time``."""
     _c, fields = store.fielddefs[typename]
-    return {name: nt == Nodetype.NAME and desc.startswith("ds_dbw_msgs/") for name, (nt, desc) in fields}
+    kinds = {}
+    for name, (nt, desc) in fields:
+        if name == "header":
+            continue
+        if nt == Nodetype.NAME and desc.startswith("ds_dbw_msgs/"):
+            kinds[name] = 1
+        elif nt == Nodetype.NAME and desc == "builtin_interfaces/msg/Time":
+            kinds[name] = 2
+        elif nt == Nodetype.BASE:
+            kinds[name] = 0
+        else:
+            raise BagError(f"{typename}: field {name} is neither a primitive, a string, a one-byte "
+                           "ds_dbw_msgs type nor a time")
+    return kinds
 
 
-class ReportPacker:
-    """Core report dataclass (``acres_dbw_sim.dbw.reports``) -> serialized ds_dbw_msgs report, by field name.
+class _ByName:
+    """Core dataclass -> one reused rosbags message of the same field names (the rosbags twin of
+    :class:`msg_adapters.ds_dbw.ReportFiller`): primitives copied, nested one-byte types from
+    plain ``int``, ``builtin_interfaces/Time`` from seconds."""
+
+    def __init__(self, typename: str, names: Sequence[str], kinds: dict, frame_id: str, store: Any) -> None:
+        self.typename = typename
+        self.msg = msg = _with_frame(store, typename, frame_id)
+        self._stamp = msg.header.stamp if hasattr(msg, "header") else None
+        self._prim = tuple(n for n in names if kinds[n] == 0)
+        self._get_prim = _getter(self._prim)
+        # rosbags messages are plain dataclasses: primitives go into the instance dict in one update
+        self._attrs = vars(msg) if hasattr(msg, "__dict__") else None
+        nested = [n for n in names if kinds[n] == 1]
+        self._nested = tuple(zip((getattr(msg, n) for n in nested), nested))
+        self._times = tuple(n for n in names if kinds[n] == 2)
+
+    def _fill(self, obj: Any, sec: int, nanosec: int) -> Any:
+        msg = self.msg
+        stamp = self._stamp
+        if stamp is not None:
+            stamp.sec = sec
+            stamp.nanosec = nanosec
+        if self._attrs is not None:
+            self._attrs.update(zip(self._prim, self._get_prim(obj)))
+        else:
+            for name, value in zip(self._prim, self._get_prim(obj)):
+                setattr(msg, name, value)
+        for sub, name in self._nested:
+            sub.value = int(getattr(obj, name))
+        for name in self._times:
+            value = float(getattr(obj, name))
+            ns = stamp_ns(value) if math.isfinite(value) else 0
+            t = getattr(msg, name)
+            t.sec, t.nanosec = ns // 1_000_000_000, ns % 1_000_000_000
+        return msg
+
+
+class ReportFiller(_ByName):
+    """Core report dataclass (``acres_dbw_sim.dbw.reports``) -> rosbags ds_dbw_msgs report, by field name.
 
     The same mapping as :class:`msg_adapters.ds_dbw.ReportFiller` (field names
-    equal, nested one-byte types from plain ``int``), but straight to CDR bytes
-    for a bag. Types with strings or ``builtin_interfaces/Time`` fields
-    (``SystemReport``, ``EcuInfo``) go through the generic rosbags serializer.
+    equal; nested one-byte types from plain ``int``; ``builtin_interfaces/Time``
+    from seconds), onto one rosbags message that every call overwrites and
+    returns: serialize it (:meth:`BagWriter.write_message`) before the next call.
 
     Parameters
     ----------
@@ -355,60 +303,31 @@ class ReportPacker:
     """
 
     def __init__(self, typename: str, report: Any, frame_id: str = "", store: Any = None) -> None:
-        self.store = store = store or typestore()
-        self.typename = typename
-        _c, fields = store.fielddefs[typename]
+        store = store or typestore()
+        kinds = _field_kinds(store, typename)
         core = {f.name for f in dataclasses.fields(report)}
-        names = [n for n, _ in fields if n != "header"]
-        missing = [n for n in names if n not in core]
+        missing = [n for n in kinds if n not in core]
         if missing:
             raise BagError(f"{typename}: core report {type(report).__name__} lacks {missing}")
-        nested = _nested_fields(store, typename)
-        self._has_header = any(n == "header" for n, _ in fields)
-        self._get = _getter(names)
-        generic = any((nt == Nodetype.BASE and desc[0] == "string")
-                      or (nt == Nodetype.NAME and desc == "builtin_interfaces/msg/Time")
-                      for n, (nt, desc) in fields if n != "header")
-        self._template = _header_template(store, typename, frame_id)
-        self._names = names
-        self._nested = nested
-        if generic:
-            self._packer = None
-        else:
-            dyn = (["header.stamp.sec", "header.stamp.nanosec"] if self._has_header else []) + [
-                f"{n}.value" if nested[n] else n for n in names]
-            self._packer = CdrPacker(typename, self._template, dyn, store).pack
+        super().__init__(typename, list(kinds), kinds, frame_id, store)
 
-    def __call__(self, report: Any, sec: int, nanosec: int) -> bytes:
-        """CDR bytes of ``report`` stamped ``sec``/``nanosec``."""
-        if self._packer is not None:
-            if self._has_header:
-                return self._packer(sec, nanosec, *self._get(report))
-            return self._packer(*self._get(report))
-        msg = self._template
-        if self._has_header:
-            msg.header.stamp.sec, msg.header.stamp.nanosec = sec, nanosec
-        for name, value in zip(self._names, self._get(report)):
-            if self._nested[name]:
-                getattr(msg, name).value = int(value)
-            elif isinstance(getattr(msg, name), str):
-                setattr(msg, name, str(value))
-            elif hasattr(getattr(msg, name), "nanosec"):   # builtin_interfaces/Time from seconds
-                ns = stamp_ns(float(value)) if math.isfinite(float(value)) else 0
-                t = getattr(msg, name)
-                t.sec, t.nanosec = ns // 1_000_000_000, ns % 1_000_000_000
-            else:
-                setattr(msg, name, value)
-        return bytes(self.store.serialize_cdr(msg, self.typename))
+    def __call__(self, report: Any, sec: int, nanosec: int) -> Any:
+        """The message holding ``report``, stamped ``sec``/``nanosec``."""
+        return self._fill(report, sec, nanosec)
 
 
-class CommandPacker:
-    """Core command dataclass (``acres_dbw_sim.dbw.commands``) -> serialized ds_dbw_msgs command.
+class CommandFiller(_ByName):
+    """Core command dataclass (``acres_dbw_sim.dbw.commands``) -> rosbags ds_dbw_msgs command (reused).
 
     Parameters
     ----------
     typename : str
         ``ds_dbw_msgs/msg/<Cmd>``; the core class is the one of the same name.
+
+    Raises
+    ------
+    BagError
+        If there is no core command of that name or the message lacks one of its fields.
     """
 
     def __init__(self, typename: str, store: Any = None) -> None:
@@ -417,19 +336,17 @@ class CommandPacker:
         core = getattr(core_cmd, typename.rsplit("/", 1)[1], None)
         if core is None or not dataclasses.is_dataclass(core):
             raise BagError(f"no core command for {typename}")
+        kinds = _field_kinds(store, typename)
         names = [f.name for f in dataclasses.fields(core)]
-        nested = _nested_fields(store, typename)
-        missing = [n for n in names if n not in nested]
+        missing = [n for n in names if n not in kinds]
         if missing:
             raise BagError(f"{typename} lacks fields {missing} of the core command")
         self.core_type = core
-        self._get = _getter(names)
-        dyn = ["header.stamp.sec", "header.stamp.nanosec"] + [f"{n}.value" if nested[n] else n for n in names]
-        self._pack = CdrPacker(typename, _header_template(store, typename), dyn, store).pack
+        super().__init__(typename, names, kinds, "", store)
 
-    def __call__(self, cmd: Any, t_ns: int = 0) -> bytes:
-        """CDR bytes of ``cmd`` with ``header.stamp`` = ``t_ns`` [ns]."""
-        return self._pack(t_ns // 1_000_000_000, t_ns % 1_000_000_000, *self._get(cmd))
+    def __call__(self, cmd: Any, t_ns: int = 0) -> Any:
+        """The message holding ``cmd`` with ``header.stamp`` = ``t_ns`` [ns]."""
+        return self._fill(cmd, t_ns // 1_000_000_000, t_ns % 1_000_000_000)
 
 
 class CommandDecoder:
@@ -459,97 +376,92 @@ class CommandDecoder:
         return self.core_type(**values)
 
 
-def imu_packer(frame_id: str, store: Any = None) -> Callable[..., bytes]:
-    """``sensor_msgs/Imu`` as the node's ``imu/data_raw`` (no orientation: covariance[0] = -1).
+class ImuFiller:
+    """``sensor_msgs/Imu`` as the node's ``imu/data_raw`` (:class:`msg_adapters.vehicle_state.ImuBuilder`):
+    no orientation (covariance[0] = -1); one rosbags message, overwritten by each call.
 
-    Returns
-    -------
-    callable
-        ``pack(sec, nanosec, imu)`` with ``imu`` the core ``ImuData`` (specific
-        force [m/s²], angular rate [rad/s], IMU frame).
+    ``fill(sec, nanosec, imu)`` with ``imu`` the core ``ImuData`` (specific
+    force [m/s²], angular rate [rad/s], IMU frame ``frame_id``).
     """
-    store = store or typestore()
-    tpl = _header_template(store, "sensor_msgs/msg/Imu", frame_id)
-    tpl.orientation_covariance[0] = -1.0
-    p = CdrPacker("sensor_msgs/msg/Imu", tpl, [
-        "header.stamp.sec", "header.stamp.nanosec", "angular_velocity.x", "angular_velocity.y",
-        "angular_velocity.z", "linear_acceleration.x", "linear_acceleration.y", "linear_acceleration.z"], store).pack
 
-    def pack(sec: int, nanosec: int, imu: Any) -> bytes:
-        return p(sec, nanosec, imu.angular_velocity_x, imu.angular_velocity_y, imu.angular_velocity_z,
-                 imu.linear_acceleration_x, imu.linear_acceleration_y, imu.linear_acceleration_z)
-    return pack
+    typename = "sensor_msgs/msg/Imu"
+
+    def __init__(self, frame_id: str, store: Any = None) -> None:
+        self.msg = m = _with_frame(store or typestore(), self.typename, frame_id)
+        m.orientation_covariance[0] = -1.0
+        self._stamp, self._w, self._a = m.header.stamp, m.angular_velocity, m.linear_acceleration
+
+    def __call__(self, sec: int, nanosec: int, imu: Any) -> Any:
+        st, w, a = self._stamp, self._w, self._a
+        st.sec, st.nanosec = sec, nanosec
+        w.x, w.y, w.z = imu.angular_velocity_x, imu.angular_velocity_y, imu.angular_velocity_z
+        a.x, a.y, a.z = imu.linear_acceleration_x, imu.linear_acceleration_y, imu.linear_acceleration_z
+        return self.msg
 
 
-def odometry_packer(odom_frame: str, base_frame: str, store: Any = None) -> Callable[..., bytes]:
+class OdometryFiller:
     """``nav_msgs/Odometry`` as the node's ``odom`` (:class:`msg_adapters.vehicle_state.OdometryBuilder`).
 
-    Returns
-    -------
-    callable
-        ``pack(sec, nanosec, vehicle)`` reading ``position_m`` [m, odom],
-        ``orientation_wxyz``, ``velocity_body_mps`` [m/s] and
-        ``angular_velocity_body_rad_s`` [rad/s] (body frame) of the model.
+    ``fill(sec, nanosec, vehicle)`` reads the model's ``position_m`` [m, odom],
+    ``orientation_wxyz``, ``velocity_body_mps`` [m/s] and
+    ``angular_velocity_body_rad_s`` [rad/s] (body frame).
     """
-    from .vehicle_state import _POSE_VAR, _TWIST_VAR, _diag6
-    store = store or typestore()
-    tpl = _header_template(store, "nav_msgs/msg/Odometry", odom_frame)
-    tpl.child_frame_id = base_frame
-    tpl.pose.covariance[:] = _diag6(_POSE_VAR)
-    tpl.twist.covariance[:] = _diag6(_TWIST_VAR)
-    p = CdrPacker("nav_msgs/msg/Odometry", tpl, [
-        "header.stamp.sec", "header.stamp.nanosec",
-        "pose.pose.position.x", "pose.pose.position.y", "pose.pose.position.z",
-        "pose.pose.orientation.x", "pose.pose.orientation.y", "pose.pose.orientation.z", "pose.pose.orientation.w",
-        "twist.twist.linear.x", "twist.twist.linear.y", "twist.twist.linear.z",
-        "twist.twist.angular.x", "twist.twist.angular.y", "twist.twist.angular.z"], store).pack
 
-    def pack(sec: int, nanosec: int, v: Any) -> bytes:
-        x, y, z = v.position_m
-        qw, qx, qy, qz = v.orientation_wxyz
-        vx, vy, vz = v.velocity_body_mps
-        wx, wy, wz = v.angular_velocity_body_rad_s
-        return p(sec, nanosec, x, y, z, qx, qy, qz, qw, vx, vy, vz, wx, wy, wz)
-    return pack
+    typename = "nav_msgs/msg/Odometry"
+
+    def __init__(self, odom_frame: str, base_frame: str, store: Any = None) -> None:
+        from .vehicle_state import _POSE_VAR, _TWIST_VAR, _diag6
+        self.msg = m = _with_frame(store or typestore(), self.typename, odom_frame)
+        m.child_frame_id = base_frame
+        m.pose.covariance[:] = _diag6(_POSE_VAR)
+        m.twist.covariance[:] = _diag6(_TWIST_VAR)
+        self._parts = (m.header.stamp, m.pose.pose.position, m.pose.pose.orientation, m.twist.twist.linear,
+                       m.twist.twist.angular)
+
+    def __call__(self, sec: int, nanosec: int, v: Any) -> Any:
+        st, p, q, lin, ang = self._parts
+        st.sec, st.nanosec = sec, nanosec
+        p.x, p.y, p.z = v.position_m
+        q.w, q.x, q.y, q.z = v.orientation_wxyz
+        lin.x, lin.y, lin.z = v.velocity_body_mps
+        ang.x, ang.y, ang.z = v.angular_velocity_body_rad_s
+        return self.msg
 
 
-def tf_packer(odom_frame: str, base_frame: str, store: Any = None) -> Callable[..., bytes]:
+class TfFiller:
     """``tf2_msgs/TFMessage`` with the one transform ``odom -> base_footprint`` (the node's ``/tf``).
 
-    Returns
-    -------
-    callable
-        ``pack(sec, nanosec, vehicle)`` (position [m] and orientation of the model in odom).
+    ``fill(sec, nanosec, vehicle)``: position [m] and orientation of the model in odom.
     """
-    store = store or typestore()
-    tpl = default_message("tf2_msgs/msg/TFMessage", store)
-    ts = _header_template(store, "geometry_msgs/msg/TransformStamped", odom_frame)
-    ts.child_frame_id = base_frame
-    tpl.transforms = [ts]
-    pre = "transforms[0]."
-    p = CdrPacker("tf2_msgs/msg/TFMessage", tpl, [pre + s for s in (
-        "header.stamp.sec", "header.stamp.nanosec", "transform.translation.x", "transform.translation.y",
-        "transform.translation.z", "transform.rotation.x", "transform.rotation.y", "transform.rotation.z",
-        "transform.rotation.w")], store).pack
 
-    def pack(sec: int, nanosec: int, v: Any) -> bytes:
-        x, y, z = v.position_m
-        qw, qx, qy, qz = v.orientation_wxyz
-        return p(sec, nanosec, x, y, z, qx, qy, qz, qw)
-    return pack
+    typename = "tf2_msgs/msg/TFMessage"
 
+    def __init__(self, odom_frame: str, base_frame: str, store: Any = None) -> None:
+        store = store or typestore()
+        self.msg = default_message(self.typename, store)
+        ts = _with_frame(store, "geometry_msgs/msg/TransformStamped", odom_frame)
+        ts.child_frame_id = base_frame
+        self.msg.transforms = [ts]
+        self._parts = (ts.header.stamp, ts.transform.translation, ts.transform.rotation)
 
-def bool_packer(store: Any = None) -> Callable[[bool], bytes]:
-    """``std_msgs/Bool``: ``pack(value)``."""
-    store = store or typestore()
-    return CdrPacker("std_msgs/msg/Bool", default_message("std_msgs/msg/Bool", store), ["data"], store).pack
+    def __call__(self, sec: int, nanosec: int, v: Any) -> Any:
+        st, tr, q = self._parts
+        st.sec, st.nanosec = sec, nanosec
+        tr.x, tr.y, tr.z = v.position_m
+        q.w, q.x, q.y, q.z = v.orientation_wxyz
+        return self.msg
 
 
 # ---------------------------------------------------------------------------------- writing
 
 
 class BagWriter:
-    """A new rosbag2 directory taking serialized (CDR) messages; thread-safe.
+    """A new rosbag2 directory taking rosbags messages or serialized (CDR) ones; thread-safe.
+
+    A thin layer over rosbags' public ``Writer`` API: :meth:`add_topic` is
+    ``Writer.add_connection`` (with our type store, so the definition and
+    RIHS01 hash are stored), :meth:`write` is ``Writer.write``, and
+    :meth:`write_message` serializes with ``Typestore.serialize_cdr`` first.
 
     Parameters
     ----------
@@ -587,12 +499,13 @@ class BagWriter:
         except (WriterError, OSError) as err:
             raise BagError(f"{self.path}: cannot create the bag: {err}") from err
         self._store = typestore()
-        self._conns: list = []
+        self._serialize = self._store.serialize_cdr
+        self._conns: list = []      # topic id -> rosbags Connection
+        self._types: list = []      # topic id -> message type name
         self._by_key: dict = {}
         self._lock = threading.Lock()
         self._closed = False
         self.message_count = 0
-        self._fast = _fast_mcap(self._w.storage)
 
     def add_topic(self, topic: str, msgtype: str, qos: Qos | Iterable[Qos] | None = None) -> int:
         """Declare ``topic`` of ``msgtype`` (``pkg/msg/Name``); returns its id for :meth:`write`.
@@ -611,31 +524,26 @@ class BagWriter:
             qos_list = [] if qos is None else [qos] if isinstance(qos, Qos) else list(qos)
             conn = self._w.add_connection(topic, msgtype, typestore=self._store, offered_qos_profiles=qos_list)
             self._conns.append(conn)
+            self._types.append(msgtype)
             self._by_key[key] = len(self._conns) - 1
             return len(self._conns) - 1
 
-    def write(self, topic_id: int, t_ns: int, data: bytes) -> None:
+    def write(self, topic_id: int, t_ns: int, data: bytes | memoryview) -> None:
         """Append one serialized message at log time ``t_ns`` [ns]; ignored once closed."""
         with self._lock:
             if self._closed:
                 return
-            conn = self._conns[topic_id]
-            if self._fast is not None:
-                w = self._w
-                self._fast(conn.id, t_ns, data)
-                w.counts[conn.id] += 1
-                if t_ns < w.min_timestamp:
-                    w.min_timestamp = t_ns
-                if t_ns > w.max_timestamp:
-                    w.max_timestamp = t_ns
-            else:
-                self._w.write(conn, t_ns, data)
+            self._w.write(self._conns[topic_id], t_ns, data)
             self.message_count += 1
 
     def write_message(self, topic_id: int, t_ns: int, msg: Any) -> None:
-        """Serialize a rosbags message with the type store and append it."""
-        conn = self._conns[topic_id]
-        self.write(topic_id, t_ns, bytes(self._store.serialize_cdr(msg, conn.msgtype)))
+        """Serialize a rosbags message of the topic's type (``Typestore.serialize_cdr``) and append it."""
+        data = self._serialize(msg, self._types[topic_id])
+        with self._lock:
+            if self._closed:
+                return
+            self._w.write(self._conns[topic_id], t_ns, data)
+            self.message_count += 1
 
     def set_custom_data(self, key: str, value: str) -> None:
         """Set a ``custom_data`` entry (before :meth:`close`)."""
@@ -660,42 +568,6 @@ class BagWriter:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()   # what was written before an error is kept, readable
-
-
-_MCAP_MESSAGE = struct.Struct("<BQHIQQ")   # opcode, record length, channel, sequence, log time, publish time
-
-
-def _fast_mcap(storage: Any) -> Callable[[int, int, bytes], None] | None:
-    """A faster ``McapWriter.write`` for rosbags' MCAP storage (one ``struct.pack`` per message instead
-    of a BytesIO per record; the same bytes, checked by the tests), or None for any other storage."""
-    try:
-        from rosbags.rosbag2.storage_mcap import McapWriter
-    except ImportError:
-        return None
-    if type(storage) is not McapWriter or not hasattr(storage, "chunk") or storage.compression:
-        return None
-    pack = _MCAP_MESSAGE.pack
-
-    def write(cid: int, t: int, data: bytes) -> None:
-        st = storage
-        chunk = st.chunk
-        if t < st.message_start_time:
-            st.message_start_time = t
-        if t > st.message_end_time:
-            st.message_end_time = t
-        st.channel_stats[cid] += 1
-        if t < chunk.message_start_time:
-            chunk.message_start_time = t
-        if t > chunk.message_end_time:
-            chunk.message_end_time = t
-        bio = chunk.bio
-        chunk.msgs[cid].append((t, bio.tell()))
-        bio.write(pack(0x05, 22 + len(data), cid, 0, t, t))
-        bio.write(data)
-        if bio.tell() > 2**20:
-            st.close_chunk()
-
-    return write
 
 
 # ---------------------------------------------------------------------------------- recording a node

@@ -253,7 +253,7 @@ def test_unknown_and_missing_types_are_reported_and_the_rest_replayed(vehicle_ba
 
 def test_backwards_timestamps_are_reported_and_replayed_in_file_order(tmp_path):
     """A small jitter back is clamped; a jump of 100 s back is a clock reset: later messages continue."""
-    pack = B.CommandPacker("ds_dbw_msgs/msg/UlcCmd")
+    fill = B.CommandFiller("ds_dbw_msgs/msg/UlcCmd")
     t0 = 1_700_000_000_000_000_000
     times = [t0 + k * 20_000_000 for k in range(50)]
     times[10] -= 30_000_000                          # 10 ms before its predecessor
@@ -261,9 +261,9 @@ def test_backwards_timestamps_are_reported_and_replayed_in_file_order(tmp_path):
     with B.BagWriter(tmp_path / "b") as w:
         cid = w.add_topic("/vehicle/ulc/cmd", "ds_dbw_msgs/msg/UlcCmd")
         en = w.add_topic("/vehicle/enable", "std_msgs/msg/Empty")
-        w.write(en, t0, b"\x00\x01\x00\x00\x00")
+        w.write_message(en, t0, B.default_message("std_msgs/msg/Empty"))
         for k, t in enumerate(times):
-            w.write(cid, t, pack(core_cmd.UlcCmd(cmd=float(k), cmd_type=1, enable=True), t))
+            w.write_message(cid, t, fill(core_cmd.UlcCmd(cmd=float(k), cmd_type=1, enable=True), t))
     inp = load_replay(tmp_path / "b")
     (back,) = [p for p in inp.problems if p.kind == "backwards"]
     assert back.count == 2 and "clock reset" in back.message

@@ -441,7 +441,11 @@ def _simulation(p: dict) -> tuple:
 
 
 class _Outputs:
-    """The simulated topics written to the output bag, with the node's periods and names."""
+    """The simulated topics written to the output bag, with the node's periods and names.
+
+    One rosbags message per topic (:mod:`msg_adapters.bag` fillers), overwritten
+    every time and serialized by rosbags (:meth:`~msg_adapters.bag.BagWriter.write_message`).
+    """
 
     def __init__(self, writer: B.BagWriter, tm: TopicMap, p: dict, sim: Simulation) -> None:
         dt = sim.dt_s
@@ -453,36 +457,37 @@ class _Outputs:
         for topic, attr, name, period in REPORT_TOPICS:
             every = max(1, int(round(period / dt))) if vehicle else 1
             cid = writer.add_topic(tm.output_topic(topic), ds_type(name), qos)
-            self.reports.append((cid, attr, B.ReportPacker(ds_type(name), getattr(reports, attr)), every))
+            self.reports.append((cid, attr, B.ReportFiller(ds_type(name), getattr(reports, attr)), every))
         self.imu = (writer.add_topic(tm.output_topic("imu/data_raw"), "sensor_msgs/msg/Imu", B.reliable_qos(10)),
-                    B.imu_packer(p["frame_id"]), max(1, int(round(IMU_PERIOD_S / dt))) if vehicle else 1)
+                    B.ImuFiller(p["frame_id"]), max(1, int(round(IMU_PERIOD_S / dt))) if vehicle else 1)
         self.odom = (writer.add_topic(tm.output_topic("odom"), "nav_msgs/msg/Odometry", B.reliable_qos(10)),
-                     B.odometry_packer(p["odom_frame"], p["base_frame"]))
+                     B.OdometryFiller(p["odom_frame"], p["base_frame"]))
         self.tf = ((writer.add_topic("/tf", "tf2_msgs/msg/TFMessage", B.reliable_qos(100)),
-                    B.tf_packer(p["odom_frame"], p["base_frame"])) if p["publish_tf"] else None)
+                    B.TfFiller(p["odom_frame"], p["base_frame"])) if p["publish_tf"] else None)
         self.enabled = (writer.add_topic(tm.output_topic("dbw_enabled"), "std_msgs/msg/Bool", B.reliable_qos(2)),
-                        B.bool_packer(), max(1, int(round(DBW_ENABLED_PERIOD_S / dt))))
+                        B.default_message("std_msgs/msg/Bool"), max(1, int(round(DBW_ENABLED_PERIOD_S / dt))))
         self.last_enabled = None
 
     def write(self, step: int, t_ns: int, reports, vehicle) -> None:
         sec, nsec = t_ns // 1_000_000_000, t_ns % 1_000_000_000
-        write = self.w.write
-        for cid, attr, pack, every in self.reports:
+        write = self.w.write_message
+        for cid, attr, fill, every in self.reports:
             if step % every == 0:
-                write(cid, t_ns, pack(getattr(reports, attr), sec, nsec))
-        cid, pack, every = self.imu
+                write(cid, t_ns, fill(getattr(reports, attr), sec, nsec))
+        cid, fill, every = self.imu
         if step % every == 0:
-            write(cid, t_ns, pack(sec, nsec, reports.imu))
-        cid, pack, every = self.enabled
+            write(cid, t_ns, fill(sec, nsec, reports.imu))
+        cid, msg, every = self.enabled
         en = reports.dbw_enabled
         if en != self.last_enabled or step % every == 0:
-            write(cid, t_ns, pack(en))
+            msg.data = bool(en)
+            write(cid, t_ns, msg)
             self.last_enabled = en
-        cid, pack = self.odom
-        write(cid, t_ns, pack(sec, nsec, vehicle))
+        cid, fill = self.odom
+        write(cid, t_ns, fill(sec, nsec, vehicle))
         if self.tf is not None:
-            cid, pack = self.tf
-            write(cid, t_ns, pack(sec, nsec, vehicle))
+            cid, fill = self.tf
+            write(cid, t_ns, fill(sec, nsec, vehicle))
 
 
 def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every: int = 1,

@@ -80,18 +80,18 @@ def scenario_to_bag(sc: Scenario, path: str | Path, report_rates: str = "vehicle
         cmd_topic = {}
         for topic, name in COMMAND_TOPICS:
             cls = getattr(core_cmd, name)
-            cmd_topic[cls] = (w.add_topic(tm.output_topic(topic), ds_type(name), qos), B.CommandPacker(ds_type(name)))
-        empty = bytes(B.typestore().serialize_cdr(B.default_message("std_msgs/msg/Empty"), "std_msgs/msg/Empty"))
+            cmd_topic[cls] = (w.add_topic(tm.output_topic(topic), ds_type(name), qos), B.CommandFiller(ds_type(name)))
+        empty = B.default_message("std_msgs/msg/Empty")
         for topic, event in EVENT_TOPICS:
             cmd_topic[type(event)] = (w.add_topic(tm.output_topic(topic), "std_msgs/msg/Empty", B.reliable_qos(10)),
-                                      lambda _e, _t, b=empty: b)
+                                      lambda _e, _t, m=empty: m)
         outs = _Outputs(w, tm, p, sim)
 
         def deliver(obj) -> None:
             nonlocal n_cmd
-            cid, pack = cmd_topic[type(obj)]
+            cid, fill = cmd_topic[type(obj)]
             t_ns = int(round((epoch_s + sim.time_s) * 1e9))
-            w.write(cid, t_ns, pack(obj, t_ns))
+            w.write_message(cid, t_ns, fill(obj, t_ns))
             sim.submit(obj)
             n_cmd += 1
 
