@@ -131,6 +131,24 @@ def test_output_bag_has_the_node_topics_and_stamps(vehicle_bag, tmp_path):
     assert last == pytest.approx(res.input.epoch_s + sc.n_steps * sc.dt_s, abs=1e-6)
 
 
+def test_output_bag_reports_default_to_the_can_periods(vehicle_bag, tmp_path):
+    """A bag without node parameters: the output bag has the reports at the vehicle's CAN periods
+    (the replay's default), odometry and TF every step; an unknown report_rates is refused."""
+    sc, path, _info = vehicle_bag
+    res = replay_bag(path, tmp_path / "out", plots=False)
+    assert res.input.params["report_rates"] == "vehicle" and res.input.param_source["report_rates"] == "default"
+    with Reader(tmp_path / "out" / "bag") as r:
+        counts = {c.topic: c.msgcount for c in r.connections}
+    n = sc.n_steps
+    for topic, _attr, _name, period in T.REPORT_TOPICS:
+        every = max(1, round(period * sc.step_hz))
+        assert counts[f"/vehicle/{topic}"] == n // every, topic
+    assert counts["/vehicle/odom"] == counts["/tf"] == n
+    assert res.bag_messages == sum(counts.values())
+    with pytest.raises(ReplayError, match="report_rates"):
+        load_replay(path, params={"report_rates": "sometimes"})
+
+
 def test_cli_writes_the_outputs_and_reports_the_errors(vehicle_bag, tmp_path, capsys):
     _sc, path, _info = vehicle_bag
     assert main([str(path), "--out", str(tmp_path / "o"), "--no-plots", "--param", "cargo_kg=200"]) == 0

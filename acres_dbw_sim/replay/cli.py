@@ -47,7 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--param", metavar="NAME=VALUE", action="append", default=[],
                    help="a node parameter for the simulation (step_hz, vehicle_config, overrides, occupants, "
                         "cargo_kg, initial_*, drive_mode, surface, grade_pct, bank_pct, report_rates, ...); "
-                        "default: the values recorded in the bag, else the node's defaults; repeatable")
+                        "default: the values recorded in the bag, else the node's defaults, except "
+                        "report_rates=vehicle (output bag reports at the CAN periods; mission: every step); "
+                        "repeatable")
     p.add_argument("--no-plots", action="store_true", help="no plots.png / overlay.png")
     p.add_argument("--no-bag", action="store_true", help="do not write the simulated topics as a bag")
     p.add_argument("--storage", choices=("mcap", "sqlite3"), default="mcap", help="storage of the output bag")

@@ -18,7 +18,8 @@ so that time continues. Either is reported (:class:`~.reader.Problem`).
 Outputs (:func:`replay_bag`): the scenario runner's ``timeseries.csv``,
 ``summary.json``, ``plots.png`` (:func:`acres_dbw_sim.scenario.write_outputs`),
 a rosbag2 ``bag/`` with the simulated topics (the node's names, QoS and
-stamps), and ``replay.json`` (problems, timing, and the comparison with the
+stamps; the reports at the real CAN periods unless ``report_rates`` is
+``mission``), and ``replay.json`` (problems, timing, and the comparison with the
 recorded reports, :mod:`.compare`) with ``overlay.png``.
 """
 from __future__ import annotations
@@ -49,7 +50,7 @@ from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, EVENT_TOPICS, IMU_PER
                      REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
 
 __all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "run_replay", "replay_bag",
-           "SIM_SIGNALS", "GEARS", "DRIVE_MODES"]
+           "SIM_SIGNALS", "GEARS", "DRIVE_MODES", "REPLAY_DEFAULTS"]
 
 GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE, "L": Gear.LOW}
 DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
@@ -59,6 +60,12 @@ SIM_SIGNALS = {"speed_mps": "m/s", "yaw_rate_rad_s": "rad/s", "steering_wheel_an
                "wheel_speed_fl_rad_s": "rad/s", "wheel_speed_fr_rad_s": "rad/s", "wheel_speed_rl_rad_s": "rad/s",
                "wheel_speed_rr_rad_s": "rad/s"}
 _STEP_SLACK = 1e-3
+#: Where the replay's default differs from the node's (:data:`.topics.NODE_DEFAULTS`): the output bag
+#: carries the reports at the real CAN periods, as the vehicle sends them (the node's default,
+#: ``mission``, is every report at every physics step). A value recorded in the bag or given as an
+#: override still wins.
+REPLAY_DEFAULTS = {"report_rates": "vehicle"}
+REPORT_RATES = ("mission", "vehicle")
 
 
 class ReplayError(ValueError):
@@ -74,7 +81,7 @@ class ReplayInput:
     bag : Path
     scan : BagScan
     params : dict
-        Node parameters in force (defaults <- bag <- overrides).
+        Node parameters in force (the node's defaults with :data:`REPLAY_DEFAULTS` <- bag <- overrides).
     param_source : dict
         ``{name: 'default' | 'bag' | 'reports' | 'override'}``.
     epoch_s : float
@@ -165,7 +172,7 @@ def _parse_param(name: str, text: str):
 
 
 def _resolve_params(scan: BagScan, overrides: dict, problems: list) -> tuple:
-    params = dict(NODE_DEFAULTS)
+    params = dict(NODE_DEFAULTS, **REPLAY_DEFAULTS)
     source = {k: "default" for k in params}
     raw = scan.custom.get(B.CUSTOM_PREFIX + "parameters")
     if raw:
@@ -219,6 +226,8 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     p, source = _resolve_params(scan, params or {}, problems)
     if not 60.0 <= p["step_hz"] <= 1000.0:
         raise ReplayError(f"step_hz = {p['step_hz']}: must be within 60..1000 Hz")
+    if p["report_rates"] not in REPORT_RATES:
+        raise ReplayError(f"report_rates = {p['report_rates']!r}: must be one of {', '.join(REPORT_RATES)}")
     dt = 1.0 / p["step_hz"]
     dt_ns = dt * 1e9
 
