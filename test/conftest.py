@@ -88,7 +88,8 @@ def _session_processes() -> dict[int, str]:
         try:
             if marker in (entry / "environ").read_bytes().split(b"\0"):
                 cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-                found[int(entry.name)] = cmd.strip()
+                if "multiprocessing.resource_tracker" not in cmd:  # lives as long as pytest
+                    found[int(entry.name)] = cmd.strip()
         except OSError:
             continue
     return found

@@ -269,3 +269,20 @@ def test_misc_parking_brake_is_not_actuated_and_reported_unknown():
     dbw.submit(MiscCmd(parking_brake=1), 0.0)
     dbw.step(0.0, veh)
     assert dbw.reports(0.0).misc_report.parking_brake == 0
+
+
+@pytest.mark.parametrize("cmd_type, value, expected", [
+    (UlcCmd.CMD_VELOCITY, 4.49423283715579e+305, 45.0),    # huge but finite: no overflow
+    (UlcCmd.CMD_VELOCITY, -1e300, -7.0),
+    (UlcCmd.CMD_ACCEL, 8.98846567431158e+304, 3.0),
+    (UlcCmd.CMD_ACCEL, -math.inf, -6.0),
+])
+def test_ulc_huge_finite_commands_saturate(cmd_type, value, expected):
+    """Found by the property test: a finite value whose quotient by the CAN step
+    overflows must saturate like +/-inf, in the set-point and in every limit field."""
+    dbw = make()
+    dbw.submit(UlcCmd(cmd=value, cmd_type=cmd_type, limit_accel=1e308, limit_decel=4.5e305,
+                      limit_jerk_throttle=6.2e16, limit_jerk_brake=1e300, enable=True), 0.0)
+    assert dbw.ulc.cmd == expected
+    for name, hi in (("limit_accel", 3.0), ("limit_decel", 6.0)):
+        assert getattr(dbw.ulc, name) == hi

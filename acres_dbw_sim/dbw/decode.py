@@ -114,7 +114,7 @@ def decode_rate(x: object, step: float, floor: float, default: float) -> float:
         return default
     if r < 0.0 or r == math.inf:
         return math.inf
-    code = min(254, max(1, int(round(r / step))))
+    code = min(254, max(1, int(round(min(r, 255.0 * step) / step))))   # huge finite r: no inf
     return max(code * step, floor)
 
 
@@ -144,5 +144,5 @@ def decode_ulc_limit(x: object, step: float, lo: float, hi: float, default: floa
         return default
     if r < 0.0 or r == math.inf:
         return hi
-    q = round(r / step) * step
+    q = round(min(r, hi) / step) * step   # huge finite r: no inf
     return min(hi, max(lo, q))

@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import math
 
-from .actuators import clamp
+from .actuators import quantize, clamp
 from .commands import UlcCmd
 from .decode import as_enum, as_flag, as_float, decode_ulc_limit
 from .msg_fields import Gear
@@ -150,9 +150,9 @@ class Ulc:
             self.invalid_count += 1
             typ = 0
         if typ == 1:
-            self.cmd = clamp(round(val / 0.0025) * 0.0025 if math.isfinite(val) else val, -7.0, 45.0)
+            self.cmd = quantize(clamp(val, -7.0, 45.0), 0.0025)   # clamp first: 1e305 / step is inf
         elif typ == 2:
-            self.cmd = clamp(round(val / 0.0005) * 0.0005 if math.isfinite(val) else val, -6.0, 3.0)
+            self.cmd = quantize(clamp(val, -6.0, 3.0), 0.0005)
         else:
             self.cmd = 0.0
         self.limit_accel = decode_ulc_limit(getattr(msg, "limit_accel", 0.0), 0.025, 0.3, 3.0,
