@@ -10,6 +10,16 @@ VOLATILE with the real driver's depths. Beyond the real driver: ground-truth
 ``odom`` (nav_msgs/Odometry), ``/tf`` and ``/tf_static``, ``joint_states``,
 and ``/clock`` in ``sim`` and ``lockstep`` time modes.
 
+Command interfaces (parameter ``interfaces``, docs/adapters.md): ``ds_dbw``
+(the DBW2 topics above, the default), ``polaris_legacy`` (the DBW1 topics of
+``dbw_polaris_can``, §3.1, through ``msg_adapters.polaris_legacy``; with it
+``dbw_enabled`` and ``vin`` take the DBW1 QoS, depth 1 TRANSIENT_LOCAL, which
+volatile subscribers also receive) and ``cmd_vel`` (``geometry_msgs/Twist``
+through ``msg_adapters.cmd_vel``). Which interface's commands are used when
+several command at once is decided by ``msg_adapters.arbiter`` (precedence
+ds_dbw > polaris_legacy > cmd_vel) and reported in the log and on
+``/diagnostics``.
+
 Time modes (parameter ``time_mode``):
 
 ``realtime``
@@ -32,7 +42,9 @@ import time
 
 import rclpy
 from rclpy.clock import Clock as RosClock, ClockType
-from geometry_msgs.msg import PoseWithCovarianceStamped
+from diagnostic_msgs.msg import DiagnosticArray
+from geometry_msgs.msg import PoseWithCovarianceStamped, Twist, TwistStamped
+from rclpy.exceptions import ParameterUninitializedException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 try:
     from rclpy.experimental import EventsExecutor
@@ -47,6 +59,9 @@ from std_srvs.srv import SetBool, Trigger
 from tf2_msgs.msg import TFMessage
 
 import ds_dbw_msgs.msg as dbw_msgs
+from msg_adapters.arbiter import CommandArbiter, parse_interfaces
+from msg_adapters.cmd_vel import CmdVelAdapter
+from msg_adapters.diagnostics import interface_diagnostics
 from msg_adapters.ds_dbw import CommandConverter, ReportFiller, stamp_from_seconds
 from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, OdometryBuilder,
                                         TfBuilder, static_transforms)
@@ -92,6 +107,25 @@ REPORT_TOPICS = (
     ("throttle/diag", "throttle_diag", "ThrottleDiagnostics", 0.200),
     ("gear/diag", "gear_diag", "GearDiagnostics", 0.200),
 )
+# (topic, LegacyReports method, dbw_polaris_msgs type, period [s]) of the DBW1 reports
+# (§3.1). The DBW1 CAN periods are not in the sources (§7): those of the matching
+# DBW2 frames are used in the 'vehicle' report profile; twist follows the steering report.
+LEGACY_REPORT_TOPICS = (
+    ("steering_report", "steering_report", "SteeringReport", 0.010),
+    ("brake_report", "brake_report", "BrakeReport", 0.020),
+    ("throttle_report", "throttle_report", "ThrottleReport", 0.020),
+    ("gear_report", "gear_report", "GearReport", 0.100),
+)
+# (topic, dbw_polaris_msgs type, depth, translation function) of the DBW1 commands (§3.1).
+LEGACY_COMMAND_TOPICS = (
+    ("throttle_cmd", "ThrottleCmd", 1, "throttle_cmd"),
+    ("brake_cmd", "BrakeCmd", 1, "brake_cmd"),
+    ("steering_cmd", "SteeringCmd", 1, "steering_cmd"),
+    ("gear_cmd", "GearCmd", 1, "gear_cmd"),
+)
+LEGACY_TWIST_PERIOD_S = 0.010
+CMD_VEL_DEPTH = 2          # DBW1 ulc_node: cmd_vel and cmd_vel_stamped, depth 2 (§3.4)
+DIAGNOSTICS_PERIOD_S = 1.0
 IMU_PERIOD_S = 0.010
 DBW_ENABLED_PERIOD_S = 0.050
 ECU_INFO_PERIOD_S = 1.0
@@ -129,6 +163,10 @@ PARAMETERS = {
     "frame_id": ("base_footprint", "frame_id of imu/data_raw, as the real driver's parameter"),
     "publish_tf": (True, "publish odom -> base_frame on /tf"),
     "status_period_s": (0.0, "print a one-line live status every N s (0 = off)"),
+    "interfaces": (["ds_dbw"], "command interfaces served: ds_dbw, polaris_legacy, cmd_vel "
+                               "(precedence in that order when several command at once)"),
+    "cmd_vel_timeout_s": (0.5, "cmd_vel: stop the vehicle when no Twist came for this long [s], > 0"),
+    "cmd_vel_shift_park": (False, "cmd_vel: let the ULC leave PARK and park after a stop"),
 }
 
 
@@ -195,6 +233,10 @@ class SimNode(Node):
             try:
                 self.declare_parameter(name, default)
                 value = self.get_parameter(name).value
+            except ParameterUninitializedException as err:  # rclpy reads '[]' as unset
+                if not isinstance(default, list):
+                    raise StartupError(f"parameter '{name}': {err}") from err
+                value = []
             except Exception as err:  # wrong type given in a params file or on the CLI
                 raise StartupError(f"parameter '{name}': {err}") from err
             if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
@@ -216,10 +258,15 @@ class SimNode(Node):
             ("initial_gear", values["initial_gear"] in GEARS, f"must be one of {sorted(GEARS)}"),
             ("drive_mode", values["drive_mode"] in DRIVE_MODES, f"must be one of {sorted(DRIVE_MODES)}"),
             ("status_period_s", values["status_period_s"] >= 0.0, "must be >= 0"),
+            ("cmd_vel_timeout_s", values["cmd_vel_timeout_s"] > 0.0, "must be > 0"),
         )
         for name, ok, why in checks:
             if not ok:
                 raise StartupError(f"parameter '{name}' = {values[name]!r}: {why}")
+        try:
+            values["interfaces"] = parse_interfaces(values["interfaces"])
+        except ValueError as err:
+            raise StartupError(f"parameter 'interfaces' = {values['interfaces']!r}: {err}") from err
         values["initial_gear"] = GEARS[values["initial_gear"]]
         values["drive_mode"] = DRIVE_MODES[values["drive_mode"]]
         known = set(PARAMETERS) | {"use_sim_time"}
@@ -233,44 +280,51 @@ class SimNode(Node):
     def _create_interfaces(self) -> None:
         p = self._p
         dt = self.sim.dt_s
-        for topic, type_name, depth in COMMAND_TOPICS:
-            msg_type = getattr(dbw_msgs, type_name)
-            convert = CommandConverter(msg_type)
-            self.create_subscription(msg_type, topic,
-                                     lambda m, c=convert: self.sim.submit(c(m)), depth)
+        vehicle_rates = p["report_rates"] == "vehicle"
+
+        def every(period_s: float) -> int:
+            return _period_steps(period_s, dt) if vehicle_rates else 1
+
+        served = p["interfaces"]
+        self._arbiter = CommandArbiter(served)
+        self._reports = []   # ds_dbw: (publisher, DbwReports attribute, filler, every)
+        self._ecu = []
+        self._legacy = []    # polaris_legacy: (publisher, builder, every)
+        self._cmd_vel: CmdVelAdapter | None = None
+        if "ds_dbw" in served:
+            self._create_ds_dbw(every)
+        if "polaris_legacy" in served:
+            self._create_polaris_legacy(every)
+        if "cmd_vel" in served:
+            self._create_cmd_vel()
+        # enable / disable: one pair of topics shared by every interface (§1.3, §3.1)
         self.create_subscription(Empty, "enable", lambda _m: self.sim.submit(ENABLE), 10)
         self.create_subscription(Empty, "disable", lambda _m: self.sim.submit(DISABLE), 10)
-        self.create_subscription(Empty, "steering/calibrate",
-                                 lambda _m: self.sim.submit(STEERING_CALIBRATE), 1)
         self.create_subscription(PoseWithCovarianceStamped, "/initialpose", self._on_initialpose, 1)
 
-        reports = self.sim.reports()
-        vehicle_rates = p["report_rates"] == "vehicle"
-        self._reports = []
-        for topic, attr, type_name, period_s in REPORT_TOPICS:
-            msg_type = getattr(dbw_msgs, type_name)
-            every = _period_steps(period_s, dt) if vehicle_rates else 1
-            self._reports.append((self.create_publisher(msg_type, topic, REPORT_DEPTH), attr,
-                                  ReportFiller(msg_type, getattr(reports, attr)), every))
-        self._imu_every = _period_steps(IMU_PERIOD_S, dt) if vehicle_rates else 1
+        self._imu_every = every(IMU_PERIOD_S)
         self._pub_imu = self.create_publisher(Imu, "imu/data_raw", 10)
         self._imu = ImuBuilder(p["frame_id"])
-        self._pub_enabled = self.create_publisher(Bool, "dbw_enabled", 2)
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        # DBW2 publishes dbw_enabled and vin VOLATILE depth 2, DBW1 TRANSIENT_LOCAL depth 1
+        # (§1.2, §3.1); the latter also serves volatile subscribers, so it is used whenever
+        # the legacy interface is served.
+        legacy_qos = latched if "polaris_legacy" in served else 2
+        self._pub_enabled = self.create_publisher(Bool, "dbw_enabled", legacy_qos)
         self._enabled_every = _period_steps(DBW_ENABLED_PERIOD_S, dt)
         self._last_enabled: bool | None = None
-        self._pub_ecu = self.create_publisher(dbw_msgs.EcuInfo, "ecu_info", 10)
         self._ecu_every = _period_steps(ECU_INFO_PERIOD_S, dt)
-        self._ecu = [ReportFiller(dbw_msgs.EcuInfo, e) for e in reports.ecu_info]
-        self._pub_vin = self.create_publisher(String, "vin", 2)
+        self._pub_vin = self.create_publisher(String, "vin", legacy_qos)
+        self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        self._diag_every = _period_steps(DIAGNOSTICS_PERIOD_S, dt)
         self._pub_odom = self.create_publisher(Odometry, "odom", 10)
         self._odom = OdometryBuilder(p["odom_frame"], p["base_frame"])
         self._pub_tf = self.create_publisher(TFMessage, "/tf", 100) if p["publish_tf"] else None
         self._tf = TfBuilder(p["odom_frame"], p["base_frame"])
         self._pub_joints = self.create_publisher(JointState, "joint_states", 10)
         self._joints = JointStateBuilder()
-        static_qos = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                                durability=DurabilityPolicy.TRANSIENT_LOCAL)
-        self._pub_tf_static = self.create_publisher(TFMessage, "/tf_static", static_qos)
+        self._pub_tf_static = self.create_publisher(TFMessage, "/tf_static", latched)
         self._pub_tf_static.publish(TFMessage(transforms=static_transforms(
             p["base_frame"], p["base_link_frame"], p["frame_id"], (0.0, 0.0, 0.0))))
         self._pub_clock = (self.create_publisher(Clock, "/clock", 10)
@@ -281,7 +335,64 @@ class SimNode(Node):
                                 lambda req, res, n=name: self._on_fault(n, req, res))
         self.create_service(SetBool, "~/inject_override", self._on_override)
 
+    def _create_ds_dbw(self, every) -> None:
+        """The DBW2 topics (§1.3, §1.4): ds_dbw_msgs commands, reports, ecu_info."""
+        for topic, type_name, depth in COMMAND_TOPICS:
+            msg_type = getattr(dbw_msgs, type_name)
+            convert = CommandConverter(msg_type)
+            self.create_subscription(msg_type, topic,
+                                     lambda m, c=convert: self._submit("ds_dbw", c(m)), depth)
+        self.create_subscription(Empty, "steering/calibrate",
+                                 lambda _m: self._submit("ds_dbw", STEERING_CALIBRATE), 1)
+        reports = self.sim.reports()
+        for topic, attr, type_name, period_s in REPORT_TOPICS:
+            msg_type = getattr(dbw_msgs, type_name)
+            self._reports.append((self.create_publisher(msg_type, topic, REPORT_DEPTH), attr,
+                                  ReportFiller(msg_type, getattr(reports, attr)), every(period_s)))
+        self._pub_ecu = self.create_publisher(dbw_msgs.EcuInfo, "ecu_info", 10)
+        self._ecu = [ReportFiller(dbw_msgs.EcuInfo, e) for e in reports.ecu_info]
+
+    def _create_polaris_legacy(self, every) -> None:
+        """The DBW1 topics of dbw_polaris_can (§3.1) through msg_adapters.polaris_legacy."""
+        try:
+            import dbw_polaris_msgs.msg as legacy_msgs
+            from msg_adapters import polaris_legacy
+        except ImportError as err:
+            raise StartupError(f"parameter 'interfaces': polaris_legacy needs the package "
+                               f"dbw_polaris_msgs ({err}); run 'make bootstrap'") from err
+        for topic, type_name, depth, fn in LEGACY_COMMAND_TOPICS:
+            convert = getattr(polaris_legacy, fn)
+            self.create_subscription(getattr(legacy_msgs, type_name), topic,
+                                     lambda m, c=convert: self._submit("polaris_legacy", c(m)), depth)
+        self.create_subscription(Empty, "calibrate_steering",
+                                 lambda _m: self._submit("polaris_legacy", STEERING_CALIBRATE), 1)
+        build = polaris_legacy.LegacyReports(
+            polaris_legacy.LegacyScales.from_dbw_parameters(self.sim.dbw.p), self._p["frame_id"])
+        for topic, method, type_name, period_s in LEGACY_REPORT_TOPICS:
+            self._legacy.append((self.create_publisher(getattr(legacy_msgs, type_name), topic,
+                                                       REPORT_DEPTH),
+                                 getattr(build, method), every(period_s)))
+        self._legacy.append((self.create_publisher(TwistStamped, "twist", 10), build.twist,
+                             every(LEGACY_TWIST_PERIOD_S)))
+
+    def _create_cmd_vel(self) -> None:
+        """cmd_vel (Twist) and cmd_vel_stamped (TwistStamped, header ignored), as DBW1's ULC node."""
+        self._cmd_vel = CmdVelAdapter(self._p["cmd_vel_timeout_s"], self._p["cmd_vel_shift_park"])
+        self.create_subscription(Twist, "cmd_vel", self._on_twist, CMD_VEL_DEPTH)
+        self.create_subscription(TwistStamped, "cmd_vel_stamped",
+                                 lambda m: self._on_twist(m.twist), CMD_VEL_DEPTH)
+
     # ------------------------------------------------------------------ callbacks
+    def _submit(self, interface: str, command: object) -> None:
+        """Hand ``command`` to the simulation unless an interface of higher precedence commands."""
+        if self._arbiter.claim(interface, self.sim.time_s):
+            self.sim.submit(command)
+
+    def _on_twist(self, msg: Twist) -> None:
+        t = self.sim.time_s
+        if self._arbiter.claim("cmd_vel", t):
+            self._cmd_vel.on_twist(msg.linear.x, msg.angular.z, t)
+
     def _reset(self, x_m, y_m, yaw_rad, speed_mps, gear, drive_mode) -> None:
         self.sim.reset(x_m, y_m, yaw_rad, speed_mps, gear, drive_mode)
         self._steps_at_t0 = 0
@@ -352,6 +463,9 @@ class SimNode(Node):
         for pub, attr, fill, every in self._reports:
             if (step % every == 0 or force) and pub.get_subscription_count():
                 pub.publish(fill(getattr(reports, attr), stamp))
+        for pub, build, every in self._legacy:
+            if (step % every == 0 or force) and pub.get_subscription_count():
+                pub.publish(build(reports, stamp))
         if (step % self._imu_every == 0 or force) and self._pub_imu.get_subscription_count():
             self._pub_imu.publish(self._imu(reports.imu, stamp))
         enabled = sim.dbw_enabled
@@ -359,13 +473,34 @@ class SimNode(Node):
             self._pub_enabled.publish(Bool(data=enabled))
             self._last_enabled = enabled
         if step % self._ecu_every == 0:
-            for fill, info in zip(self._ecu, reports.ecu_info):
+            for fill, info in zip(self._ecu, reports.ecu_info):   # ds_dbw only
                 self._pub_ecu.publish(fill(info, stamp))
             self._pub_vin.publish(String(data=reports.vin))
         self._pub_odom.publish(self._odom(vehicle, stamp))
         if self._pub_tf is not None:
             self._pub_tf.publish(TFMessage(transforms=[self._tf(vehicle, stamp)]))
         self._pub_joints.publish(self._joints(vehicle, stamp))
+        self._serve_interfaces(reports, stamp, step)
+
+    def _serve_interfaces(self, reports, stamp, step: int) -> None:
+        """cmd_vel's re-sent commands for the next steps; conflicts to the log and /diagnostics."""
+        t = self.sim.time_s
+        arbiter = self._arbiter
+        if self._cmd_vel is not None:
+            if arbiter.may_command("cmd_vel", t):
+                for command in self._cmd_vel.commands(t, reports):
+                    self.sim.submit(command)
+            else:   # another interface has the vehicle: forget the twist and the stop
+                self._cmd_vel.reset()
+        arbiter.update(t)
+        events = arbiter.take_events()
+        for event in events:
+            if event.started:
+                self.get_logger().error(arbiter.describe_event(event))
+            else:
+                self.get_logger().info(arbiter.describe_event(event))
+        if events or step % self._diag_every == 0:
+            self._pub_diag.publish(interface_diagnostics(arbiter, t, stamp))
 
     def _print_status(self) -> None:
         now = time.monotonic()

@@ -169,18 +169,28 @@ class CommandArbiter:
         return ok
 
     def update(self, t_s: float) -> None:
-        """Re-evaluate the conflict state at ``t_s`` [s] (activity expires with time)."""
-        act = self.active(t_s)
-        conflict = len(act) > 1
-        if conflict and not self.in_conflict:
-            self.conflicts += 1
-            self._events.append(ConflictEvent(True, act[0], act[1:]))
-        elif self.in_conflict and not conflict:
-            self._events.append(ConflictEvent(False, act[0] if act else "", ()))
+        """Re-evaluate the conflict state at ``t_s`` [s] (activity expires with time).
+
+        Called on every tick of the node: allocates only when the state changes.
+        """
+        n = 0
+        for last in self._last.values():
+            if t_s - last <= self.hold_s + 1e-9:
+                n += 1
+        conflict = n > 1
+        if conflict != self.in_conflict:
+            act = self.active(t_s)
+            if conflict:
+                self.conflicts += 1
+                self._events.append(ConflictEvent(True, act[0], act[1:]))
+            else:
+                self._events.append(ConflictEvent(False, act[0] if act else "", ()))
         self.in_conflict = conflict
 
-    def take_events(self) -> list[ConflictEvent]:
-        """Conflict begin/end events since the last call, oldest first."""
+    def take_events(self) -> Sequence[ConflictEvent]:
+        """Conflict begin/end events since the last call, oldest first (empty if none)."""
+        if not self._events:
+            return ()
         out, self._events = self._events, []
         return out
 
