@@ -62,6 +62,7 @@ import ds_dbw_msgs.msg as dbw_msgs
 from msg_adapters.arbiter import CommandArbiter, parse_interfaces
 from msg_adapters.cmd_vel import CmdVelAdapter
 from msg_adapters.diagnostics import interface_diagnostics
+from msg_adapters.bag import BagError, NodeBagRecorder, stamp_ns
 from msg_adapters.ds_dbw import CommandConverter, ReportFiller, stamp_from_seconds
 from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, OdometryBuilder,
                                         TfBuilder, static_transforms)
@@ -69,44 +70,14 @@ from nav_msgs.msg import Odometry
 from sensor_msgs.msg import Imu, JointState
 
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
+from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S, IMU_PERIOD_S,
+                        PARAMETERS, REPORT_DEPTH, REPORT_TOPICS)
 from .dbw.system import DriverInput
 from .model.enums import DriveMode, Gear
 from .model.params import ParameterError, load_parameters
 from .model.terrain import FlatTerrain
 from .simulation import Simulation
 
-# (topic, ds_dbw_msgs type name, depth) of the command subscriptions, §1.3.
-COMMAND_TOPICS = (
-    ("steering/cmd", "SteeringCmd", 1), ("brake/cmd", "BrakeCmd", 1),
-    ("throttle/cmd", "ThrottleCmd", 1), ("gear/cmd", "GearCmd", 1),
-    ("misc/cmd", "MiscCmd", 1), ("ulc/cmd", "UlcCmd", 1),
-    ("turn_signal/cmd", "TurnSignalCmd", 1), ("drive_mode/cmd", "DriveModeCmd", 1),
-)
-# (topic, DbwReports attribute, ds_dbw_msgs type, CAN period [s]) of the reports, §1.4.
-REPORT_TOPICS = (
-    ("steering/report", "steering_report", "SteeringReport", 0.010),
-    ("brake/report", "brake_report", "BrakeReport", 0.020),
-    ("throttle/report", "throttle_report", "ThrottleReport", 0.020),
-    ("gear/report", "gear_report", "GearReport", 0.100),
-    ("system/report", "system_report", "SystemReport", 0.100),
-    ("ulc/report", "ulc_report", "UlcReport", 0.020),
-    ("misc/report", "misc_report", "MiscReport", 0.050),
-    ("turn_signal/report", "turn_signal_report", "TurnSignalReport", 0.100),
-    ("drive_mode/report", "drive_mode_report", "DriveModeReport", 0.100),
-    ("vehicle_velocity", "vehicle_velocity", "VehicleVelocity", 0.020),
-    ("wheel_speeds", "wheel_speeds", "WheelSpeeds", 0.010),
-    ("wheel_positions", "wheel_positions", "WheelPositions", 0.020),
-    ("tire_pressures", "tire_pressures", "TirePressures", 0.500),
-    ("throttle/info", "throttle_info", "ThrottleInfo", 0.010),
-    ("brake/info", "brake_info", "BrakeInfo", 0.010),
-    ("steering/offset", "steering_offset", "SteeringOffset", 0.500),
-    ("steering/info", "steering_info", "SteeringInfo", 0.500),
-    ("fuel_level", "fuel_level", "FuelLevel", 0.500),
-    ("steering/diag", "steering_diag", "SteeringDiagnostics", 0.200),
-    ("brake/diag", "brake_diag", "BrakeDiagnostics", 0.200),
-    ("throttle/diag", "throttle_diag", "ThrottleDiagnostics", 0.200),
-    ("gear/diag", "gear_diag", "GearDiagnostics", 0.200),
-)
 # (topic, LegacyReports method, dbw_polaris_msgs type, period [s]) of the DBW1 reports
 # (§3.1). The DBW1 CAN periods are not in the sources (§7): those of the matching
 # DBW2 frames are used in the 'vehicle' report profile; twist follows the steering report.
@@ -126,10 +97,7 @@ LEGACY_COMMAND_TOPICS = (
 LEGACY_TWIST_PERIOD_S = 0.010
 CMD_VEL_DEPTH = 2          # DBW1 ulc_node: cmd_vel and cmd_vel_stamped, depth 2 (§3.4)
 DIAGNOSTICS_PERIOD_S = 1.0
-IMU_PERIOD_S = 0.010
-DBW_ENABLED_PERIOD_S = 0.050
-ECU_INFO_PERIOD_S = 1.0
-REPORT_DEPTH = 2
+MAX_BATCH_S = 0.025  # simulated time stepped at most between two publications [s]
 GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE,
          "L": Gear.LOW}
 DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
@@ -137,37 +105,6 @@ TIME_MODES = ("realtime", "sim", "lockstep")
 REPORT_PROFILES = ("mission", "vehicle")
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 
-# name: (default, description); the type is the default's.
-PARAMETERS = {
-    "vehicle_config": ("", "vehicle parameter file (JSON); empty = the shipped config/polaris.json"),
-    "overrides": ("", "parameter overrides, 'key=value;key=value'"),
-    "occupants": (1, "number of occupants, 0..6"),
-    "cargo_kg": (0.0, "cargo in the bed [kg]"),
-    "step_hz": (120.0, "physics rate [Hz], 60..1000"),
-    "time_mode": ("realtime", "realtime | sim | lockstep"),
-    "rate_factor": (1.0, "sim mode: simulated seconds per wall second, > 0"),
-    "lockstep_steps": (12, "lockstep mode: physics steps per ~/step call, >= 1"),
-    "report_rates": ("mission", "mission: every topic at the physics rate; vehicle: real CAN periods"),
-    "initial_x_m": (0.0, "initial x of base_footprint in odom [m]"),
-    "initial_y_m": (0.0, "initial y [m]"),
-    "initial_yaw_rad": (0.0, "initial heading [rad]"),
-    "initial_speed_mps": (0.0, "initial forward speed [m/s]"),
-    "initial_gear": ("P", "initial lever position: P R N H L"),
-    "drive_mode": ("AWD", "initial AWD switch: Turf | 2WD | AWD"),
-    "surface": ("asphalt", "surface of the ground plane (config surfaces table)"),
-    "grade_pct": (0.0, "ground plane rise along +x [%]"),
-    "bank_pct": (0.0, "ground plane rise along +y [%]"),
-    "odom_frame": ("odom", "world frame of odometry and TF"),
-    "base_frame": ("base_footprint", "vehicle frame (child of odom)"),
-    "base_link_frame": ("base_link", "frame published as a static child of base_frame"),
-    "frame_id": ("base_footprint", "frame_id of imu/data_raw, as the real driver's parameter"),
-    "publish_tf": (True, "publish odom -> base_frame on /tf"),
-    "status_period_s": (0.0, "print a one-line live status every N s (0 = off)"),
-    "interfaces": (["ds_dbw"], "command interfaces served: ds_dbw, polaris_legacy, cmd_vel "
-                               "(precedence in that order when several command at once)"),
-    "cmd_vel_timeout_s": (0.5, "cmd_vel: stop the vehicle when no Twist came for this long [s], > 0"),
-    "cmd_vel_shift_park": (False, "cmd_vel: let the ULC leave PARK and park after a stop"),
-}
 
 
 class StartupError(RuntimeError):
@@ -213,6 +150,12 @@ class SimNode(Node):
         self._steps_at_t0 = 0
         self._last_status = time.monotonic()
         self._cpu_t0 = time.process_time()
+        try:  # records every published topic and received command (msg_adapters/bag.py)
+            self._recorder = (NodeBagRecorder(self, p["record_bag"], epoch_s=self._epoch_s,
+                                              clock_ns=lambda: stamp_ns(self._epoch_s + self.sim.time_s))
+                              if p["record_bag"] else None)
+        except BagError as err:
+            raise StartupError(f"parameter 'record_bag': {err}") from err
         if p["time_mode"] == "lockstep":
             self.create_service(Trigger, "~/step", self._on_lockstep)
             self._publish(force=True)
@@ -431,8 +374,12 @@ class SimNode(Node):
         due = int(elapsed * factor / self.sim.dt_s) - self._steps_at_t0
         if due <= 0:
             return
-        max_steps = max(4, int(4 * factor))
-        if due > max_steps:  # fell behind (CPU starved): skip ahead, do not spiral
+        # At most MAX_BATCH_S of simulated time between two publications: clients
+        # (their timers run on /clock in sim mode) must see the clock advance in
+        # steps shorter than the 100 ms command timeout, or their commands lapse.
+        # When the CPU cannot keep up the simulation runs slower instead.
+        max_steps = max(1, int(MAX_BATCH_S / self.sim.dt_s))
+        if due > max_steps:  # fell behind (CPU starved): slow down, do not spiral
             self._wall_t0 += (due - max_steps) * self.sim.dt_s / factor
             due = max_steps
         for _ in range(due):
@@ -509,7 +456,7 @@ class SimNode(Node):
         cpu = time.process_time() - self._cpu_t0
         self._cpu_t0 = time.process_time()
         self._last_status = now
-        print(f"t={self.sim.time_s:8.2f} s  v={v.speed_mps:6.2f} m/s  engine={v.engine_rpm:6.0f} rpm  "
+        print(f"t={self.sim.time_s:8.2f} s  v={round(v.speed_mps, 2) + 0.0:6.2f} m/s  engine={v.engine_rpm:6.0f} rpm  "
               f"gear={Gear(v.gear).name:<7} dbw_enabled={str(self.sim.dbw_enabled):<5}  "
               f"cpu={100.0 * cpu / max(wall, 1e-9):5.1f} %", flush=True)
 

@@ -1,23 +1,19 @@
 """Topic tables of the replay: what is read from a bag, what is written, and the topic map.
 
 Names are relative to the DBW namespace (default ``/vehicle``), as in
-dbw-interface.md §1.3-1.4 and :mod:`acres_dbw_sim.node`. The tables mirror the
-node's (``COMMAND_TOPICS``, ``REPORT_TOPICS``; the tests check they agree)
-because the node module needs rclpy and the offline replay must not.
+dbw-interface.md §1.3-1.4 and :mod:`acres_dbw_sim.node`. The command and
+report tables are the node's own, from the ROS-free :mod:`acres_dbw_sim.interface`.
 """
 from __future__ import annotations
 
+from .. import interface
 from ..dbw import commands as core_cmd
 
 __all__ = ["COMMAND_TOPICS", "EVENT_TOPICS", "REFERENCE_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S",
            "DBW_ENABLED_PERIOD_S", "NODE_DEFAULTS", "TopicMap", "TopicMapError", "ds_type"]
 
 #: (relative topic, ds_dbw_msgs type name) of the command topics (§1.3).
-COMMAND_TOPICS = (
-    ("steering/cmd", "SteeringCmd"), ("brake/cmd", "BrakeCmd"), ("throttle/cmd", "ThrottleCmd"),
-    ("gear/cmd", "GearCmd"), ("misc/cmd", "MiscCmd"), ("ulc/cmd", "UlcCmd"),
-    ("turn_signal/cmd", "TurnSignalCmd"), ("drive_mode/cmd", "DriveModeCmd"),
-)
+COMMAND_TOPICS = tuple((topic, type_name) for topic, type_name, _depth in interface.COMMAND_TOPICS)
 #: (relative topic, core event) of the std_msgs/Empty command topics.
 EVENT_TOPICS = (("enable", core_cmd.ENABLE), ("disable", core_cmd.DISABLE),
                 ("steering/calibrate", core_cmd.STEERING_CALIBRATE))
@@ -28,43 +24,17 @@ REFERENCE_TOPICS = (("steering/report", "ds_dbw_msgs/msg/SteeringReport"),
                     ("imu/data_raw", "sensor_msgs/msg/Imu"),
                     ("gear/report", "ds_dbw_msgs/msg/GearReport"))
 #: (relative topic, DbwReports attribute, ds_dbw_msgs type name, CAN period [s]): the node's table.
-REPORT_TOPICS = (
-    ("steering/report", "steering_report", "SteeringReport", 0.010),
-    ("brake/report", "brake_report", "BrakeReport", 0.020),
-    ("throttle/report", "throttle_report", "ThrottleReport", 0.020),
-    ("gear/report", "gear_report", "GearReport", 0.100),
-    ("system/report", "system_report", "SystemReport", 0.100),
-    ("ulc/report", "ulc_report", "UlcReport", 0.020),
-    ("misc/report", "misc_report", "MiscReport", 0.050),
-    ("turn_signal/report", "turn_signal_report", "TurnSignalReport", 0.100),
-    ("drive_mode/report", "drive_mode_report", "DriveModeReport", 0.100),
-    ("vehicle_velocity", "vehicle_velocity", "VehicleVelocity", 0.020),
-    ("wheel_speeds", "wheel_speeds", "WheelSpeeds", 0.010),
-    ("wheel_positions", "wheel_positions", "WheelPositions", 0.020),
-    ("tire_pressures", "tire_pressures", "TirePressures", 0.500),
-    ("throttle/info", "throttle_info", "ThrottleInfo", 0.010),
-    ("brake/info", "brake_info", "BrakeInfo", 0.010),
-    ("steering/offset", "steering_offset", "SteeringOffset", 0.500),
-    ("steering/info", "steering_info", "SteeringInfo", 0.500),
-    ("fuel_level", "fuel_level", "FuelLevel", 0.500),
-    ("steering/diag", "steering_diag", "SteeringDiagnostics", 0.200),
-    ("brake/diag", "brake_diag", "BrakeDiagnostics", 0.200),
-    ("throttle/diag", "throttle_diag", "ThrottleDiagnostics", 0.200),
-    ("gear/diag", "gear_diag", "GearDiagnostics", 0.200),
-)
-IMU_PERIOD_S = 0.010
-DBW_ENABLED_PERIOD_S = 0.050
+REPORT_TOPICS = interface.REPORT_TOPICS
+IMU_PERIOD_S = interface.IMU_PERIOD_S
+DBW_ENABLED_PERIOD_S = interface.DBW_ENABLED_PERIOD_S
 
 #: The node's parameters that shape a replay, with the node's defaults
 #: (``acres_dbw_sim.node.PARAMETERS``). A bag recorded by the node carries its
 #: values (custom_data ``acres_dbw_sim.parameters``); ``--param`` overrides.
-NODE_DEFAULTS = {
-    "vehicle_config": "", "overrides": "", "occupants": 1, "cargo_kg": 0.0, "step_hz": 120.0,
-    "report_rates": "mission", "initial_x_m": 0.0, "initial_y_m": 0.0, "initial_yaw_rad": 0.0,
-    "initial_speed_mps": 0.0, "initial_gear": "P", "drive_mode": "AWD", "surface": "asphalt",
-    "grade_pct": 0.0, "bank_pct": 0.0, "odom_frame": "odom", "base_frame": "base_footprint",
-    "frame_id": "base_footprint", "publish_tf": True,
-}
+NODE_DEFAULTS = {name: interface.PARAMETERS[name][0] for name in (
+    "vehicle_config", "overrides", "occupants", "cargo_kg", "step_hz", "report_rates", "initial_x_m",
+    "initial_y_m", "initial_yaw_rad", "initial_speed_mps", "initial_gear", "drive_mode", "surface",
+    "grade_pct", "bank_pct", "odom_frame", "base_frame", "frame_id", "publish_tf")}
 
 
 def ds_type(name: str) -> str:

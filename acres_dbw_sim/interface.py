@@ -1,0 +1,86 @@
+"""The DBW2 interface of the simulated Ranger as data, with no ROS import.
+
+The node (:mod:`acres_dbw_sim.node`) builds its subscriptions and publications
+from these tables, and the offline replay (:mod:`acres_dbw_sim.replay`), which
+must run without ROS, reads and writes bags by them: one table, two users.
+Topic names are relative to the DBW namespace (default ``/vehicle``); types
+are ``ds_dbw_msgs/msg/<name>``; depths and CAN periods are those of
+dbw-interface.md §1.3 and §1.4.
+"""
+
+from __future__ import annotations
+
+__all__ = ["COMMAND_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S", "DBW_ENABLED_PERIOD_S",
+           "ECU_INFO_PERIOD_S", "REPORT_DEPTH", "PARAMETERS"]
+
+# (topic, ds_dbw_msgs type name, depth) of the command subscriptions, §1.3.
+COMMAND_TOPICS = (
+    ("steering/cmd", "SteeringCmd", 1), ("brake/cmd", "BrakeCmd", 1),
+    ("throttle/cmd", "ThrottleCmd", 1), ("gear/cmd", "GearCmd", 1),
+    ("misc/cmd", "MiscCmd", 1), ("ulc/cmd", "UlcCmd", 1),
+    ("turn_signal/cmd", "TurnSignalCmd", 1), ("drive_mode/cmd", "DriveModeCmd", 1),
+)
+# (topic, DbwReports attribute, ds_dbw_msgs type, CAN period [s]) of the reports, §1.4.
+REPORT_TOPICS = (
+    ("steering/report", "steering_report", "SteeringReport", 0.010),
+    ("brake/report", "brake_report", "BrakeReport", 0.020),
+    ("throttle/report", "throttle_report", "ThrottleReport", 0.020),
+    ("gear/report", "gear_report", "GearReport", 0.100),
+    ("system/report", "system_report", "SystemReport", 0.100),
+    ("ulc/report", "ulc_report", "UlcReport", 0.020),
+    ("misc/report", "misc_report", "MiscReport", 0.050),
+    ("turn_signal/report", "turn_signal_report", "TurnSignalReport", 0.100),
+    ("drive_mode/report", "drive_mode_report", "DriveModeReport", 0.100),
+    ("vehicle_velocity", "vehicle_velocity", "VehicleVelocity", 0.020),
+    ("wheel_speeds", "wheel_speeds", "WheelSpeeds", 0.010),
+    ("wheel_positions", "wheel_positions", "WheelPositions", 0.020),
+    ("tire_pressures", "tire_pressures", "TirePressures", 0.500),
+    ("throttle/info", "throttle_info", "ThrottleInfo", 0.010),
+    ("brake/info", "brake_info", "BrakeInfo", 0.010),
+    ("steering/offset", "steering_offset", "SteeringOffset", 0.500),
+    ("steering/info", "steering_info", "SteeringInfo", 0.500),
+    ("fuel_level", "fuel_level", "FuelLevel", 0.500),
+    ("steering/diag", "steering_diag", "SteeringDiagnostics", 0.200),
+    ("brake/diag", "brake_diag", "BrakeDiagnostics", 0.200),
+    ("throttle/diag", "throttle_diag", "ThrottleDiagnostics", 0.200),
+    ("gear/diag", "gear_diag", "GearDiagnostics", 0.200),
+)
+
+IMU_PERIOD_S = 0.010         # imu/data_raw: 0x2A0 + 0x2A1, 10 ms (§1.4)
+DBW_ENABLED_PERIOD_S = 0.050  # dbw_enabled: 20 Hz timer plus on change (§1.4)
+ECU_INFO_PERIOD_S = 1.0      # ecu_info and vin: one ECU-info cycle (§4.13)
+REPORT_DEPTH = 2             # every ds_dbw_msgs report publisher (§1.4)
+
+# name: (default, description); the type is the default's.
+PARAMETERS = {
+    "vehicle_config": ("", "vehicle parameter file (JSON); empty = the shipped config/polaris.json"),
+    "overrides": ("", "parameter overrides, 'key=value;key=value'"),
+    "occupants": (1, "number of occupants, 0..6"),
+    "cargo_kg": (0.0, "cargo in the bed [kg]"),
+    "step_hz": (120.0, "physics rate [Hz], 60..1000"),
+    "time_mode": ("realtime", "realtime | sim | lockstep"),
+    "rate_factor": (1.0, "sim mode: simulated seconds per wall second, > 0"),
+    "lockstep_steps": (12, "lockstep mode: physics steps per ~/step call, >= 1"),
+    "report_rates": ("mission", "mission: every topic at the physics rate; vehicle: real CAN periods"),
+    "initial_x_m": (0.0, "initial x of base_footprint in odom [m]"),
+    "initial_y_m": (0.0, "initial y [m]"),
+    "initial_yaw_rad": (0.0, "initial heading [rad]"),
+    "initial_speed_mps": (0.0, "initial forward speed [m/s]"),
+    "initial_gear": ("P", "initial lever position: P R N H L"),
+    "drive_mode": ("AWD", "initial AWD switch: Turf | 2WD | AWD"),
+    "surface": ("asphalt", "surface of the ground plane (config surfaces table)"),
+    "grade_pct": (0.0, "ground plane rise along +x [%]"),
+    "bank_pct": (0.0, "ground plane rise along +y [%]"),
+    "odom_frame": ("odom", "world frame of odometry and TF"),
+    "base_frame": ("base_footprint", "vehicle frame (child of odom)"),
+    "base_link_frame": ("base_link", "frame published as a static child of base_frame"),
+    "frame_id": ("base_footprint", "frame_id of imu/data_raw, as the real driver's parameter"),
+    "publish_tf": (True, "publish odom -> base_frame on /tf"),
+    "status_period_s": (0.0, "print a one-line live status every N s (0 = off)"),
+    "record_bag": ("", "record every published topic and received command to this new rosbag2 "
+                       "directory (MCAP); empty = no recording"),
+    "interfaces": (["ds_dbw"], "command interfaces served: ds_dbw, polaris_legacy, cmd_vel "
+                               "(precedence in that order when several command at once)"),
+    "cmd_vel_timeout_s": (0.5, "cmd_vel: stop the vehicle when no Twist came for this long [s], > 0"),
+    "cmd_vel_shift_park": (False, "cmd_vel: let the ULC leave PARK and park after a stop"),
+}
