@@ -51,7 +51,6 @@ try:
 except ImportError:  # rclpy before Jazzy
     EventsExecutor = None
 from rclpy.node import Node
-from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from std_msgs.msg import Bool, Empty, String

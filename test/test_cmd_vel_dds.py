@@ -13,7 +13,6 @@ time (every time below is simulation time, from the stamps of ``odom``):
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from pathlib import Path
