@@ -110,14 +110,18 @@ def test_lockstep_is_bitwise_deterministic(ros_process):
 def test_demo_drives_a_figure_eight_back_to_its_start(ros_process):
     node_proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "time_mode:=sim",
                              "-p", "rate_factor:=4.0", "-p", "use_sim_time:=true"], name="sim_node")
-    demo = subprocess.Popen([sys.executable, str(DEMO_EXE), "--ros-args", "-p", "use_sim_time:=true",
-                             "-p", "timeout_s:=120.0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
     rclpy.init()
     probe = rclpy.create_node("demo_probe")
+    demo = None
     try:
         odoms: list[Odometry] = []
         probe.create_subscription(Odometry, "/vehicle/odom", odoms.append, 10)
+        # Watch the whole drive: the demo starts only once the odometry arrives here.
+        assert wait_for(lambda: odoms, 30.0, spin=lambda: rclpy.spin_once(probe, timeout_sec=0.05)), \
+            node_proc.output()
+        demo = subprocess.Popen([sys.executable, str(DEMO_EXE), "--ros-args", "-p", "use_sim_time:=true",
+                                 "-p", "timeout_s:=120.0"], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
         deadline = time.monotonic() + 150.0
         while demo.poll() is None and time.monotonic() < deadline:
             rclpy.spin_once(probe, timeout_sec=0.05)
@@ -131,16 +135,18 @@ def test_demo_drives_a_figure_eight_back_to_its_start(ros_process):
 
         def pose_at(t):
             o = min(odoms, key=lambda o: abs(o.header.stamp.sec + 1e-9 * o.header.stamp.nanosec - t))
+            assert abs(o.header.stamp.sec + 1e-9 * o.header.stamp.nanosec - t) < 0.1, "no odometry then"
             return o.pose.pose.position.x, o.pose.pose.position.y
 
         (x0, y0), (x1, y1) = pose_at(t_start), pose_at(t_end)
         far = max(math.hypot(o.pose.pose.position.x - x0, o.pose.pose.position.y - y0) for o in odoms)
         gap = math.hypot(x1 - x0, y1 - y0)
         assert far > 15.0, "the vehicle did not drive the circles"
-        assert gap < 0.1 * far, f"the figure-eight closes {gap:.1f} m from its start (span {far:.1f} m)"
+        assert gap < 0.1 * far, (f"the figure-eight closes {gap:.1f} m from its start (span {far:.1f} m)"
+                                 f"\ndemo:\n{out}\nnode:\n{node_proc.output()}")
         assert "vehicle in PARK" in out
     finally:
-        if demo.poll() is None:
+        if demo is not None and demo.poll() is None:
             demo.kill()
         probe.destroy_node()
         rclpy.try_shutdown()
