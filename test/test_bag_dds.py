@@ -59,7 +59,7 @@ def test_lockstep_recording_replays_bit_for_bit(ros_process, tmp_path):
     try:
         step = node.create_client(Trigger, "/vehicle/dbw_node/step")
         assert step.wait_for_service(timeout_sec=30.0), proc.output()
-        wait_for(lambda: pubs["ulc"].get_subscription_count() > 0, 10.0,
+        wait_for(lambda: all(p.get_subscription_count() > 0 for p in pubs.values()), 10.0,
                  spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
         pubs["enable"].publish(Empty())
         for k in range(80):   # commands race the steps on purpose: the bag holds when each was applied
@@ -86,7 +86,7 @@ def test_realtime_recording_closed_by_sigterm_replays_within_a_step(ros_process,
     proc = ros_process([str(NODE_EXE), "--ros-args", "-p", f"record_bag:={bag}"], name="sim_node")
     node, pubs = _client("record_client_rt")
     try:
-        assert wait_for(lambda: pubs["ulc"].get_subscription_count() > 0, 30.0,
+        assert wait_for(lambda: all(p.get_subscription_count() > 0 for p in pubs.values()), 30.0,
                         spin=lambda: rclpy.spin_once(node, timeout_sec=0.05)), proc.output()
         pubs["enable"].publish(Empty())
         t0 = time.monotonic()

@@ -114,6 +114,7 @@ def client(ros_process):
 
 def test_drive_over_dds(client):
     c = client
+    c.wait(lambda: c.enable_pub.get_subscription_count() > 0, 10.0, "the node subscribing to enable")
     c.enable_pub.publish(Empty())
     c.wait(lambda: c.get("/vehicle/dbw_enabled").data, 5.0, "dbw_enabled true after enable")
 

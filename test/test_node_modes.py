@@ -63,7 +63,8 @@ def _run_lockstep(ros_process, name):
         pubs = {t: node.create_publisher(getattr(dbw_msgs, ty), f"/vehicle/{t}", d)
                 for t, ty, d in COMMAND_TOPICS}
         enable = node.create_publisher(Empty, "/vehicle/enable", 10)
-        wait_for(lambda: pubs["ulc/cmd"].get_subscription_count() > 0, 10.0,
+        wait_for(lambda: pubs["ulc/cmd"].get_subscription_count() > 0
+                 and enable.get_subscription_count() > 0, 10.0,
                  spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
 
         def deliver(publisher, msg):
