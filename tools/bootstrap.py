@@ -18,7 +18,7 @@ patch-cmake
     They are rewritten to this venv's Python and numpy include directories.
 build-interfaces
     Builds and installs the interface packages under ``msg_adapters/interfaces``
-    (``ds_dbw_msgs`` 2.3.11, ``tf2_msgs``) into the venv prefix with the
+    (``ds_dbw_msgs`` 2.3.11, ``dbw_polaris_msgs``, ``tf2_msgs``) into the venv prefix with the
     pip-installed rosidl and ament_cmake.
 install-index
     Makes ``acres_dbw_sim`` findable the ROS way from the venv prefix: the ament
@@ -81,7 +81,7 @@ def check_tools() -> None:
         if all(_have(t) for t in needed):
             return
     raise BootstrapError(
-        f"missing build tools {missing}: the interface packages (ds_dbw_msgs, tf2_msgs) "
+        f"missing build tools {missing}: the interface packages ({', '.join(INTERFACE_PACKAGES)}) "
         f"are compiled with cmake and gcc. Install them, e.g.: {hint}")
 
 
