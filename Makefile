@@ -19,6 +19,11 @@ ARGS ?=
 INTERFACE_SOURCES := $(shell find msg_adapters/interfaces -type f \( -name '*.msg' -o -name '*.srv' -o -name CMakeLists.txt -o -name package.xml \) 2>/dev/null)
 PACKAGE_SOURCES := setup.py setup.cfg package.xml
 
+# The venv is self-contained: a ROS installation or another venv sourced in the
+# calling shell must not leak in (pip would take their packages as installed,
+# CMake would find their interfaces). .venv/setup.sh sets these for the run.
+unexport PYTHONPATH AMENT_PREFIX_PATH CMAKE_PREFIX_PATH LD_LIBRARY_PATH COLCON_PREFIX_PATH _ROS_WHEELS_BOOTSTRAP_COMPLETE
+
 # A venv whose interpreter no longer starts (Python moved or upgraded) is removed
 # here, before any rule trusts its stamps.
 ifneq ($(wildcard $(STAMPS)/venv),)
