@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "test"))
 os.environ.setdefault("ROS_DOMAIN_ID", str(150 + os.getpid() % 50))
+os.environ["ACRES_TEST_KEEP_DOMAIN"] = "1"   # the test helpers imported below keep this domain
 os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
 
 import rclpy  # noqa: E402
