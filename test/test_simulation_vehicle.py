@@ -225,3 +225,20 @@ def test_locked_rear_axle_understeers_and_the_dbw_does_not_hide_it(mode, steer, 
     r, v_meas, _ = _steady_yaw(steer, v, mode)
     assert v_meas == pytest.approx(v, abs=0.02)
     assert 0.80 * expect < r < 0.98 * expect
+
+
+@pytest.mark.parametrize("cmd", [-1.0, 1.0])
+def test_ulc_reaches_a_slow_speed_at_full_lock_in_awd(cmd):
+    """At full lock in AWD the locked rear axle scrubs hard, so the vehicle cannot
+    follow the reference ramp; the reference governor must not freeze the
+    reference and the integrator then, or the vehicle stalls short of the set
+    point (it held -0.645 m/s for -1 m/s before the governor waited for the
+    vehicle to be catching up)."""
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=DriveMode.AWD)
+    sim.submit(ENABLE)
+    log = []
+    _drive(sim, 25.0, ulc=UlcCmd(cmd=cmd, cmd_type=UlcCmd.CMD_VELOCITY, limit_accel=1.0, enable=True,
+                                 enable_shift=True),
+           steer=SteeringCmd(cmd=100.0, cmd_type=SteeringCmd.CMD_PERCENT, enable=True), log=log)
+    late = [v for t, v, _, _ in log if t > 20.0]
+    assert max(abs(v - cmd) for v in late) <= 0.05, (min(late), max(late))

@@ -73,6 +73,10 @@ from .params import DbwParameters
 from .status import ActuatorStatus
 from .ulc_model import PowertrainModel
 
+#: Acceleration [m/s^2] along the wanted direction above which the vehicle counts as
+#: catching up with the reference (the governor may then hold the reference).
+_CATCHING_UP_MPS2 = 0.05
+
 __all__ = ["Ulc"]
 
 _TYPES = frozenset({0, 1, 2})
@@ -231,13 +235,18 @@ class Ulc:
             if (target - v_new) * (target - self.v_ref) < 0.0:
                 v_new = target
                 self.a_ref = (v_new - self.v_ref) / dt
-            # reference governor: while speeding up, lead the vehicle by at most ref_lead
+            # reference governor: while speeding up, lead the vehicle by at most ref_lead,
+            # but only while the vehicle is catching up (accelerating that way): a vehicle
+            # that does not follow (scrubbing at full lock, a steep grade) needs the
+            # reference to go on and the integrator to act, or it stalls short of it.
             lead = p.ulc_ref_lead_mps
             governed = False
-            if v_new > 0.0 and target > v_new and v_new > v_mps + lead:
+            if (v_new > 0.0 and target > v_new and v_new > v_mps + lead
+                    and accel_mps2 > _CATCHING_UP_MPS2):
                 v_new = max(self.v_ref, v_mps + lead)
                 governed = True
-            elif v_new < 0.0 and target < v_new and v_new < v_mps - lead:
+            elif (v_new < 0.0 and target < v_new and v_new < v_mps - lead
+                    and accel_mps2 < -_CATCHING_UP_MPS2):
                 v_new = min(self.v_ref, v_mps - lead)
                 governed = True
             self.v_ref = v_new
