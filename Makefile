@@ -17,7 +17,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ARGS ?=
 
 INTERFACE_SOURCES := $(shell find msg_adapters/interfaces -type f \( -name '*.msg' -o -name '*.srv' -o -name CMakeLists.txt -o -name package.xml \) 2>/dev/null)
-PACKAGE_SOURCES := setup.py setup.cfg package.xml
+PACKAGE_SOURCES := setup.py setup.cfg package.xml tools/bootstrap.py
 
 # The venv is self-contained: a ROS installation or another venv sourced in the
 # calling shell must not leak in (pip would take their packages as installed,
