@@ -74,6 +74,8 @@ class TfBuilder:
         t.child_frame_id = base_frame
 
     def __call__(self, vehicle: Any, stamp: Any) -> TransformStamped:
+        """Fill from the model's ``position_m`` [m] and ``orientation_wxyz`` (unit
+        quaternion, body in ``odom``); returns the builder's one message."""
         t = self.msg
         t.header.stamp = stamp
         tr, q = t.transform.translation, t.transform.rotation
@@ -96,6 +98,8 @@ class ImuBuilder:
         m.orientation_covariance[0] = -1.0
 
     def __call__(self, imu: Any, stamp: Any) -> Imu:
+        """Fill from the core's ``ImuData`` (specific force [m/s²], gravity included,
+        and angular rate [rad/s], body frame x forward, y left, z up)."""
         m = self.msg
         m.header.stamp = stamp
         a, w = m.linear_acceleration, m.angular_velocity
@@ -112,6 +116,8 @@ class JointStateBuilder:
         self.msg = JointState(name=list(JOINT_NAMES))
 
     def __call__(self, vehicle: Any, stamp: Any) -> JointState:
+        """Fill from the model's ``wheel_angle_rad``, ``wheel_spin_rad_s``,
+        ``road_wheel_angle_rad`` (FL, FR, RL, RR) and ``steering_wheel_deg``."""
         m = self.msg
         m.header.stamp = stamp
         a = vehicle.wheel_angle_rad
