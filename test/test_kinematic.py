@@ -294,17 +294,20 @@ def test_vehicle_in_park_does_not_move_and_reverse_goes_back():
     assert v.gear == Gear.REVERSE and v.speed_mps < -1.0 and v.position_m[0] < 0.0
 
 
-def test_vehicle_steering_port_matches_the_bicycle_model():
+def test_vehicle_steering_port_is_tan_delta_over_tan_lock():
     v = kin_vehicle()
     P = v.params
     kappa = 0.1
     sw = steering_wheel_for_curvature_deg(kappa, P.geometry.wheelbase_m, P.steering.ratio, P.steering.center_deg)
     s, delta, _ = v.steering_port(sw)
     assert math.tan(delta) / P.geometry.wheelbase_m == pytest.approx(kappa)
-    # s v / R_min = v tan(delta) / L below the largest curvature 1 / R_min, saturated above it
-    assert s / v.kinematic.turning_radius_m == pytest.approx(kappa, rel=1e-12)
-    assert v.steering_port(P.dbw["steering"]["lock_deg"])[0] == 1.0
-    assert abs(v.steering_port(1e4)[0]) <= 1.0 and abs(v.steering_port(-1e4)[0]) <= 1.0
+    lock = P.dbw["steering"]["lock_deg"]
+    tan_locks = [abs(math.tan(v.steering_port(a)[1])) for a in (lock, -lock)]
+    assert s == pytest.approx(kappa * P.geometry.wheelbase_m / max(tan_locks), rel=1e-12)
+    # +/-1 at the larger lock (the centre is off 0: the right lock is the larger), never beyond
+    assert tan_locks[1] > tan_locks[0]
+    assert v.steering_port(-lock)[0] == pytest.approx(-1.0) and v.steering_port(-1e4)[0] == pytest.approx(-1.0)
+    assert 0.9 < v.steering_port(1e4)[0] < 1.0
     assert v.steering_port(math.nan)[0] == 0.0
 
 

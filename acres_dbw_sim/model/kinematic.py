@@ -406,10 +406,10 @@ class KinematicVehicle:
 
     The DBW's outputs become the page's ports: throttle ``u_t`` = pedal;
     brake ``u_b`` = line pressure / ``brakes.max_bar``; steering
-    ``s = clamp(R_min tan(delta) / L, -1, 1)`` with delta the bicycle angle of
-    the steering wheel (steering.py, clamped at ``dbw.steering.lock_deg``), so
-    that ``s v / R_min`` is the bicycle model's ``v tan(delta) / L`` up to the
-    measured minimum radius (:meth:`steering_port`); the parking brake is the lever in PARK, and
+    ``s = tan(delta) / tan(delta_lock)`` with delta the bicycle angle of the
+    steering wheel (steering.py, clamped at ``dbw.steering.lock_deg``) and
+    delta_lock the lock at which R_min was measured (:meth:`steering_port`);
+    the parking brake is the lever in PARK, and
     the lever follows the full model's shift rule (gearbox.py ``GearLever``).
 
     Parameters
@@ -466,7 +466,10 @@ class KinematicVehicle:
         self._s = np.zeros((1, N_KS))
         self.lever = GearLever(P.gearbox.max_shift_speed_mps, P.gearbox.shift_time_s)
         self._lock_deg = float(P.dbw["steering"]["lock_deg"])
-        self._r_over_l = self.kinematic.turning_radius_m / P.geometry.wheelbase_m
+        s = P.steering
+        # the larger of the two locks (the centre is not at 0 deg), where R_min is measured: |s| <= 1
+        self._tan_lock = max(math.tan(abs(bicycle_angle_rad(lk, s.ratio, s.center_deg)))
+                             for lk in (self._lock_deg, -self._lock_deg))
         self._max_bar = P.brakes.max_bar
         self._radius_m = P.tyres.radius_m
         self._wheel_xy = ((P.geometry.wheelbase_m, 0.5 * P.geometry.track_front_m),
@@ -509,16 +512,17 @@ class KinematicVehicle:
         """(steering port s [-], bicycle angle delta [rad], clamped angle [deg]) of a raw steering-wheel
         angle [deg] (NaN reads as straight ahead).
 
-        delta is the bicycle angle of steering.py after the lock clamp; the port is the bicycle model's
-        curvature as a share of the largest the vehicle reaches, ``s = clamp(R_min tan(delta) / L, -1, 1)``,
-        so ``s v / R_min = v tan(delta) / L`` until the curvature reaches ``1 / R_min``."""
+        delta is the bicycle angle of steering.py after the lock clamp; the port is
+        ``s = tan(delta) / tan(delta_lock)`` with delta_lock the larger of the two locks (where
+        ``turning_radius_m`` is measured), so the path curvature ``s / R_min`` is linear in tan(delta) and
+        ``1 / R_min`` at that lock. The full model turns about 12 % wider than the ideal bicycle
+        ``tan(delta) / L`` at walking pace, and this scaling carries that over to every angle (docs/kinematic.md)."""
         sp = self.params.steering
         lock = self._lock_deg
         sw = float(steering_wheel_deg)
         sw = sp.center_deg if sw != sw else -lock if sw < -lock else lock if sw > lock else sw
         delta = bicycle_angle_rad(sw, sp.ratio, sp.center_deg)
-        s = self._r_over_l * math.tan(delta)
-        return (-1.0 if s < -1.0 else 1.0 if s > 1.0 else s), delta, sw
+        return math.tan(delta) / self._tan_lock, delta, sw
 
     def step(self, inputs) -> None:
         """Advance one tick with the DBW's outputs (``VehicleInputs``: pedal, line pressure,
