@@ -332,6 +332,8 @@ def test_vehicle_outputs_are_finite_where_modelled_and_nan_where_not():
     assert np.allclose(R @ np.array(v.angular_velocity_body_rad_s), [0.0, 0.0, v.yaw_rate_rad_s], atol=1e-12)
     assert g_body[0] > 0.0                       # climbing: gravity's share along the nose
     assert v.yaw_rate_rad_s > 0.0 and v.speed_mps > 0.0
+    # joint states: the wheel angles integrate the rolling speeds (outer rear wheel faster)
+    assert v.wheel_angle_rad[3] > v.wheel_angle_rad[2] > 0.0
 
 
 # ------------------------------------------------------------------ the Simulation

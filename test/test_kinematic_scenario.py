@@ -142,3 +142,28 @@ def test_fleet_example_runs_from_the_cli(tmp_path, capsys):
     assert "vehicle follower (kinematic, dbw)" in out and "no energy ledger" not in out
     assert math.isfinite(json.loads((tmp_path / "o" / "vehicles" / "turner" / "summary.json").read_text())
                          ["final"]["x_m"])
+
+
+def test_replay_with_model_kinematic_reproduces_the_kinematic_scenario(tmp_path):
+    from acres_dbw_sim.replay import ReplayError, replay_bag, scenario_to_bag
+    p = write(tmp_path, """
+        duration_s: 3
+        model: kinematic
+        command_rate_hz: 50
+        initial: {gear: P}
+        timeline:
+          - t: 0
+            enable: true
+            ulc: {cmd: 3.0, cmd_type: VELOCITY, limit_accel: 1.5, limit_decel: 1.5, enable: true,
+                  enable_shift: true, enable_shift_park: true}
+            steering: {cmd: 102.5, cmd_type: CMD_ANGLE, enable: true}
+        """)
+    sc = load_scenario(p)
+    ref = run_scenario(sc)
+    scenario_to_bag(sc, tmp_path / "drive")
+    res = replay_bag(tmp_path / "drive", tmp_path / "out", params={"model": "kinematic"}, plots=False,
+                     write_bag=False)
+    assert np.array_equal(ref.data, res.run.data, equal_nan=True)
+    assert ref.column("speed_mps")[-1] > 1.0 and ref.column("yaw_rate_rad_s")[-1] > 0.05
+    with pytest.raises(ReplayError, match="model"):
+        replay_bag(tmp_path / "drive", tmp_path / "out2", params={"model": "hover"}, plots=False, write_bag=False)

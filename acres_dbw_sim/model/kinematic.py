@@ -426,13 +426,13 @@ class KinematicVehicle:
     Attributes
     ----------
     position_m, orientation_wxyz, velocity_body_mps, angular_velocity_body_rad_s, speed_mps,
-    yaw_rate_rad_s, specific_force_body_mps2, wheel_spin_rad_s, road_wheel_angle_rad,
+    yaw_rate_rad_s, specific_force_body_mps2, wheel_spin_rad_s, wheel_angle_rad, road_wheel_angle_rad,
     steering_wheel_deg, gear, gear_target, shift_in_progress, last_gear_reject, drive_mode :
         As ``Vehicle``; ``velocity_body_mps`` is (v, 0, 0) along the nose, the
         angular velocity is the heading rate about odom z expressed in the body
         frame (no pitch or roll rates), the specific force is (a, v psi_dot, 0)
         plus gravity in the body frame, the wheel spins are the rolling speeds
-        of each wheel's path without slip.
+        of each wheel's path without slip, integrated into the wheel angles.
     engine_rpm, engine_speed_rad_s, engine_torque_nm, cvt_ratio, clutch_torque_nm, fuel_l,
     fuel_rate_l_h, wheel_load_n, sinkage_m, wheel_slip, brake_torque_nm :
         NaN: not modelled at this level.
@@ -553,6 +553,8 @@ class KinematicVehicle:
         dl, dr = ackermann_rad(delta, self.params.geometry.wheelbase_m, self.params.geometry.track_front_m)
         self.road_wheel_angle_rad = (dl, dr, 0.0, 0.0)
         self._publish()
+        dt = self.dt_s
+        self.wheel_angle_rad = tuple(a + w * dt for a, w in zip(self.wheel_angle_rad, self.wheel_spin_rad_s))
 
     # ------------------------------------------------------------------ outputs
     def _publish(self) -> None:
