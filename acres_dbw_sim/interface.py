@@ -83,4 +83,5 @@ PARAMETERS = {
                                "(precedence in that order when several command at once)"),
     "cmd_vel_timeout_s": (0.5, "cmd_vel: stop the vehicle when no Twist came for this long [s], > 0"),
     "cmd_vel_shift_park": (False, "cmd_vel: let the ULC leave PARK and park after a stop"),
+    "model": ("full", "model level behind the DBW: full | kinematic (docs/kinematic.md)"),
 }

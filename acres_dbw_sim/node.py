@@ -75,7 +75,7 @@ from .dbw.system import DriverInput
 from .model.enums import DriveMode, Gear
 from .model.params import ParameterError, load_parameters
 from .model.terrain import FlatTerrain
-from .simulation import Simulation
+from .simulation import MODELS, Simulation
 
 # (topic, LegacyReports method, dbw_polaris_msgs type, period [s]) of the DBW1 reports
 # (§3.1). The DBW1 CAN periods are not in the sources (§7): those of the matching
@@ -132,7 +132,7 @@ class SimNode(Node):
             params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
                                      p["occupants"], p["cargo_kg"])
             self.sim = Simulation(params, terrain, 1.0 / p["step_hz"], gear=p["initial_gear"],
-                                  drive_mode=p["drive_mode"])
+                                  drive_mode=p["drive_mode"], model=p["model"])
         except ParameterError as err:
             raise StartupError(f"parameter 'vehicle_config'/'overrides': {err}") from err
         except KeyError as err:   # the terrain names a surface the table lacks
@@ -201,6 +201,7 @@ class SimNode(Node):
             ("drive_mode", values["drive_mode"] in DRIVE_MODES, f"must be one of {sorted(DRIVE_MODES)}"),
             ("status_period_s", values["status_period_s"] >= 0.0, "must be >= 0"),
             ("cmd_vel_timeout_s", values["cmd_vel_timeout_s"] > 0.0, "must be > 0"),
+            ("model", values["model"] in MODELS, f"must be one of {MODELS}"),
         )
         for name, ok, why in checks:
             if not ok:

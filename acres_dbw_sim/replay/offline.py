@@ -44,7 +44,7 @@ from ..model.terrain import FlatTerrain
 from ..scenario.runner import RunResult, write_outputs
 from ..scenario.schema import InitialSpec, Scenario, TerrainSpec
 from ..scenario.signals import RowReader
-from ..simulation import Simulation
+from ..simulation import MODELS, Simulation
 from .reader import BagScan, Problem, scan_bag
 from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, EVENT_TOPICS, IMU_PERIOD_S, NODE_DEFAULTS,
                      REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
@@ -433,8 +433,10 @@ def _simulation(p: dict) -> tuple:
             raise ReplayError(f"drive_mode = {p['drive_mode']!r}: must be one of {sorted(DRIVE_MODES)}")
         gear, mode = GEARS[p["initial_gear"]], DRIVE_MODES[p["drive_mode"]]
         terrain = TerrainSpec(surface=p["surface"], grade_pct=p["grade_pct"], bank_pct=p["bank_pct"])
+        if p["model"] not in MODELS:
+            raise ReplayError(f"model = {p['model']!r}: must be one of {', '.join(MODELS)}")
         sim = Simulation(params, FlatTerrain(p["grade_pct"], p["bank_pct"], p["surface"]), 1.0 / p["step_hz"],
-                         gear=gear, drive_mode=mode)
+                         gear=gear, drive_mode=mode, model=p["model"])
         initial = InitialSpec(p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"], p["initial_speed_mps"],
                               gear, mode)
         sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode)
@@ -592,9 +594,9 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
                                           "occupants": p["occupants"], "cargo_kg": p["cargo_kg"]},
                   step_hz=p["step_hz"], dt_s=dt, duration_s=n * dt, n_steps=n, output_every=output_every,
                   terrain=terrain, initial=initial, control="dbw", command_rate_hz=p["step_hz"], timeline=(),
-                  stop_when=(), metrics=(), expect=())
+                  stop_when=(), metrics=(), expect=(), model=p["model"])
     led = vehicle.ledger.as_dict()
-    led["relative_residual"] = vehicle.ledger.relative_residual
+    led["relative_residual"] = vehicle.ledger.relative_residual if math.isfinite(vehicle.ledger.fuel_j) else math.nan
     run = RunResult(sc, data, n, n * dt, "end of bag", wall, ledger=led)
     t_sim = np.arange(1, n + 1, dtype=float) * dt
     names = list(SIM_SIGNALS)
