@@ -23,6 +23,14 @@ PHASE_TIMEOUT_S = 60.0
 
 
 class UlcDrive(Node):
+    """The client: a 50 Hz timer steps through the phases; ``result`` is the exit status.
+
+    Phases: engage (send ``enable`` until ``dbw_enabled``), shift to D, drive (ULC at
+    ``SPEED_MPS`` until the ULC report's ``vel_meas`` is within 0.2 m/s), stop (ULC at
+    0 m/s until below 0.05 m/s), park (shift to P), then ``disable``. Each phase may take
+    ``PHASE_TIMEOUT_S`` [s] of ROS time (the node's ``/clock`` with ``use_sim_time``).
+    """
+
     def __init__(self) -> None:
         super().__init__("ulc_drive")
         self.enable = self.create_publisher(Empty, "/vehicle/enable", 10)
@@ -106,6 +114,7 @@ class UlcDrive(Node):
 
 
 def main() -> int:
+    """Run the client until it ends; return 0 when parked, 1 on a timeout, 130 on Ctrl-C."""
     rclpy.init(args=sys.argv)
     node = UlcDrive()
     try:

@@ -34,6 +34,7 @@ def to_plain(value):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print the topic's messages; return 0, or 1 when nothing came within --timeout [s]."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("topic")
     ap.add_argument("--field", help="print only this field (dotted path)")
