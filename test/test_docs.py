@@ -284,3 +284,28 @@ def test_model_doc_figures_equal_the_data():
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_model_doc_parameter_keys_exist():
+    """Every parameter key docs/model.md names is a key of config/polaris.json."""
+    import fnmatch
+    import json
+
+    def flatten(node, prefix=""):
+        if isinstance(node, dict) and "value" in node:
+            yield prefix
+        elif isinstance(node, dict):
+            for k, v in node.items():
+                yield from flatten(v, f"{prefix}.{k}" if prefix else k)
+
+    keys = list(flatten(json.loads((ROOT / "config" / "polaris.json").read_text())))
+    sections = {k.split(".")[0] for k in keys}
+    text = (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:%s)\.[\w.<>*\[\]]+)`" % "|".join(sorted(sections)), text))
+    assert len(named) > 60, "the model page names the parameters it uses"
+    missing = []
+    for key in sorted(named):
+        pattern = re.sub(r"\[\d+\]$", "", key).replace("<name>", "*")
+        if not fnmatch.filter(keys, pattern):
+            missing.append(key)
+    assert not missing, f"docs/model.md names keys that config/polaris.json lacks: {missing}"
