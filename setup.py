@@ -23,11 +23,15 @@ setup(
     description="Drop-in ROS 2 simulator of a Dataspeed DBW Polaris Ranger CREW XP 1000",
     license="Apache-2.0",
     entry_points={
+        # Every tool is acres-<name>; sim_node and demo_driver are the same programs under
+        # the names `ros2 run acres_dbw_sim ...` and the launch file use.
         "console_scripts": [
-            f"sim_node = {PACKAGE}.node:main",
-            f"demo_driver = {PACKAGE}.demo_driver:main",
+            f"acres-sim = {PACKAGE}.node:main",
+            f"acres-demo = {PACKAGE}.demo_driver:main",
             f"acres-scenario = {PACKAGE}.scenario:main",
             f"acres-replay = {PACKAGE}.replay:main",
+            f"sim_node = {PACKAGE}.node:main",
+            f"demo_driver = {PACKAGE}.demo_driver:main",
         ],
     },
 )

@@ -37,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
                     "Format: docs/scenarios.md.",
         epilog="exit status: 0 done, 1 an expectation failed, 2 invalid scenario or arguments")
     p.add_argument("scenario", nargs="*", help="scenario file(s) (YAML)")
-    p.add_argument("--out", metavar="DIR", help=f"output directory (default {DEFAULT_OUT}/<scenario name>; "
+    p.add_argument("--out", metavar="DIR", help=f"output directory (default {DEFAULT_OUT}/<file stem>, "
+                   f"e.g. {DEFAULT_OUT}/wot_high for wot_high.yaml; "
                    f"with --batch or several files: one sub-directory per scenario under DIR, default {DEFAULT_OUT})")
     p.add_argument("--set", metavar="KEY=VALUE;...", action="append", default=[],
                    help="edit the scenario (terrain.surface=gravel, timeline[1].brake_bar=15) or override a "
