@@ -126,7 +126,7 @@ class ActuatorStatus:
             self.override_latched = False
 
     def update(self, t_s: float, driver_override: bool, ulc_driving: bool = False,
-               permitted: bool = True) -> None:
+               permitted: bool = True, ulc_stream: bool = False) -> None:
         """Recompute the flags at time ``t_s`` [s].
 
         Parameters
@@ -141,11 +141,15 @@ class ActuatorStatus:
             The firmware lets the subsystem engage (always True in
             driver-managed mode; the system state ACTIVE in the
             firmware-managed mode).
+        ulc_stream : bool
+            A fresh ULC command stream with its enable bit commands this
+            pedal (brake, throttle): no ``timeout`` even when the ULC has just
+            been overridden, so that the override counts (§4.1, §4.12).
         """
         was_enabled = self.enabled
         self.driven_by_ulc = ulc_driving
         stale = (t_s - self.last_cmd_t) > self.timeout_s + 1e-9  # never received: last_cmd_t = -inf
-        self.timeout = stale and not ulc_driving
+        self.timeout = stale and not (ulc_driving or ulc_stream)
         self.fault = self.fault_injected
         self.override_active = driver_override and not self.ignore
         if self.override_active and was_enabled:
