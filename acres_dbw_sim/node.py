@@ -422,7 +422,10 @@ class SimNode(Node):
         if sim.dbw.log_events:  # what the real driver would print (dbw/system.py, drain_log)
             log = self.get_logger()
             for level, text in sim.dbw.drain_log():
-                (log.warning if level >= logging.WARNING else log.info)(text)
+                if level >= logging.WARNING:  # one call site per severity (rclpy requires it)
+                    log.warning(text)
+                else:
+                    log.info(text)
         enabled = sim.dbw_enabled
         if enabled != self._last_enabled or step % self._enabled_every == 0:
             self._pub_enabled.publish(Bool(data=enabled))
