@@ -285,7 +285,7 @@ class _StateView:
         fl = getattr(s, "fuel_l", None)
         self.fuel_l = _f(fl, math.nan) if fl is not None else math.nan
         fy = getattr(s, "wheel_fy_n", None)  # front tyres' lateral forces (steering column)
-        self.fy_front = _f(fy[0]) + _f(fy[1]) if fy is not None else 0.0
+        self.fy_front = _f(fy[0] + fy[1]) if fy is not None else 0.0
         if self.prndl:  # sign from the gear lever, not from the wheels (DIR_PRNDL)
             sg = -1.0 if self.gear == int(Gear.REVERSE) else 1.0
             self.v = sg * abs(self.v)
@@ -731,7 +731,7 @@ class DbwSystem:
             self.accel_meas = self._accel_filter.step((s.v - self._v_prev) / dt)
         self._v_prev = s.v
         self.grade_mps2 = self._grade_filter.step(clamp(s.f_spec[0] - self.accel_meas, -9.81, 9.81))
-        en = self.dbw_enabled
+        en = self.sync.active if fw else self.engage.enabled  # dbw_enabled
         if en != self._logged_enabled:
             self._logged_enabled = en
             if en:
