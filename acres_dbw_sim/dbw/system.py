@@ -8,10 +8,14 @@ turn signal, drive mode and misc, and the content of every report.
 Per physics step (``step``), in this order (the "StepDbw" of the Physics Step):
 
 1. driver input -> override detection; ULC status; pre-emption;
-2. actuator statuses (timeouts, overrides, enabled);
+2. actuator statuses (timeouts, overrides, enabled; ``<X>CmdTimeout`` and
+   ``<X>CmdDisengage``, §4.11);
 3. driver logic: ``dbw_enabled``, request drop, 50 ms auto-clear timer;
 4. ULC control (when it drives the pedals), gear requests;
-5. brake, throttle and steering dynamics; drive mode; gear lever request;
+5. brake (and its hold budget, §4.7), throttle and steering dynamics (the
+   column model of steering_column.py reads the front tyres' lateral forces
+   of the model's last step); drive mode and its 250 ms command timeout;
+   gear lever request;
 6. wheel-encoder counters and the measured acceleration.
 
 What the real driver would print (engage and disengage, enable refused for a
@@ -433,6 +437,7 @@ class DbwSystem:
             return ev
         self.log_events = []
         return ev
+
     @property
     def dbw_enabled(self) -> bool:
         """What ``/vehicle/dbw_enabled`` publishes (§4.1; §4.2: system state ACTIVE)."""
