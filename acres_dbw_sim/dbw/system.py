@@ -690,8 +690,9 @@ class DbwSystem:
         # 5. actuators
         o = self.outputs
         o.brake_line_bar = self.brake.step(driver_bar, ulc.brake_bar)
-        hold = self.hold  # brake-hold budget (§4.7, brake_hold.py)
-        hold.step(self.brake.actuator_bar, s.speed)
+        hold = self.hold  # brake-hold budget (§4.7, brake_hold.py); nothing to do when released and full
+        if self.brake.actuator_bar > hold.min_bar or hold.remaining_s < hold.budget_s:
+            hold.step(self.brake.actuator_bar, s.speed)
         if hold.req_park_brake != self._logged_park_brake:
             self._logged_park_brake = hold.req_park_brake
             if hold.req_park_brake:
