@@ -39,6 +39,7 @@ REPORT_TOPICS = (
     ("brake/info", "brake_info", "BrakeInfo", 0.010),
     ("steering/offset", "steering_offset", "SteeringOffset", 0.500),
     ("steering/info", "steering_info", "SteeringInfo", 0.500),
+    ("propulsion/info", "propulsion_info", "PropulsionInfo", 0.020),  # Polaris: engine torque, CVT ratio (§5.1)
     ("fuel_level", "fuel_level", "FuelLevel", 0.500),
     ("steering/diag", "steering_diag", "SteeringDiagnostics", 0.200),
     ("brake/diag", "brake_diag", "BrakeDiagnostics", 0.200),

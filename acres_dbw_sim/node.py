@@ -36,6 +36,7 @@ Time modes (parameter ``time_mode``):
 
 from __future__ import annotations
 
+import logging
 import math
 import sys
 import time
@@ -69,6 +70,7 @@ from nav_msgs.msg import Odometry
 from sensor_msgs.msg import Imu, JointState
 
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
+from .dbw.schedule import CanSchedule, report_schedule
 from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S, IMU_PERIOD_S,
                         PARAMETERS, REPORT_DEPTH, REPORT_TOPICS)
 from .dbw.system import DriverInput
@@ -245,7 +247,7 @@ class SimNode(Node):
         self.create_subscription(Empty, "disable", lambda _m: self.sim.submit(DISABLE), 10)
         self.create_subscription(PoseWithCovarianceStamped, "/initialpose", self._on_initialpose, 1)
 
-        self._imu_every = every(IMU_PERIOD_S)
+        self._imu_every = CanSchedule(IMU_PERIOD_S if vehicle_rates else 0.0, dt)
         self._pub_imu = self.create_publisher(Imu, "imu/data_raw", 10)
         self._imu = ImuBuilder(p["frame_id"])
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
@@ -288,10 +290,13 @@ class SimNode(Node):
         self.create_subscription(Empty, "steering/calibrate",
                                  lambda _m: self._submit("ds_dbw", STEERING_CALIBRATE), 1)
         reports = self.sim.reports()
+        vehicle_rates = self._p["report_rates"] == "vehicle"
         for topic, attr, type_name, period_s in REPORT_TOPICS:
             msg_type = getattr(dbw_msgs, type_name)
+            # CAN periods by time (one schedule implementation with the offline replay)
             self._reports.append((self.create_publisher(msg_type, topic, REPORT_DEPTH), attr,
-                                  ReportFiller(msg_type, getattr(reports, attr)), every(period_s)))
+                                  ReportFiller(msg_type, getattr(reports, attr)),
+                                  report_schedule(attr, period_s, self.sim.dt_s, vehicle_rates)))
         self._pub_ecu = self.create_publisher(dbw_msgs.EcuInfo, "ecu_info", 10)
         self._ecu = [ReportFiller(dbw_msgs.EcuInfo, e) for e in reports.ecu_info]
 
@@ -407,14 +412,21 @@ class SimNode(Node):
         vehicle = sim.state
         # A topic nobody subscribes to is neither filled nor handed to DDS: nothing
         # can observe the difference, and it is most of the node's CPU (README).
-        for pub, attr, fill, every in self._reports:
-            if (step % every == 0 or force) and pub.get_subscription_count():
+        for pub, attr, fill, schedule in self._reports:
+            if (schedule.due(step, reports) or force) and pub.get_subscription_count():
                 pub.publish(fill(getattr(reports, attr), stamp))
         for pub, build, every in self._legacy:
             if (step % every == 0 or force) and pub.get_subscription_count():
                 pub.publish(build(reports, stamp))
-        if (step % self._imu_every == 0 or force) and self._pub_imu.get_subscription_count():
+        if (self._imu_every.due(step) or force) and self._pub_imu.get_subscription_count():
             self._pub_imu.publish(self._imu(reports.imu, stamp))
+        if sim.dbw.log_events:  # what the real driver would print (dbw/system.py, drain_log)
+            log = self.get_logger()
+            for level, text in sim.dbw.drain_log():
+                if level >= logging.WARNING:  # one call site per severity (rclpy requires it)
+                    log.warning(text)
+                else:
+                    log.info(text)
         enabled = sim.dbw_enabled
         if enabled != self._last_enabled or step % self._enabled_every == 0:
             self._pub_enabled.publish(Bool(data=enabled))

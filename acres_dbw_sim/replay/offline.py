@@ -38,6 +38,7 @@ import numpy as np
 from msg_adapters import bag as B
 
 from ..dbw import commands as core_cmd
+from ..dbw.schedule import CanSchedule, report_schedule
 from ..model.enums import DriveMode, Gear
 from ..model.params import ParameterError, load_parameters
 from ..model.terrain import FlatTerrain
@@ -466,11 +467,11 @@ class _Outputs:
         self.w = writer
         self.reports = []
         for topic, attr, name, period in REPORT_TOPICS:
-            every = max(1, int(round(period / dt))) if vehicle else 1
+            every = report_schedule(attr, period, dt, vehicle)  # the node's schedule (dbw/schedule.py)
             cid = writer.add_topic(tm.output_topic(topic), ds_type(name), qos)
             self.reports.append((cid, attr, B.ReportFiller(ds_type(name), getattr(reports, attr)), every))
         self.imu = (writer.add_topic(tm.output_topic("imu/data_raw"), "sensor_msgs/msg/Imu", B.reliable_qos(10)),
-                    B.ImuFiller(p["frame_id"]), max(1, int(round(IMU_PERIOD_S / dt))) if vehicle else 1)
+                    B.ImuFiller(p["frame_id"]), CanSchedule(IMU_PERIOD_S if vehicle else 0.0, dt))
         self.odom = (writer.add_topic(tm.output_topic("odom"), "nav_msgs/msg/Odometry", B.reliable_qos(10)),
                      B.OdometryFiller(p["odom_frame"], p["base_frame"]))
         self.tf = ((writer.add_topic("/tf", "tf2_msgs/msg/TFMessage", B.reliable_qos(100)),
@@ -483,10 +484,10 @@ class _Outputs:
         sec, nsec = t_ns // 1_000_000_000, t_ns % 1_000_000_000
         write = self.w.write_message
         for cid, attr, fill, every in self.reports:
-            if step % every == 0:
+            if every.due(step, reports):
                 write(cid, t_ns, fill(getattr(reports, attr), sec, nsec))
         cid, fill, every = self.imu
-        if step % every == 0:
+        if every.due(step):
             write(cid, t_ns, fill(sec, nsec, reports.imu))
         cid, msg, every = self.enabled
         en = reports.dbw_enabled
