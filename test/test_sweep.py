@@ -111,6 +111,9 @@ BAD = {
         metrics:
           d_m: {{final: x_mm}}
         """, ":4: metrics.d_m"),
+    "not a mapping": ("""
+        - {BRAKE}
+        """, ":1: a sweep file is a mapping of name, description, scenarios"),
     "missing scenario file": ("""
         scenarios:
           - file: nothere.yaml
@@ -261,6 +264,16 @@ def test_src_and_sobol_rank_a_known_linear_function():
     first = {e["key"]: e["first"] for e in s["ranking"]}
     assert first["a"] == pytest.approx(0.8, abs=0.05) and first["b"] == pytest.approx(0.2, abs=0.05)
     assert abs(first["c"]) < 0.02 and s["ranking"][0]["key"] == "a"
+
+
+def test_a_sobol_sweep_reports_sobol_indices(tmp_path):
+    sw = load_sweep(small_sweep(tmp_path, samples=4, design="sobol",
+                                params="[brakes.front_nm_per_bar, mass.cargo_kg]"))
+    res = run_sweep(sw, tmp_path / "o", jobs=1, plots=False)
+    assert res.ran == 4 * (2 + 2) and res.counts["ok"] == 16
+    ranking = res.summary["metrics"]["stopping_distance_m"]["sobol"]["ranking"]
+    assert {e["key"] for e in ranking} == {"brakes.front_nm_per_bar", "mass.cargo_kg"}
+    assert all(np.isfinite(e["first"]) and np.isfinite(e["total"]) for e in ranking)
 
 
 # --------------------------------------------------------------------------- engines, outputs

@@ -674,5 +674,11 @@ def load_sweep(path: str | Path) -> Sweep:
         raise ScenarioError(str(p), "", "no such sweep file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(str(p), "", f"cannot read the sweep file: {exc}") from None
-    doc = parse_text(text, p)
+    what = "a sweep file is a mapping of " + ", ".join(SWEEP_KEYS)
+    try:
+        doc = parse_text(text, p)
+    except ScenarioError as exc:
+        if exc.reason.startswith(("the top level must be a mapping", "the file is empty")):
+            raise ScenarioError(str(p), "", what, 1) from None
+        raise
     return parse_sweep(doc)
