@@ -9,7 +9,9 @@ scenario with each engine and prints:
   simulation, run, collect metrics) minus its stepping loop, measured inside
   the worker; and the dispatch overhead: ``jobs x sweep wall / runs`` minus
   the task's wall time (the engine's share: start-up, pickling, scheduling,
-  writing the row);
+  writing the row), and the engine's time in all: the sweep's wall time minus
+  the tasks' wall time divided by the jobs (mostly starting the worker
+  processes or Ray, each worker importing numpy, scipy and numba's cached kernels);
 * the same on one core in this process (``--jobs 1``, no engine start-up), with
   CPU time (``time.process_time``), which the load of other processes on the
   machine does not inflate.
@@ -70,7 +72,8 @@ def measure(path: Path, engine: str, jobs: int, out: Path) -> dict:
     return {"engine": engine, "jobs": jobs, "runs": len(timing), "wall_s": wall, "cpu_s": cpu,
             "sim_s": sim_s, "throughput": sim_s / wall, "runs_per_s": len(timing) / wall,
             "task_ms": 1e3 * task, "loop_ms": 1e3 * loop, "in_task_overhead_ms": 1e3 * (task - loop),
-            "dispatch_ms": 1e3 * (jobs * wall / len(timing) - task), "ok": res.counts["ok"]}
+            "dispatch_ms": 1e3 * (jobs * wall / len(timing) - task),
+            "engine_s": wall - sum(t[3] for t in timing) / jobs, "ok": res.counts["ok"]}
 
 
 def main_bench() -> None:
@@ -86,7 +89,7 @@ def main_bench() -> None:
     load = os.getloadavg()
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs")
     head = (f"{'run length':>12} {'engine':>6} {'jobs':>4} {'runs':>5} {'wall s':>7} {'sim-s/wall-s':>12} "
-            f"{'runs/s':>7} {'task ms':>8} {'loop ms':>8} {'overhead ms':>11} {'dispatch ms':>11}")
+            f"{'runs/s':>7} {'task ms':>8} {'loop ms':>8} {'overhead ms':>11} {'dispatch ms':>11} {'engine s':>8}")
     print(head)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -98,7 +101,7 @@ def main_bench() -> None:
                 name = "stop" if length is None else f"{length:g} s"
                 print(f"{name:>12} {engine:>6} {jobs:>4} {r['runs']:>5} {r['wall_s']:>7.2f} {r['throughput']:>12.0f} "
                       f"{r['runs_per_s']:>7.1f} {r['task_ms']:>8.1f} {r['loop_ms']:>8.1f} "
-                      f"{r['in_task_overhead_ms']:>11.1f} {r['dispatch_ms']:>11.1f}"
+                      f"{r['in_task_overhead_ms']:>11.1f} {r['dispatch_ms']:>11.1f} {r['engine_s']:>8.1f}"
                       + (f"   (cpu {r['cpu_s']:.2f} s: {r['sim_s'] / r['cpu_s']:.0f} sim-s per cpu-s)"
                          if jobs == 1 and engine == "local" else ""))
     load = os.getloadavg()
