@@ -13,8 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.scenario import ScenarioError
 from acres_dbw_sim.sweep import load_sweep, main, run_sweep
 from acres_dbw_sim.sweep.analysis import sobol, src
 from acres_dbw_sim.sweep.design import make_samples, unit_design
@@ -132,6 +136,36 @@ def test_bad_sweep_file_names_file_line_and_key_before_anything_runs(tmp_path, c
     assert err.startswith(f"error: {sw}"), err
     assert expected in err, err
     assert not out.exists()  # nothing ran, nothing written
+
+
+_JUNK = st.one_of(st.none(), st.booleans(), st.integers(-5, 2**70), st.floats(allow_nan=True),
+                  st.text(max_size=12), st.lists(st.integers(-3, 3), max_size=3),
+                  st.dictionaries(st.sampled_from(["sd", "range", "values", "x"]),
+                                  st.one_of(st.floats(-1e3, 1e3), st.lists(st.floats(-50, 50), max_size=3)),
+                                  max_size=2))
+_FIELDS = st.fixed_dictionaries({}, optional={
+    "design": st.one_of(st.sampled_from(["montecarlo", "lhs", "sobol", "grid", "nope"]), _JUNK),
+    "samples": st.one_of(st.integers(-2, 70), _JUNK), "seed": st.one_of(st.integers(-2, 99), _JUNK),
+    "levels": st.one_of(st.integers(0, 4), _JUNK), "metrics": st.one_of(st.just(["t_stop_s"]), _JUNK),
+    "parameters": st.one_of(st.lists(st.one_of(
+        st.sampled_from(["brakes.*", "mass.dry_kg", "engine.torque_curve_nm[3]", "engine.torque_curve_nm",
+                         "nope.key", "surfaces.*.mu", "cvt.ebs"]),
+        st.dictionaries(st.sampled_from(["brakes.front_nm_per_bar", "mass.cargo_kg", "cvt.adc"]), _JUNK,
+                        min_size=1, max_size=1)), max_size=3), _JUNK)})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fields=_FIELDS)
+def test_any_sweep_file_loads_or_fails_with_a_located_error(tmp_path, fields):
+    """Whatever the values, loading gives a Sweep or a ScenarioError naming the file: no other exception."""
+    p = tmp_path / "fuzz.yaml"
+    p.write_text(yaml.safe_dump({"scenarios": [str(BRAKE)], **fields}))
+    try:
+        sw = load_sweep(p)
+    except ScenarioError as exc:
+        assert str(exc).startswith(str(p)), exc
+        return
+    assert sw.params and sw.n_runs >= 1 and sw.metric_columns
 
 
 def test_key_without_sd_or_range_is_refused(tmp_path, capsys):

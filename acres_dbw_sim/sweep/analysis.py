@@ -103,7 +103,8 @@ def src(x: np.ndarray, y: np.ndarray, keys: list) -> dict:
     sd_y = float(ys.std(ddof=1)) if ys.size > 1 else 0.0
     if ys.size <= len(cols) + 1 or sd_y == 0.0 or not cols:
         return {"r2": None, "n": int(ys.size), "ranking": [],
-                "note": "too few samples or no variation for a regression"}
+                "note": f"no regression: {ys.size} samples with a value for {len(cols)} varying parameters "
+                        "(needs more samples than parameters + 1, and a metric that varies)"}
     a = np.column_stack([np.ones(ys.size), xs[:, cols]])
     coef, *_ = np.linalg.lstsq(a, ys, rcond=None)
     resid = ys - a @ coef

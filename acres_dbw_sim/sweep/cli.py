@@ -205,7 +205,7 @@ def _report(sweep: Sweep, res: SweepOutcome) -> str:
     for col in sweep.metric_columns:
         m = res.summary["metrics"][col]
         s, r = m["summary"], m["src"]
-        top = ", ".join(f"{e['key']} {e['src']:+.2f}" for e in r["ranking"][:3])
+        top = ", ".join(f"{e['key']} {e['src']:+.2f}" for e in r["ranking"][:3]) or f"({r.get('note', '')})"
         r2 = f" (R^2 {r['r2']:.2f})" if r["r2"] is not None else ""
         lines.append(f"  {col.ljust(width)}  {_g(s['mean']):>9} {_g(s['sd']):>9} {_g(s['q05']):>9} "
                      f"{_g(s['q50']):>9} {_g(s['q95']):>9}  {top}{r2}")
@@ -225,6 +225,8 @@ def main(argv: list | None = None) -> int:
         if args.address and args.engine != "ray":
             raise ScenarioError("<command line>", "--address", "is for --engine ray")
         sweep = load_sweep(args.sweep)
+        for w in sweep.warnings:
+            print(f"warning: {w}", file=sys.stderr)
         out = Path(args.out) if args.out else DEFAULT_OUT / sweep.name
         if args.check:
             samples = make_samples(sweep)

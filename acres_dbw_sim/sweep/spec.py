@@ -165,6 +165,9 @@ class Sweep:
         The parameter file the distributions come from.
     base_checks : tuple of (str, str, int or None)
         Per scenario: (parameter file, its fixed overrides, occupants, cargo) for draw checks.
+    warnings : tuple of str
+        Problems that do not stop the sweep (a parameter file's own range that
+        goes outside the loaders' limits, for a key a glob picked up).
     """
 
     name: str
@@ -179,6 +182,7 @@ class Sweep:
     metric_columns: tuple
     parameter_file: str
     base_checks: tuple = ()
+    warnings: tuple = ()
 
     @property
     def n_runs(self) -> int:
@@ -440,6 +444,8 @@ def _resolve_params(c: _Check, entries: list, tree: dict, check_value) -> tuple:
     _flat_entries(tree, "", flat)
     chosen: dict = {}
     where: dict = {}
+    globbed: set = set()
+    warnings: list = []
     for p, text, ov in entries:
         is_glob = any(ch in text for ch in "*?[") and not _KEY_RE.match(text)
         if is_glob:
@@ -453,6 +459,7 @@ def _resolve_params(c: _Check, entries: list, tree: dict, check_value) -> tuple:
                 if spec is None or key in chosen:
                     continue
                 chosen[key], where[key] = spec, p
+                globbed.add(key)
                 hits += 1
             if not hits and text != "*":
                 raise c.fail(p, f"{text!r} matches no parameter with an sd or range in the parameter file")
@@ -512,22 +519,32 @@ def _resolve_params(c: _Check, entries: list, tree: dict, check_value) -> tuple:
         chosen[full], where[full] = spec, p
     if not chosen:
         raise c.fail(("parameters",), "no parameter to vary")
-    # the bounds of each range (and each listed value) must be values the loaders accept
+    # the bounds of each range (and each listed value) must be values the loaders accept: an error for
+    # a key the sweep names, a warning for one a glob picked up with the parameter file's own range
     for full, spec in chosen.items():
         p = where[full]
+        problems = []
         if spec.dist in ("uniform", "integer"):
             for bound, val in (("lo", spec.lo), ("hi", spec.hi)):
                 val = int(val) if spec.dist == "integer" else val
                 reason = check_value(full, val)
                 if reason:
-                    raise c.fail(p, f"{full!r}: range [{format_value(spec.lo)}, {format_value(spec.hi)}] is outside "
-                                 f"the loader's limits: {bound} = {format_value(val)}: {reason}")
+                    problems.append(f"{full!r}: range [{format_value(spec.lo)}, {format_value(spec.hi)}] is "
+                                    f"outside the loader's limits: {bound} = {format_value(val)}: {reason}")
+                    break
         elif spec.dist == "choice":
             for val in spec.choices:
                 reason = check_value(full, val)
                 if reason:
-                    raise c.fail(p, f"{full!r}: value {format_value(val)} is refused by the loader: {reason}")
-    return tuple(chosen.values()), where
+                    problems.append(f"{full!r}: value {format_value(val)} is refused by the loader: {reason}")
+                    break
+        if problems and full not in globbed:
+            raise c.fail(p, problems[0])
+        for text in problems:
+            err = c.fail(p, f"{text} (the parameter file's own range: draws outside the limits are re-drawn by "
+                            "montecarlo, reported invalid by the other designs)")
+            warnings.append(str(err))
+    return tuple(chosen.values()), where, tuple(warnings)
 
 
 # --------------------------------------------------------------------------- entry points
@@ -631,7 +648,7 @@ def parse_sweep(doc: Document) -> Sweep:
                 return exc.reason if exc.key.split("[")[0] == key.split("[")[0] else f"{exc.key}: {exc.reason}"
         return ""
 
-    params, where = _resolve_params(c, _param_entries(c, d.get("parameters")), tree, check_value)
+    params, where, warnings = _resolve_params(c, _param_entries(c, d.get("parameters")), tree, check_value)
     for s in specs:
         for key in s.fixed_occupancy:
             if key in where:
@@ -643,7 +660,7 @@ def parse_sweep(doc: Document) -> Sweep:
         columns = tuple(f"{s.name}.{m}" for s in specs for m in s.collect)
     sw = Sweep(name=name, description=description, source=doc.path, scenarios=tuple(specs), params=params,
                design=design, samples=samples, seed=seed, levels=levels, metric_columns=columns,
-               parameter_file=param_file, base_checks=tuple(checks))
+               parameter_file=param_file, base_checks=tuple(checks), warnings=warnings)
     if sw.n_runs > MAX_RUNS:
         key = ("levels",) if design == "grid" else ("samples",)
         raise c.fail(key, f"{sw.n_runs} runs ({design} over {len(params)} parameters) is more than {MAX_RUNS}")
