@@ -347,6 +347,23 @@ def test_outputs_summary_and_plots(tmp_path):
         assert (tmp_path / "o" / f).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_several_scenarios_give_one_row_per_sample_with_prefixed_columns(tmp_path):
+    sw = load_sweep(write(tmp_path, f"""
+        scenarios:
+          - {{file: {BRAKE}, name: asphalt, set: "initial.speed_mps=10"}}
+          - {{file: {BRAKE}, name: gravel, set: "initial.speed_mps=10;terrain.surface=gravel"}}
+        parameters: [brakes.front_nm_per_bar]
+        samples: 3
+        metrics: [t_stop_s]
+        """))
+    res = run_sweep(sw, tmp_path / "o", jobs=1, plots=False)
+    table = rows(res.results)
+    assert table[0][3:5] == ["asphalt.t_stop_s", "gravel.t_stop_s"]
+    for r in table[1:]:
+        assert float(r[4]) > float(r[3]) > 0.5  # gravel stops later than asphalt
+        assert float(r[5]) == pytest.approx(float(r[3]) + float(r[4]), abs=0.02)  # simulated_s: both runs
+
+
 def test_a_different_sweep_in_the_same_directory_is_refused(tmp_path, capsys):
     out = tmp_path / "o"
     assert main([str(small_sweep(tmp_path, samples=2)), "--out", str(out), "--no-plots", "-q", "-j", "1"]) == 0
