@@ -32,6 +32,7 @@ setup(
             f"acres-replay = {PACKAGE}.replay:main",
             f"sim_node = {PACKAGE}.node:main",
             f"demo_driver = {PACKAGE}.demo_driver:main",
+            f"acres-sweep = {PACKAGE}.sweep:main",
         ],
     },
 )

@@ -324,7 +324,8 @@ def test_columns_listing(capsys):
     assert [line.split()[0] for line in out] == list(COLUMN_NAMES)
 
 
-def test_progress_bar_only_after_two_seconds(capsys):
+def test_progress_bar_only_after_two_seconds(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # the built-in bar (tqdm, now installed, rate-limits its redraws)
     p = scenario_cli._Progress("run", enabled=True)
     p(100, 1000)
     assert capsys.readouterr().err == ""
