@@ -198,7 +198,7 @@ def _report(sweep: Sweep, res: SweepOutcome) -> str:
     lines = [f"{sweep.name}: {sum(res.counts.values())} samples ({sweep.design}, seed {sweep.seed}, "
              f"{len(sweep.params)} parameters): " + ", ".join(f"{v} {k}" for k, v in res.counts.items() if v)
              + f"; ran {res.ran} now" + (f", {res.resumed} were done" if res.resumed else "")
-             + f" in {res.wall_s:.1f} s"]
+             + f" in {res.wall_s:.1f} s wall time"]
     width = max(len(c) for c in sweep.metric_columns)
     lines.append(f"  {'metric'.ljust(width)}  {'mean':>9} {'sd':>9} {'5 %':>9} {'50 %':>9} {'95 %':>9}  "
                  "top parameters (SRC)")
