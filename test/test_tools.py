@@ -34,7 +34,9 @@ def _console_scripts() -> dict[str, str]:
 
 def test_every_tool_is_acres_prefixed_and_the_ros_names_are_aliases():
     scripts = _console_scripts()
-    assert set(scripts) - ROS_NAMES == {"acres-sim", "acres-demo", "acres-scenario", "acres-replay"}
+    tools = set(scripts) - ROS_NAMES
+    assert {"acres-sim", "acres-demo", "acres-scenario", "acres-replay"} <= tools
+    assert all(name.startswith("acres-") for name in tools), sorted(tools)
     assert scripts["sim_node"] == scripts["acres-sim"] == "acres_dbw_sim.node:main"
     assert scripts["demo_driver"] == scripts["acres-demo"]
 
