@@ -4,6 +4,8 @@ import json
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from acres_dbw_sim.model.mass import G_MPS2
 from acres_dbw_sim.vehicles.maxxum150 import mass
@@ -162,3 +164,23 @@ def test_legacy_box_inertia(p):
     assert tm.inertia_kg_m2 == pytest.approx((5820 / 12 * (ly ** 2 + lz ** 2), 5820 / 12 * (lx ** 2 + lz ** 2),
                                               5820 / 12 * (lx ** 2 + ly ** 2)))
     assert math.isclose(tm.static_loads_n[2], 17.12e3, rel_tol=2e-4)
+
+
+
+_VALUES = load_maxxum_parameters().values
+NUMERIC_KEYS = sorted(k for k, v in _VALUES.items() if isinstance(v, (int, float)) and not isinstance(v, bool))
+
+
+@settings(max_examples=40, deadline=None)
+@given(key=st.sampled_from(NUMERIC_KEYS),
+       value=st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10 ** 6, 10 ** 6),
+                       st.text(max_size=5), st.booleans()))
+def test_any_override_loads_or_names_its_key(key, value):
+    """Any value for any numeric key either loads (finite) or raises ParameterError naming a known key."""
+    raw = (value if isinstance(value, str) else repr(value)).replace(";", ",")
+    try:
+        q = load_maxxum_parameters(overrides=f"{key}={raw}")
+    except ParameterError as err:
+        assert err.key.split("[")[0] in _VALUES or err.key == key
+        return
+    assert math.isfinite(q.values[key])
