@@ -132,3 +132,15 @@ def test_kinematic_trailer(p):
     assert (dx, dy, dz) == pytest.approx((-5000.0, 0.0, -0.15 * 1200 * G_MPS2))
     fx, fy, fz = I.drawbar_force_n(dx, dy, dz, math.radians(30.0))
     assert (fx, fy) == pytest.approx((-5000 * math.cos(math.radians(30)), -5000 * math.sin(math.radians(30))))
+
+
+def test_pto_and_pump_coupling(p):
+    r540 = I.pto_ratio(540.0, p.pto.pto_540_engine_rpm)
+    r1000 = I.pto_ratio(1000.0, p.pto.pto_1000_engine_rpm)
+    assert I.pto_shaft_speed_rpm(1969.0, r540) == pytest.approx(540.0)
+    assert I.pto_shaft_speed_rpm(1893.0, r1000) == pytest.approx(1000.0)
+    assert I.pump_flow_fraction(1100.0, p.engine.rated_rpm) == pytest.approx(0.5)
+    a = 0.0
+    for _ in range(6):                   # 50 ms
+        a = I.lagged_acceleration_mps2(a, 1.0, 0.05, DT)
+    assert a == pytest.approx(1.0 - math.exp(-1.0))

@@ -45,7 +45,8 @@ from ...model.engine import lag
 __all__ = ["DRAFT_TABLE", "TEXTURES", "texture_index", "texture_for_soil_class", "asabe_draft_n",
            "custom_draft_n", "DraftCoefficients", "draft_coefficients", "implement_draft_n", "lagged_speed_kmh",
            "draft_force_n", "limit_force_n", "trailer_axle_distance_m", "trailer_axle_follow_m",
-           "articulation_angle_rad", "drawbar_force_n", "trailer_drawbar_load_n", "draft_point_m"]
+           "articulation_angle_rad", "drawbar_force_n", "trailer_drawbar_load_n", "draft_point_m",
+           "pto_ratio", "pto_shaft_speed_rpm", "pump_flow_fraction", "lagged_acceleration_mps2"]
 
 TEXTURES = ("fine", "medium", "coarse")
 
@@ -257,3 +258,28 @@ def draft_point_m(wheelbase_m: float, hitch_overhang_m: float, below_origin_m: f
     """Point (x, y, z) [m] of the draft in the body frame: at the hitch (``hitch_overhang_m`` behind the
     rear axle, which is 0.4 L behind the body origin), 0.8 m below the body origin."""
     return -0.4 * wheelbase_m - hitch_overhang_m, 0.0, -below_origin_m
+
+
+@njit
+def pto_ratio(rated_pto_rpm: float, engine_rpm_at_rated_pto: float) -> float:
+    """PTO ratio [-]: the rated PTO speed over the engine speed for it (540 / 1969, 1000 / 1893) ("Implement
+    Coupling")."""
+    return rated_pto_rpm / engine_rpm_at_rated_pto
+
+
+@njit
+def pto_shaft_speed_rpm(engine_rpm: float, ratio: float) -> float:
+    """PTO shaft speed [rev/min]: the engine speed times the PTO ratio."""
+    return engine_rpm * ratio
+
+
+@njit
+def pump_flow_fraction(engine_rpm: float, rated_rpm: float) -> float:
+    """Pump flow over its rated flow [-]: n / n_rated."""
+    return engine_rpm / rated_rpm
+
+
+@njit
+def lagged_acceleration_mps2(accel_mps2: float, chassis_accel_mps2: float, lag_s: float, dt_s: float) -> float:
+    """The chassis acceleration the implement gets [m/s^2]: the shared first-order lag (50 ms)."""
+    return lag(accel_mps2, chassis_accel_mps2, lag_s, dt_s)
