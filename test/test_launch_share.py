@@ -24,7 +24,8 @@ def find_like_ros2launch(share: str, file_name: str) -> list[str]:
             if file_name in files]
 
 
-@pytest.mark.parametrize("file_name", ["sim.launch.py", "sim.yaml", "polaris.json"])
+@pytest.mark.parametrize("file_name", ["sim.launch.py", "vehicles.launch.py", "sim.yaml",
+                                       "polaris.json", "ranger.rviz"])
 def test_installed_share_files_resolve_by_package_name(file_name):
     share = get_package_share_directory("acres_dbw_sim")
     found = find_like_ros2launch(share, file_name)
