@@ -37,9 +37,18 @@ Time modes (parameter ``time_mode``):
 from __future__ import annotations
 
 import math
+import os
 import signal
 import sys
 import time
+
+# Started as the node program (sim_node, python -m acres_dbw_sim.node): a SIGINT or
+# SIGTERM during the imports below (seconds on a busy machine) is kept for main()
+# instead of ending in a KeyboardInterrupt traceback. Imported as a library: untouched.
+_STOP: list[int] = []
+if os.path.basename(sys.argv[0]) in ("sim_node", "node.py"):
+    for _sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_sig, lambda signum, _frame: _STOP.append(signum))
 
 import rclpy
 from rclpy.clock import Clock as RosClock, ClockType
@@ -681,7 +690,7 @@ def main(argv: list[str] | None = None) -> int:
     the context is shut down after the last callback has returned, so no callback
     ever meets a shut-down context (issue 13 item 9).
     """
-    stop = []
+    stop = _STOP   # holds a signal that came during the imports
 
     def on_signal(signum, _frame):
         if stop:   # a second signal while stopping: the user insists
@@ -692,6 +701,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rclpy.init(args=argv if argv is not None else sys.argv,
                    signal_handler_options=SignalHandlerOptions.NO)
+        if stop:
+            rclpy.try_shutdown()
+            return 0
         try:
             node = SimNode()
         except StartupError as err:
