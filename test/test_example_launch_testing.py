@@ -53,6 +53,7 @@ rclpy.spin(n)
 """
 
 
+@pytest.mark.launch_test   # launch_testing's pytest plugin runs this file as a launch test
 def generate_test_description():
     sim = launch.actions.IncludeLaunchDescription(
         PythonLaunchDescriptionSource(
