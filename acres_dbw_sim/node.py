@@ -71,13 +71,11 @@ from std_msgs.msg import Bool, Empty, String
 from std_srvs.srv import SetBool, Trigger
 from tf2_msgs.msg import TFMessage
 from geometry_msgs.msg import TransformStamped
-from transforms3d.quaternions import axangle2quat
 
 import ds_dbw_msgs.msg as dbw_msgs
 from msg_adapters.arbiter import CommandArbiter, parse_interfaces
 from msg_adapters.cmd_vel import CmdVelAdapter
 from msg_adapters.diagnostics import interface_diagnostics
-from msg_adapters.bag import BagError, NodeBagRecorder, stamp_ns
 from msg_adapters.ds_dbw import CommandConverter, ReportFiller, stamp_from_seconds
 from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, OdometryBuilder,
                                         TfBuilder, static_transforms)
@@ -233,20 +231,25 @@ class SimNode(Node):
         self._timer = None
         if p["time_mode"] == "lockstep":
             self.create_service(Trigger, "~/step", self._on_lockstep)
+        elif p["time_mode"] == "sim" and not p["clock_owner"]:
+            pass   # paced by the owner's /clock (_on_clock)
         else:
             # Paced by the steady clock even with use_sim_time: this node is the
             # source of /clock, so a ROS-time timer would wait for itself.
             self._timer = self.create_timer(self._tick_period_s(), self._on_tick,
                                             clock=RosClock(clock_type=ClockType.STEADY_TIME))
             self._align_to_timer()
-        try:  # records every published topic and received command (msg_adapters/bag.py)
-            # Opened after the clock is set: its opening time is caught up at the
-            # first tick, it never shifts the stamps (issue 14 item 4).
-            self._recorder = (NodeBagRecorder(self, p["record_bag"], epoch_s=self._epoch_s,
-                                              clock_ns=lambda: stamp_ns(self._epoch_s + self.sim.time_s))
-                              if p["record_bag"] else None)
-        except BagError as err:
-            raise StartupError(f"parameter 'record_bag': {err}") from err
+        self._recorder = None
+        if p["record_bag"]:   # imported only here: rosbags takes a third of a second to import
+            from msg_adapters.bag import BagError, NodeBagRecorder, stamp_ns
+            try:  # records every published topic and received command (msg_adapters/bag.py)
+                # Opened after the clock is set: its opening time is caught up at the
+                # first tick, it never shifts the stamps (issue 14 item 4).
+                self._recorder = NodeBagRecorder(
+                    self, p["record_bag"], epoch_s=self._epoch_s,
+                    clock_ns=lambda: stamp_ns(self._epoch_s + self.sim.time_s))
+            except BagError as err:
+                raise StartupError(f"parameter 'record_bag': {err}") from err
         if p["time_mode"] == "lockstep":
             self._publish(force=True)
         self.get_logger().info(
@@ -582,6 +585,8 @@ class SimNode(Node):
     def _wheel_transforms(self, position: list, stamp) -> list:
         """The URDF's moving joints (steer knuckles, wheels, steering wheel) as transforms
         at the angles [rad] of ``joint_states``."""
+        from transforms3d.quaternions import axangle2quat   # only with publish_wheel_tf
+
         out = []
         for t, index, axis in self._wheel_tf:
             t.header.stamp = stamp

@@ -78,8 +78,13 @@ def test_two_namespaced_vehicles_in_sim_mode(ros_process):
         assert all("<robot" in d and "rear_left_wheel_joint" in d for d in descriptions.values())
         back = [(a, b) for a, b in zip(clock, clock[1:]) if b < a]
         assert len(clock) > 20 and not back, back[:3]
+        # the follower has no clock of its own: with the owner stopped, it stops
+        assert procs[0].stop() == 0
+        wait_for(lambda: False, 1.0, spin=spin)
+        n = len(odom["car2"])
+        wait_for(lambda: False, 1.0, spin=spin)
+        assert len(odom["car2"]) == n, "car2 went on without the owner's /clock"
     finally:
         node.destroy_node()
         rclpy.try_shutdown()
-    for p in procs:
-        assert p.alive(), p.output()
+    assert procs[1].alive(), procs[1].output()
