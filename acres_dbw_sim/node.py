@@ -114,6 +114,7 @@ CMD_VEL_DEPTH = 2          # DBW1 ulc_node: cmd_vel and cmd_vel_stamped, depth 2
 DIAGNOSTICS_PERIOD_S = 1.0
 MAX_BATCH_S = 0.025  # sim mode: simulated time stepped at most between two publications [s]
 MAX_CATCH_UP_S = 1.0  # realtime: steps owed caught up in one tick; more are skipped [s]
+MAX_CATCH_UP_RECORDING_S = 60.0  # the same while recording a bag [s]
 DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 
@@ -567,7 +568,10 @@ class SimNode(Node):
             # Realtime: stamps stay on the wall clock. A late tick catches up every
             # step it owes; beyond MAX_CATCH_UP_S (process stopped, machine stalled)
             # the simulation skips the rest: the stamps jump forward, never lag for good.
-            max_steps = max(1, int(MAX_CATCH_UP_S / dt))
+            # While recording, a skip would move the bag's steps off its epoch (the
+            # replay maps bag time to steps by it): catch up far longer before skipping.
+            limit_s = MAX_CATCH_UP_S if self._recorder is None else MAX_CATCH_UP_RECORDING_S
+            max_steps = max(1, int(limit_s / dt))
             if due > max_steps:
                 skipped = due - max_steps
                 self._wall_t0 += skipped * dt
