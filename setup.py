@@ -15,6 +15,7 @@ setup(
         (f"share/{PACKAGE}", ["package.xml"]),
         (f"share/{PACKAGE}/launch", glob("launch/*.py")),
         (f"share/{PACKAGE}/config", glob("config/*.json") + glob("config/*.yaml")),
+        (f"share/{PACKAGE}/rviz", glob("rviz/*.rviz")),
     ],
     install_requires=["setuptools"],
     zip_safe=True,
