@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from .offline import select_channels
-from .reader import scan_bag
+from .reader import exit_status, scan_bag
 from .topics import COMMAND_TOPICS, EVENT_TOPICS, TopicMap
 
 __all__ = ["play"]
@@ -49,7 +49,8 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
     Returns
     -------
     int
-        0 done, 2 nothing to publish or invalid ``speed``, 130 interrupted.
+        0 done, 1 done but a serious bag problem was listed (:func:`.reader.exit_status`), 2 nothing to
+        publish or invalid ``speed``, 130 interrupted.
     """
     import rclpy
     from builtin_interfaces.msg import Time
@@ -119,7 +120,7 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
         if not quiet:
             print(f"{Path(bag).name}: published {sent} commands on {len(pubs)} topics over "
                   f"{time.monotonic() - wall0:.2f} s (bag {(last - t_first) * 1e-9:.2f} s at {speed:g}x)")
-        return 0
+        return exit_status(problems)
     except KeyboardInterrupt:
         return 130
     finally:

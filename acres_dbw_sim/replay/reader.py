@@ -21,16 +21,18 @@ Nothing here knows a message type.
 """
 from __future__ import annotations
 
+import bisect
 import mmap
 import sqlite3
 import struct
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-__all__ = ["Problem", "Channel", "BagScan", "scan_bag", "BagReadError"]
+__all__ = ["Problem", "Channel", "BagScan", "scan_bag", "BagReadError", "DAMAGE_KINDS", "exit_status"]
 
 _MAGIC = b"\x89MCAP0\r\n"
 _U16 = struct.Struct("<H").unpack_from
@@ -44,6 +46,10 @@ class BagReadError(ValueError):
     """Nothing of the bag can be read (no such path, not a bag); the message names the path."""
 
 
+#: Problem kinds that always mean the replay is not the whole recording (exit status 1).
+DAMAGE_KINDS = frozenset({"truncated", "corrupt", "lost", "undecodable", "not_engaged"})
+
+
 @dataclass
 class Problem:
     """Something in the bag that could not be read or used as it stands.
@@ -51,23 +57,47 @@ class Problem:
     Attributes
     ----------
     kind : str
-        ``truncated``, ``corrupt``, ``no_metadata``, ``unknown_type``,
+        ``truncated``, ``corrupt``, ``lost``, ``no_metadata``, ``unknown_type``,
         ``missing_type``, ``type_mismatch``, ``undecodable``, ``backwards``,
-        ``not_replayed``, ``before_start``.
+        ``not_replayed``, ``before_start``, ``engaged_from_reports``, ``not_engaged``.
     topic : str or None
     message : str
         One sentence for the user.
     count : int
-        Messages concerned (0 when not applicable).
+        Messages concerned (lost, skipped or moved; 0 when not applicable).
+    serious : bool
+        The replay is not the whole recording because of it: the bag is damaged
+        (:data:`DAMAGE_KINDS`) or a topic the replay reads cannot be used. Any
+        serious problem makes the exit status 1. Set from ``kind`` when not given.
     """
 
     kind: str
     topic: str | None
     message: str
     count: int = 0
+    serious: bool = False
+
+    def __post_init__(self) -> None:
+        self.serious = bool(self.serious or self.kind in DAMAGE_KINDS)
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.topic + ': ' if self.topic else ''}{self.message}"
+
+
+def exit_status(problems: list) -> int:
+    """The exit status of a replay that ran (``acres-replay``, also ``--info`` and ``--live``).
+
+    Parameters
+    ----------
+    problems : list of Problem
+
+    Returns
+    -------
+    int
+        1 if a problem is serious (the replay is not the whole recording: damage,
+        lost messages, a topic the replay reads unusable, no engagement), else 0.
+    """
+    return 1 if any(pr.serious for pr in problems) else 0
 
 
 @dataclass
@@ -117,6 +147,16 @@ class BagScan:
     custom : dict
         ``custom_data`` of ``metadata.yaml`` (empty if none).
     problems : list of Problem
+    metadata_counts : dict or None
+        ``{topic: messages}`` that ``metadata.yaml`` lists, or None without it.
+    summary_counts : dict
+        ``{topic: messages}`` from the MCAP summaries' statistics.
+    summary_complete : bool
+        Every storage file had a readable MCAP summary with statistics.
+    index_lost : dict
+        ``{channel id: messages}`` that MCAP message indexes list and that could not be read.
+    incomplete : bool
+        Some storage could not be read to its end (cut or damaged).
     """
 
     path: Path
@@ -128,6 +168,18 @@ class BagScan:
     message_count: int = 0
     custom: dict = field(default_factory=dict)
     problems: list = field(default_factory=list)
+    metadata_counts: dict | None = None
+    summary_counts: dict = field(default_factory=dict)
+    summary_complete: bool = True
+    index_lost: dict = field(default_factory=dict)
+    incomplete: bool = False
+
+    def topic_counts(self) -> dict:
+        """``{topic: messages read}`` over every channel of the topic."""
+        out: dict = {}
+        for ch in self.channels.values():
+            out[ch.topic] = out.get(ch.topic, 0) + ch.count
+        return out
 
     def topics(self) -> dict:
         """``{topic: Channel}`` (the first channel of each topic)."""
@@ -181,7 +233,50 @@ def scan_bag(path: str | Path, want: Callable[[str], bool] | None = None) -> Bag
                                          "decompress it first (zstd -d)"))
         else:
             raise BagReadError(f"{f}: not a rosbag2 storage file (.mcap or .db3)")
+        if scan.storage != "mcap":
+            scan.summary_complete = False
+    _report_lost(scan)
     return scan
+
+
+def _report_lost(scan: BagScan) -> None:
+    """A ``lost`` problem for every topic with fewer messages read than the bag says it holds.
+
+    What the bag says: ``metadata.yaml``'s per-topic counts, else the MCAP
+    summaries' statistics; without either (a recording that was not closed),
+    the message indexes of the chunks read give a lower bound.
+    """
+    read = scan.topic_counts()
+    if scan.metadata_counts is not None:
+        expected, source = scan.metadata_counts, "metadata.yaml"
+    elif scan.summary_complete and scan.summary_counts:
+        expected, source = scan.summary_counts, "the MCAP summary"
+    else:
+        expected = None
+    if expected is not None:
+        for topic, n in sorted(expected.items()):
+            lost = n - read.get(topic, 0)
+            if lost > 0:
+                scan.problems.append(Problem("lost", topic, f"{lost} of the {n} messages that {source} lists "
+                                             "could not be read", lost))
+        total = sum(max(0, n - read.get(t, 0)) for t, n in expected.items())
+        for pr in scan.problems:
+            if pr.kind == "truncated":
+                pr.count = total
+                pr.message += (f"; {total} messages lost (per topic below)" if total else
+                               f"; no message lost: every topic has the count {source} lists")
+        return
+    by_topic: dict = {}
+    for cid, n in scan.index_lost.items():
+        topic = scan.channels[cid].topic if cid in scan.channels else f"channel {cid}"
+        by_topic[topic] = by_topic.get(topic, 0) + n
+    for topic, n in sorted(by_topic.items()):
+        scan.problems.append(Problem("lost", topic, f"at least {n} messages that the chunks' message indexes list "
+                                     "could not be read (the bag has no per-topic counts to tell the whole loss)",
+                                     n))
+    if scan.incomplete:
+        scan.problems.append(Problem("lost", None, "how many messages the unreadable part held is unknown: the "
+                                     "bag has neither metadata.yaml nor an MCAP summary with per-topic counts"))
 
 
 def _directory_files(p: Path, scan: BagScan) -> list:
@@ -191,11 +286,17 @@ def _directory_files(p: Path, scan: BagScan) -> list:
             info = yaml.safe_load(meta.read_text(encoding="utf-8"))["rosbag2_bagfile_information"]
             names = [Path(x).name for x in info.get("relative_file_paths", [])]
             scan.custom = {str(k): str(v) for k, v in (info.get("custom_data") or {}).items()}
+            counts: dict = {}
+            for entry in info.get("topics_with_message_count") or []:
+                topic = entry["topic_metadata"]["name"]
+                counts[topic] = counts.get(topic, 0) + int(entry["message_count"])
+            scan.metadata_counts = counts
             files = [p / n for n in names]
             missing = [f.name for f in files if not f.exists()]
             if missing:
                 scan.problems.append(Problem("corrupt", None, f"metadata.yaml lists missing storage files "
                                              f"{missing}; reading the others"))
+                scan.incomplete = True
             files = [f for f in files if f.exists()]
             if files:
                 return files
@@ -213,6 +314,9 @@ def _directory_files(p: Path, scan: BagScan) -> list:
 
 # ---------------------------------------------------------------------------------- MCAP
 
+_FOOTER_LEN = 37          # footer record (1 + 8 + 20 bytes) and the closing magic
+_KNOWN_OPS = frozenset(range(0x01, 0x10))
+
 
 def _string(buf, pos: int) -> tuple:
     n = _U32(buf, pos)[0]
@@ -225,6 +329,7 @@ def _scan_mcap(f: Path, want: Callable[[str], bool], scan: BagScan) -> None:
             size = fh.seek(0, 2)
             if size == 0:
                 scan.problems.append(Problem("truncated", None, f"{f.name} is empty: nothing recorded"))
+                scan.incomplete = True
                 return
             mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as err:
@@ -232,21 +337,48 @@ def _scan_mcap(f: Path, want: Callable[[str], bool], scan: BagScan) -> None:
     try:
         if mm[:8] != _MAGIC:
             scan.problems.append(Problem("corrupt", None, f"{f.name}: not an MCAP file (bad magic)"))
+            scan.incomplete = True
             return
         st = _McapState(scan, want)
-        end, complete = st.records(mm, 8, size, top=True)
+        summary = st.summary(mm, size, f.name)
+        if summary is not None and summary["chunks"]:
+            st.read_indexed(mm, summary)
+            status, pos = "end", size
+        else:
+            pos, status = st.read_in_order(mm, size)
         st.finish()
-        if not complete:
+        if summary is not None and summary["counts"] is not None:
+            for cid, n in summary["counts"].items():
+                ch = scan.channels.get(cid)
+                if ch is not None:
+                    scan.summary_counts[ch.topic] = scan.summary_counts.get(ch.topic, 0) + n
+        else:
+            scan.summary_complete = False
+        if status == "corrupt":
+            scan.incomplete = True
             scan.problems.append(Problem(
-                "truncated", None, f"{f.name} ends at byte {size} inside a record (at byte {end}) without the "
-                f"MCAP footer: cut short or not closed; read {scan.message_count} messages"
-                + (f" up to t={scan.end_ns * 1e-9:.3f} s" if scan.message_count else ""), scan.message_count))
+                "corrupt", None, f"{f.name}: unreadable record at byte {pos} (damaged data); the remaining "
+                f"{size - pos} bytes cannot be read in order and no usable MCAP summary locates the chunks after it"))
+        elif status == "cut":
+            scan.incomplete = True
+            scan.problems.append(Problem(
+                "truncated", None, f"{f.name} ends at byte {size} inside a record (at byte {pos}) without the MCAP "
+                f"footer: cut short or not closed; read {st.n} messages"
+                + (f" up to t={st.t_max * 1e-9:.3f} s" if st.n else "")))
+        elif summary is None:
+            scan.problems.append(Problem(
+                "truncated", None, f"{f.name}: no MCAP footer (the file was cut after its data end record, or not "
+                "closed): the summary and its message counts are missing; every message up to the data end "
+                "record was read"))
+        for cid, n in st.lost.items():
+            scan.index_lost[cid] = scan.index_lost.get(cid, 0) + n
     finally:
         mm.close()
 
 
 class _McapState:
-    """Walks MCAP records; counts every message, keeps the wanted ones."""
+    """Walks MCAP records; keeps the wanted messages, counts every message, checks chunks against their
+    message indexes (a record that is not where the index says, or not a record at all, is damage)."""
 
     def __init__(self, scan: BagScan, want: Callable[[str], bool]) -> None:
         self.scan = scan
@@ -256,6 +388,7 @@ class _McapState:
         self.n = 0
         self.t_min = 2**63 - 1
         self.t_max = 0
+        self.lost: dict = {}     # channel id -> messages the message indexes list but that were not read
 
     def finish(self) -> None:
         scan = self.scan
@@ -264,79 +397,277 @@ class _McapState:
             scan.end_ns = max(scan.end_ns, self.t_max)
         scan.message_count += self.n
 
-    def records(self, buf, pos: int, end: int, top: bool) -> tuple:
-        """Walk the records in ``buf[pos:end]``; returns (position reached, ended cleanly)."""
+    def problem(self, kind: str, message: str) -> None:
+        self.scan.problems.append(Problem(kind, None, message))
+        self.scan.incomplete = True
+
+    # ---- schema and channel records
+    def _schema(self, buf, body: int) -> None:
+        sid = _U16(buf, body)[0]
+        name, q = _string(buf, body + 2)
+        enc, q = _string(buf, q)
+        dlen = _U32(buf, q)[0]
+        self.schemas[sid] = (name, enc, bytes(buf[q + 4:q + 4 + dlen]).decode("utf-8", "replace"))
+
+    def _channel(self, buf, body: int) -> None:
+        cid, sid = struct.unpack_from("<HH", buf, body)
+        topic, _q = _string(buf, body + 4)
+        name, enc, text = self.schemas.get(sid, ("", "", ""))
+        if cid not in self.scan.channels:
+            self.scan.channels[cid] = Channel(topic, name, text, enc)
+            self.wanted.pop(cid, None)
+
+    # ---- the summary (footer, statistics, chunk indexes)
+    def summary(self, mm, size: int, fname: str) -> dict | None:
+        """The summary section of a closed file, or None (no footer, or a damaged summary: reported)."""
+        if size < 8 + _FOOTER_LEN or mm[size - 8:size] != _MAGIC:
+            return None
+        foot = size - _FOOTER_LEN
+        op, ln = _OPLEN(mm, foot)
+        if op != 0x02 or ln != 20:
+            return None
+        start = _U64(mm, foot + 9)[0]
+        if start == 0:
+            return None   # a writer that wrote no summary
+        out = {"chunks": [], "counts": None}
+        if not 8 <= start <= foot:
+            self.problem("corrupt", f"{fname}: the MCAP footer points outside the file: the summary is unusable; "
+                         "the data is read in order")
+            return None
+        pos = start
+        try:
+            while pos < foot:
+                op, ln = _OPLEN(mm, pos)
+                body, nxt = pos + 9, pos + 9 + ln
+                if op not in _KNOWN_OPS or nxt > foot:
+                    raise ValueError(f"unreadable record at byte {pos}")
+                if op == 0x03:
+                    self._schema(mm, body)
+                elif op == 0x04:
+                    self._channel(mm, body)
+                elif op == 0x08:
+                    t0, t1, off, length = struct.unpack_from("<QQQQ", mm, body)
+                    n = _U32(mm, body + 32)[0]
+                    idx = {}
+                    for q in range(body + 36, body + 36 + n, 10):
+                        c, o = struct.unpack_from("<HQ", mm, q)
+                        idx[c] = o
+                    q = body + 36 + n
+                    idx_len = _U64(mm, q)[0]
+                    comp, q = _string(mm, q + 8)
+                    out["chunks"].append((off, length, idx, idx_len))
+                elif op == 0x0B:
+                    n = _U32(mm, body + 42)[0]
+                    out["counts"] = dict(struct.unpack_from("<HQ", mm, q)
+                                         for q in range(body + 46, body + 46 + n, 10))
+                pos = nxt
+        except (struct.error, IndexError, ValueError) as err:
+            self.problem("corrupt", f"{fname}: the MCAP summary is damaged ({err}): the data is read in order")
+            return None
+        out["chunks"].sort()
+        return out
+
+    def read_indexed(self, mm, summary: dict) -> None:
+        """Every chunk at the offset its chunk index gives, checked against its message indexes."""
+        size = len(mm)
+        for off, length, idx_offsets, _idx_len in summary["chunks"]:
+            try:
+                op, ln = _OPLEN(mm, off)
+                ok = op == 0x06 and 9 + ln == length and off + length <= size
+            except struct.error:
+                ok = False
+            index = self._message_index(mm, idx_offsets.values(), size)
+            if not ok:
+                self.problem("corrupt", f"the chunk at byte {off} is damaged (its record header does not match "
+                             "the chunk index): its messages are skipped")
+                self._account(index, [])
+                continue
+            raw = self._open_chunk(mm, off + 9)
+            if raw is None:
+                self._account(index, [])
+                continue
+            self._walk_chunk(raw, index, off)
+
+    def read_in_order(self, mm, size: int) -> tuple:
+        """Records from the start to the data end record; returns (position reached, status)
+        with status ``end`` (data end record reached), ``cut`` (the file ends inside a record) or
+        ``corrupt`` (a record that cannot be one)."""
+        pos = 8
+        pending = None       # (chunk position, uncompressed records or None)
+        index: dict = {}
+        try:
+            while pos + 9 <= size:
+                op, ln = _OPLEN(mm, pos)
+                body = pos + 9
+                nxt = body + ln
+                if op not in _KNOWN_OPS and op < 0x80:
+                    self._flush(pending, index)
+                    return pos, "corrupt"
+                if nxt > size:
+                    self._flush(pending, index)
+                    if op == 0x06:   # a cut chunk: keep what an uncompressed one holds up to the cut
+                        self._cut_chunk(mm, body, size)
+                    return pos, "cut"
+                if op == 0x07 and pending is not None:
+                    self._index_record(mm, body, index)
+                    pos = nxt
+                    continue
+                if pending is not None:
+                    self._flush(pending, index)
+                    pending, index = None, {}
+                if op == 0x06:
+                    pending = (pos, self._open_chunk(mm, body))
+                elif op == 0x05:   # a message outside chunks
+                    self._walk_chunk(mm[pos:nxt], None, pos)
+                elif op == 0x03:
+                    self._schema(mm, body)
+                elif op == 0x04:
+                    self._channel(mm, body)
+                elif op in (0x0F, 0x02):   # data end, footer: the summary follows
+                    return nxt, "end"
+                pos = nxt
+        except (struct.error, IndexError, UnicodeDecodeError):
+            self._flush(pending, index)
+            return pos, "corrupt"
+        self._flush(pending, index)
+        return pos, "cut"   # the file ends before the data end record
+
+    def _flush(self, pending, index: dict) -> None:
+        if pending is None:
+            return
+        pos, raw = pending
+        if raw is None:
+            self._account(index or None, [])
+        else:
+            self._walk_chunk(raw, index or None, pos)
+
+    # ---- chunks and message indexes
+    def _open_chunk(self, buf, body: int):
+        """The uncompressed records of the chunk whose body starts at ``body``, or None (reported)."""
+        try:
+            usize = _U64(buf, body + 16)[0]
+            crc = _U32(buf, body + 24)[0]
+            comp, q = _string(buf, body + 28)
+            clen = _U64(buf, q)[0]
+            data = bytes(buf[q + 8:q + 8 + clen])
+            raw = _decompress(comp, data, usize)
+        except Exception as err:  # damaged header or compressed data: report, go on with the next record
+            self.problem("corrupt", f"the chunk at byte {body - 9} cannot be read ({err}): its messages are skipped")
+            return None
+        if crc and zlib.crc32(raw) != crc:
+            self.problem("corrupt", f"the chunk at byte {body - 9} fails its CRC check: its messages are skipped")
+            return None
+        return raw
+
+    def _index_record(self, buf, body: int, index: dict) -> bool:
+        """Add one message index record (channel, [(log time, offset)]) to ``index``: {offset: (cid, t)}."""
+        try:
+            cid = _U16(buf, body)[0]
+            n = _U32(buf, body + 2)[0]
+            for t, o in struct.iter_unpack("<QQ", buf[body + 6:body + 6 + n]):
+                index[o] = (cid, t)
+            return True
+        except struct.error:
+            return False
+
+    def _message_index(self, mm, offsets, size: int) -> dict | None:
+        index: dict = {}
+        for o in offsets:
+            try:
+                op, ln = _OPLEN(mm, o)
+            except struct.error:
+                return None
+            if op != 0x07 or o + 9 + ln > size or not self._index_record(mm, o + 9, index):
+                return None
+        return index
+
+    def _account(self, index: dict | None, got: list) -> None:
+        """Count as lost every message of ``index`` not among ``got`` (offsets read)."""
+        if not index:
+            return
+        seen = set(got)
+        for o, (cid, _t) in index.items():
+            if o not in seen:
+                self.lost[cid] = self.lost.get(cid, 0) + 1
+
+    def _walk_chunk(self, raw, index: dict | None, where: int, cut: bool = False) -> None:
+        """Read the records of one chunk. With its message ``index`` ({offset: (cid, t)}) a message is kept
+        only where the index has it, the walk resumes at the next indexed message after a damaged record,
+        and the message just before a damaged record (its end may be damaged too) is dropped."""
+        channels = self.scan.channels
+        end = len(raw)
+        msgs = []            # (offset, cid, t, end)
+        damaged = None
+        expected = sorted(index) if index else None
+        pos = 0
+        while pos + 9 <= end:
+            try:
+                op, ln = _OPLEN(raw, pos)
+                nxt = pos + 9 + ln
+                if nxt > end:
+                    if cut:
+                        break
+                    raise ValueError
+                if op == 0x05 and ln >= 22:
+                    cid, _seq, t = _MSGHDR(raw, pos + 9)
+                    if cid not in channels:
+                        raise ValueError
+                    msgs.append((pos, cid, t, nxt))
+                elif op == 0x03:
+                    self._schema(raw, pos + 9)
+                elif op == 0x04:
+                    self._channel(raw, pos + 9)
+                else:
+                    raise ValueError
+                pos = nxt
+                continue
+            except (ValueError, struct.error, IndexError, UnicodeDecodeError):
+                pass
+            if damaged is None:
+                damaged = pos
+            if msgs and msgs[-1][3] == pos:
+                msgs.pop()
+            if expected is None:
+                break
+            j = bisect.bisect_right(expected, pos)
+            if j == len(expected):
+                break
+            pos = expected[j]
+        if pos != end and damaged is None and not cut:
+            damaged = pos
+        if index:
+            if [(o, c, t) for o, c, t, _e in msgs] != [(o, *index[o]) for o in expected]:
+                msgs = [m for m in msgs if index.get(m[0]) == (m[1], m[2])]
+                if damaged is None:
+                    damaged = -1
+            self._account(index, [m[0] for m in msgs])
+        if damaged is not None:
+            kept = len(msgs)
+            self.problem("corrupt", f"the chunk at byte {where} is damaged"
+                         + (f" (unreadable from byte {damaged} of its records)" if damaged >= 0 else "")
+                         + (f": the {kept} messages its index confirms are kept, the others skipped"
+                            if index else f": its {kept} messages before the damage are kept, the rest skipped"))
+        self._keep(raw, msgs)
+
+    def _keep(self, raw, msgs: list) -> None:
         scan = self.scan
         channels = scan.channels
         wanted = self.wanted
         append = scan.records.append
         n, t_min, t_max = self.n, self.t_min, self.t_max
-        try:
-            while pos + 9 <= end:
-                op, ln = _OPLEN(buf, pos)
-                body = pos + 9
-                nxt = body + ln
-                if nxt > end:
-                    self.n, self.t_min, self.t_max = n, t_min, t_max
-                    if op == 0x06 and top:   # a cut chunk: keep what an uncompressed one holds
-                        self._cut_chunk(buf, body, end)
-                    return pos, False
-                if op == 0x05:
-                    cid, _seq, t = _MSGHDR(buf, body)
-                    n += 1
-                    if t < t_min:
-                        t_min = t
-                    if t > t_max:
-                        t_max = t
-                    w = wanted.get(cid)
-                    if w is None:
-                        w = wanted[cid] = cid in channels and bool(self.want(channels[cid].topic))
-                    if w:
-                        append((t, cid, bytes(buf[body + 22:nxt])))
-                        channels[cid].count += 1
-                    elif cid in channels:
-                        channels[cid].count += 1
-                elif op == 0x06:
-                    self.n, self.t_min, self.t_max = n, t_min, t_max
-                    self._chunk(buf, body)
-                    n, t_min, t_max = self.n, self.t_min, self.t_max
-                elif op == 0x03:
-                    sid = _U16(buf, body)[0]
-                    name, q = _string(buf, body + 2)
-                    enc, q = _string(buf, q)
-                    dlen = _U32(buf, q)[0]
-                    self.schemas[sid] = (name, enc, bytes(buf[q + 4:q + 4 + dlen]).decode("utf-8", "replace"))
-                elif op == 0x04:
-                    cid, sid = struct.unpack_from("<HH", buf, body)
-                    topic, q = _string(buf, body + 4)
-                    name, enc, text = self.schemas.get(sid, ("", "", ""))
-                    if cid not in channels:
-                        channels[cid] = Channel(topic, name, text, enc)
-                        wanted.pop(cid, None)
-                elif op in (0x0F, 0x02) and top:   # data end, footer: the summary follows
-                    pos = nxt
-                    self.n, self.t_min, self.t_max = n, t_min, t_max
-                    return pos, True
-                pos = nxt
-        except (struct.error, IndexError, UnicodeDecodeError) as err:
-            self.n, self.t_min, self.t_max = n, t_min, t_max
-            scan.problems.append(Problem("corrupt", None, f"unreadable record at byte {pos}: {err}"))
-            return pos, False
+        for pos, cid, t, nxt in msgs:
+            n += 1
+            if t < t_min:
+                t_min = t
+            if t > t_max:
+                t_max = t
+            w = wanted.get(cid)
+            if w is None:
+                w = wanted[cid] = bool(self.want(channels[cid].topic))
+            if w:
+                append((t, cid, bytes(raw[pos + 31:nxt])))
+            channels[cid].count += 1
         self.n, self.t_min, self.t_max = n, t_min, t_max
-        return pos, pos == end and not top
-
-    def _chunk(self, buf, body: int) -> None:
-        usize = _U64(buf, body + 16)[0]
-        comp, q = _string(buf, body + 28)
-        clen = _U64(buf, q)[0]
-        data = bytes(buf[q + 8:q + 8 + clen])
-        try:
-            raw = _decompress(comp, data, usize)
-        except Exception as err:  # damaged compressed data: report, go on with the next record
-            self.scan.problems.append(Problem("corrupt", None, f"chunk at byte {body - 9} cannot be "
-                                              f"decompressed ({comp}): {err}; its messages are skipped"))
-            return
-        self.records(raw, 0, len(raw), top=False)
 
     def _cut_chunk(self, buf, body: int, end: int) -> None:
         try:
@@ -344,7 +675,7 @@ class _McapState:
         except (struct.error, IndexError):
             return
         if comp == "" and q + 8 <= end:
-            self.records(buf, q + 8, end, top=False)
+            self._walk_chunk(buf[q + 8:end], None, body - 9, cut=True)
 
 
 def _decompress(comp: str, data: bytes, size: int) -> bytes:
@@ -372,6 +703,7 @@ def _scan_sqlite(f: Path, want: Callable[[str], bool], scan: BagScan) -> None:
         except sqlite3.DatabaseError as err:
             scan.problems.append(Problem("corrupt", None, f"{f.name}: the topics table cannot be read ({err}): "
                                          "nothing can be replayed from this file"))
+            scan.incomplete = True
             return
         defs: dict = {}
         try:
@@ -405,7 +737,8 @@ def _scan_sqlite(f: Path, want: Callable[[str], bool], scan: BagScan) -> None:
                     append((t, cid, bytes(data)))
         except sqlite3.DatabaseError as err:
             scan.problems.append(Problem("truncated", None, f"{f.name}: messages unreadable after row {last} "
-                                         f"({err}); read {n} messages", n))
+                                         f"({err}); read {n} messages"))
+            scan.incomplete = True
         if n:
             scan.start_ns = min(scan.start_ns, t_min) if scan.message_count else t_min
             scan.end_ns = max(scan.end_ns, t_max)
