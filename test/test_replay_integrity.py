@@ -18,7 +18,7 @@ import yaml
 from rosbags.rosbag2 import Reader, StoragePlugin, Writer
 
 from acres_dbw_sim.dbw import commands as core_cmd
-from acres_dbw_sim.replay import load_replay, main, replay_bag, scan_bag, scenario_to_bag
+from acres_dbw_sim.replay import load_replay, main, reader, replay_bag, scan_bag, scenario_to_bag
 from msg_adapters import bag as B
 from test_replay import _scenario
 
@@ -199,6 +199,34 @@ def test_a_data_section_cut_reports_the_losses_per_topic(drive, tmp_path):
     assert lost == {t: len(m) - read.get(t, 0) for t, m in truth.items() if len(m) > read.get(t, 0)}
     (tr,) = [p for p in scan.problems if p.kind == "truncated"]
     assert tr.count == sum(lost.values()) > 0
+
+
+def test_a_damaged_chunk_header_without_summary_resumes_at_the_next_chunk(tmp_path):
+    """A recording that was not closed (no footer, no metadata.yaml) with the header of its second chunk
+    overwritten: the chunks after it are read (the walk resumes at the next chunk), the damage and the
+    losses the message indexes show are reported, nothing damaged is kept."""
+    odom = B.OdometryFiller("odom", "base_footprint")
+    from acres_dbw_sim.simulation import Simulation
+    v = Simulation().vehicle
+    with B.BagWriter(tmp_path / "bag") as w:
+        cid = w.add_topic("/vehicle/odom", "nav_msgs/msg/Odometry")
+        for k in range(4000):   # about 3 MB: chunks of 1 MiB
+            w.write_message(cid, 1_700_000_000_000_000_000 + k * 10_000_000, odom(1_700_000_000, k, v))
+    truth = _truth(tmp_path / "bag")["/vehicle/odom"]
+    f = next((tmp_path / "bag").glob("*.mcap"))
+    raw = f.read_bytes()
+    chunks = [i for i in range(8, len(raw)) if raw[i] == 6 and reader._plausible_chunk(raw, i, len(raw))]
+    assert len(chunks) >= 3, chunks
+    data = bytearray(raw)
+    data[chunks[1]:chunks[1] + 64] = random.Random(1).randbytes(64)
+    f.write_bytes(bytes(data[:-50]))
+    (tmp_path / "bag" / "metadata.yaml").unlink()
+    scan = scan_bag(tmp_path / "bag")
+    got = {(t, d) for t, _c, d in scan.records}
+    assert got <= truth and len(got) > len(truth) // 2
+    assert max(t for t, _d in got) == max(t for t, _d in truth)   # the last chunk was read
+    assert any("resumed" in p.message for p in scan.problems if p.kind == "corrupt"), scan.problems
+    assert any(p.kind == "lost" for p in scan.problems)
 
 
 # ----------------------------------------------------------------------------- 3. bags without enable

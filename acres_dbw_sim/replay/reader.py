@@ -368,8 +368,8 @@ def _scan_mcap(f: Path, want: Callable[[str], bool], scan: BagScan) -> None:
         elif summary is None:
             scan.problems.append(Problem(
                 "truncated", None, f"{f.name}: no MCAP footer (the file was cut after its data end record, or not "
-                "closed): the summary and its message counts are missing; every message up to the data end "
-                "record was read"))
+                "closed): the summary and its message counts are missing; the data section was read to its data "
+                "end record"))
         for cid, n in st.lost.items():
             scan.index_lost[cid] = scan.index_lost.get(cid, 0) + n
     finally:
@@ -477,6 +477,9 @@ class _McapState:
             except struct.error:
                 ok = False
             index = self._message_index(mm, idx_offsets.values(), size)
+            if index is None and idx_offsets:
+                self.problem("corrupt", f"the message index of the chunk at byte {off} is damaged: its messages "
+                             "are read without it")
             if not ok:
                 self.problem("corrupt", f"the chunk at byte {off} is damaged (its record header does not match "
                              "the chunk index): its messages are skipped")
@@ -491,44 +494,55 @@ class _McapState:
     def read_in_order(self, mm, size: int) -> tuple:
         """Records from the start to the data end record; returns (position reached, status)
         with status ``end`` (data end record reached), ``cut`` (the file ends inside a record) or
-        ``corrupt`` (a record that cannot be one)."""
+        ``corrupt`` (a record that cannot be one, and no chunk after it to resume at). After
+        damaged bytes the walk resumes at the next chunk (:meth:`_resync`), reported."""
         pos = 8
         pending = None       # (chunk position, uncompressed records or None)
         index: dict = {}
-        try:
-            while pos + 9 <= size:
+        while pos + 9 <= size:
+            status = None
+            try:
                 op, ln = _OPLEN(mm, pos)
                 body = pos + 9
                 nxt = body + ln
                 if op not in _KNOWN_OPS and op < 0x80:
-                    self._flush(pending, index)
-                    return pos, "corrupt"
-                if nxt > size:
-                    self._flush(pending, index)
-                    if op == 0x06:   # a cut chunk: keep what an uncompressed one holds up to the cut
+                    status = "corrupt"
+                elif nxt > size:
+                    if op == 0x06 and _plausible_chunk(mm, pos, size, cut=True):
+                        self._flush(pending, index)   # a cut chunk: keep what an uncompressed one holds
                         self._cut_chunk(mm, body, size)
-                    return pos, "cut"
-                if op == 0x07 and pending is not None:
+                        return pos, "cut"
+                    status = "cut"
+                elif op == 0x07 and pending is not None:
                     self._index_record(mm, body, index)
                     pos = nxt
                     continue
-                if pending is not None:
-                    self._flush(pending, index)
-                    pending, index = None, {}
-                if op == 0x06:
-                    pending = (pos, self._open_chunk(mm, body))
-                elif op == 0x05:   # a message outside chunks
-                    self._walk_chunk(mm[pos:nxt], None, pos)
-                elif op == 0x03:
-                    self._schema(mm, body)
-                elif op == 0x04:
-                    self._channel(mm, body)
-                elif op in (0x0F, 0x02):   # data end, footer: the summary follows
-                    return nxt, "end"
-                pos = nxt
-        except (struct.error, IndexError, UnicodeDecodeError):
+                else:
+                    if pending is not None:
+                        self._flush(pending, index)
+                        pending, index = None, {}
+                    if op == 0x06:
+                        pending = (pos, self._open_chunk(mm, body))
+                    elif op == 0x05:   # a message outside chunks
+                        self._walk_chunk(mm[pos:nxt], None, pos)
+                    elif op == 0x03:
+                        self._schema(mm, body)
+                    elif op == 0x04:
+                        self._channel(mm, body)
+                    elif op in (0x0F, 0x02):   # data end, footer: the summary follows
+                        return nxt, "end"
+                    pos = nxt
+                    continue
+            except (struct.error, IndexError, UnicodeDecodeError):
+                status = "corrupt"
             self._flush(pending, index)
-            return pos, "corrupt"
+            pending, index = None, {}
+            resume = _resync(mm, pos + 1, size)
+            if resume is None:
+                return pos, status
+            self.problem("corrupt", f"unreadable bytes {pos}..{resume} (damaged data): skipped, reading resumed "
+                         f"at the chunk at byte {resume}")
+            pos = resume
         self._flush(pending, index)
         return pos, "cut"   # the file ends before the data end record
 
@@ -596,6 +610,10 @@ class _McapState:
         and the message just before a damaged record (its end may be damaged too) is dropped."""
         channels = self.scan.channels
         end = len(raw)
+        if index and any(o + 31 > end for o in index):
+            self.problem("corrupt", f"the message index of the chunk at byte {where} is damaged: its messages "
+                         "are read without it")
+            index = None
         msgs = []            # (offset, cid, t, end)
         damaged = None
         expected = sorted(index) if index else None
@@ -676,6 +694,38 @@ class _McapState:
             return
         if comp == "" and q + 8 <= end:
             self._walk_chunk(buf[q + 8:end], None, body - 9, cut=True)
+
+
+def _plausible_chunk(buf, pos: int, size: int, cut: bool = False) -> bool:
+    """True if a chunk record starts at ``pos``: its header fields agree with each other (record
+    length, compression name, records length; uncompressed: the sizes equal). With ``cut`` the
+    records may run past the end of the file."""
+    try:
+        op, ln = _OPLEN(buf, pos)
+        if op != 0x06 or ln < 40 or (not cut and pos + 9 + ln > size):
+            return False
+        t0, t1, usize, _crc, n = struct.unpack_from("<QQQII", buf, pos + 9)
+        if t0 > t1 or n > 8:
+            return False
+        comp = bytes(buf[pos + 41:pos + 41 + n])
+        if comp not in (b"", b"zstd", b"lz4"):
+            return False
+        rlen = _U64(buf, pos + 41 + n)[0]
+        return rlen == ln - 40 - n and (comp != b"" or rlen == usize)
+    except (struct.error, IndexError):
+        return False
+
+
+def _resync(buf, start: int, size: int) -> int | None:
+    """Position of the first plausible chunk record at or after ``start``, or None."""
+    pos = start
+    while True:
+        pos = buf.find(b"\x06", pos, size - 9)
+        if pos < 0:
+            return None
+        if _plausible_chunk(buf, pos, size):
+            return pos
+        pos += 1
 
 
 def _decompress(comp: str, data: bytes, size: int) -> bytes:
