@@ -21,6 +21,7 @@ Nothing here knows a message type.
 """
 from __future__ import annotations
 
+import array
 import bisect
 import mmap
 import sqlite3
@@ -30,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import yaml
 
 __all__ = ["Problem", "Channel", "BagScan", "scan_bag", "BagReadError", "DAMAGE_KINDS", "exit_status"]
@@ -498,7 +500,7 @@ class _McapState:
         damaged bytes the walk resumes at the next chunk (:meth:`_resync`), reported."""
         pos = 8
         pending = None       # (chunk position, uncompressed records or None)
-        index: dict = {}
+        index: list = []
         while pos + 9 <= size:
             status = None
             try:
@@ -520,7 +522,7 @@ class _McapState:
                 else:
                     if pending is not None:
                         self._flush(pending, index)
-                        pending, index = None, {}
+                        pending, index = None, []
                     if op == 0x06:
                         pending = (pos, self._open_chunk(mm, body))
                     elif op == 0x05:   # a message outside chunks
@@ -536,7 +538,7 @@ class _McapState:
             except (struct.error, IndexError, UnicodeDecodeError):
                 status = "corrupt"
             self._flush(pending, index)
-            pending, index = None, {}
+            pending, index = None, []
             resume = _resync(mm, pos + 1, size)
             if resume is None:
                 return pos, status
@@ -546,7 +548,7 @@ class _McapState:
         self._flush(pending, index)
         return pos, "cut"   # the file ends before the data end record
 
-    def _flush(self, pending, index: dict) -> None:
+    def _flush(self, pending, index: list) -> None:
         if pending is None:
             return
         pos, raw = pending
@@ -573,19 +575,21 @@ class _McapState:
             return None
         return raw
 
-    def _index_record(self, buf, body: int, index: dict) -> bool:
-        """Add one message index record (channel, [(log time, offset)]) to ``index``: {offset: (cid, t)}."""
+    def _index_record(self, buf, body: int, index: list) -> bool:
+        """Append one message index record to ``index``: (channel id, array of (log time, offset) rows)."""
         try:
             cid = _U16(buf, body)[0]
             n = _U32(buf, body + 2)[0]
-            for t, o in struct.iter_unpack("<QQ", buf[body + 6:body + 6 + n]):
-                index[o] = (cid, t)
+            data = bytes(buf[body + 6:body + 6 + n])
+            if len(data) != n or n % 16:
+                return False
+            index.append((cid, np.frombuffer(data, dtype="<u8").reshape(-1, 2)))
             return True
         except struct.error:
             return False
 
-    def _message_index(self, mm, offsets, size: int) -> dict | None:
-        index: dict = {}
+    def _message_index(self, mm, offsets, size: int) -> list | None:
+        index: list = []
         for o in offsets:
             try:
                 op, ln = _OPLEN(mm, o)
@@ -595,16 +599,87 @@ class _McapState:
                 return None
         return index
 
-    def _account(self, index: dict | None, got: list) -> None:
+    def _account(self, index: list | dict | None, got: list) -> None:
         """Count as lost every message of ``index`` not among ``got`` (offsets read)."""
         if not index:
             return
+        if isinstance(index, list):
+            index = _index_dict(index)
         seen = set(got)
         for o, (cid, _t) in index.items():
             if o not in seen:
                 self.lost[cid] = self.lost.get(cid, 0) + 1
 
-    def _walk_chunk(self, raw, index: dict | None, where: int, cut: bool = False) -> None:
+    def _walk_chunk(self, raw, index: list | None, where: int, cut: bool = False) -> None:
+        """Read the records of one chunk (``cut``: the file ends inside it), checked against its message
+        ``index`` (:meth:`_index_record` parts) when there is one. The common case, an intact chunk, is
+        read in one pass; anything else is undone and read again by :meth:`_walk_checked`."""
+        scan = self.scan
+        channels = scan.channels
+        records = scan.records
+        mark = (len(records), {c: ch.count for c, ch in channels.items()}, self.n, self.t_min, self.t_max)
+        wanted = self.wanted
+        append = records.append
+        offs, cids, tss = array.array("Q"), array.array("H"), array.array("Q")
+        n, t_min, t_max = self.n, self.t_min, self.t_max
+        end = len(raw)
+        pos = 0
+        ok = True
+        try:
+            while pos + 9 <= end:
+                op, ln = _OPLEN(raw, pos)
+                nxt = pos + 9 + ln
+                if nxt > end:
+                    ok = cut
+                    break
+                if op == 0x05:
+                    cid, _seq, t = _MSGHDR(raw, pos + 9)
+                    ch = channels.get(cid)
+                    if ch is None or ln < 22:
+                        ok = False
+                        break
+                    offs.append(pos)
+                    cids.append(cid)
+                    tss.append(t)
+                    n += 1
+                    if t < t_min:
+                        t_min = t
+                    if t > t_max:
+                        t_max = t
+                    w = wanted.get(cid)
+                    if w is None:
+                        w = wanted[cid] = bool(self.want(ch.topic))
+                    if w:
+                        append((t, cid, bytes(raw[pos + 31:nxt])))
+                    ch.count += 1
+                elif op == 0x03:
+                    self._schema(raw, pos + 9)
+                elif op == 0x04:
+                    self._channel(raw, pos + 9)
+                else:
+                    ok = False
+                    break
+                pos = nxt
+        except (struct.error, IndexError, UnicodeDecodeError):
+            ok = False
+        if pos != end and not cut:
+            ok = False   # bytes left that are no record
+        self.n, self.t_min, self.t_max = n, t_min, t_max
+        if ok and not index:
+            return
+        if ok:
+            exp_off, exp_cid, exp_t = _index_arrays(index)
+            if (len(offs) == len(exp_off) and np.array_equal(np.frombuffer(offs, dtype=np.uint64), exp_off)
+                    and np.array_equal(np.frombuffer(cids, dtype=np.uint16), exp_cid)
+                    and np.array_equal(np.frombuffer(tss, dtype=np.uint64), exp_t)):
+                return
+        del records[mark[0]:]   # undo, read again record by record
+        for c, ch in channels.items():
+            ch.count = mark[1].get(c, 0)
+        self.n, self.t_min, self.t_max = mark[2:]
+        self._walk_checked(raw, _index_dict(index) if index else None, where, cut)
+
+    def _walk_checked(self, raw, index: dict | None, where: int, cut: bool = False) -> None:
         """Read the records of one chunk. With its message ``index`` ({offset: (cid, t)}) a message is kept
         only where the index has it, the walk resumes at the next indexed message after a damaged record,
         and the message just before a damaged record (its end may be damaged too) is dropped."""
@@ -694,6 +769,20 @@ class _McapState:
             return
         if comp == "" and q + 8 <= end:
             self._walk_chunk(buf[q + 8:end], None, body - 9, cut=True)
+
+
+def _index_arrays(index: list) -> tuple:
+    """Message index parts -> (offsets, channel ids, log times), sorted by offset."""
+    off = np.concatenate([a[:, 1] for _c, a in index])
+    t = np.concatenate([a[:, 0] for _c, a in index])
+    cid = np.concatenate([np.full(len(a), c, dtype=np.uint16) for c, a in index])
+    order = np.argsort(off, kind="stable")
+    return off[order], cid[order], t[order]
+
+
+def _index_dict(index: list) -> dict:
+    """Message index parts -> ``{offset: (channel id, log time)}``."""
+    return {int(o): (c, int(t)) for c, a in index for t, o in a}
 
 
 def _plausible_chunk(buf, pos: int, size: int, cut: bool = False) -> bool:
