@@ -50,7 +50,7 @@ from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EV
                      NODE_DEFAULTS, REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
 
 __all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "run_replay", "replay_bag",
-           "check_output_dir", "OUTPUT_NAMES",
+           "check_output_dir", "OUTPUT_NAMES", "engagement_changes",
            "SIM_SIGNALS", "GEARS", "DRIVE_MODES", "REPLAY_DEFAULTS"]
 
 GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE, "L": Gear.LOW}
@@ -391,18 +391,31 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     return ReplayInput(Path(bag), scan, p, source, epoch_s, dt, n_steps, events, counts, references, problems)
 
 
-def _engagement_events(engagement: dict, t0_ns: int, dt_ns: float, tm: TopicMap, problems: list) -> list:
-    """``[(step, ENABLE | DISABLE)]`` that engage the simulation as the recorded reports show.
+def engagement_changes(engagement: dict, t0_ns: int, tm: TopicMap, problems: list) -> list:
+    """Where the recorded reports show the vehicle engaged or disengaged, for a bag without ``enable``.
 
     The first of :data:`.topics.ENGAGEMENT_TOPICS` with messages (``dbw_enabled``,
     ``system/report``, the actuator reports) is the source of the state. A
     first message already showing the vehicle engaged engages it from the
-    start (step 0). A later change takes effect at the earliest change to
-    the same state of any of those topics after the source's previous
-    message (a 10 ms steering report narrows a 100 ms system report). The
-    ``ENABLE`` or ``DISABLE`` is applied in the physics step that ends at
-    that log time, so the simulation's report of that step shows the same
-    state at the same time (docs/bags.md, "Engagement").
+    start. A later change is placed at the earliest change to the same state
+    of any of those topics after the source's previous message (a 10 ms
+    steering report narrows a 100 ms system report). The problem
+    ``engaged_from_reports`` (or ``not_engaged`` without any source) is
+    appended to ``problems`` (docs/bags.md, "Engagement").
+
+    Parameters
+    ----------
+    engagement : dict
+        ``{our topic: (flag field, [(log time [ns], engaged)])}`` in file order.
+    t0_ns : int
+        Bag time of simulation time 0 [ns] (for the message).
+    tm : TopicMap
+    problems : list of Problem
+
+    Returns
+    -------
+    list of (int or None, bool)
+        ``(log time [ns], engaged)`` of every change; None: from the start.
     """
     import bisect
     src = next((t for t, (_f, samples) in engagement.items() if samples), None)
@@ -420,31 +433,37 @@ def _engagement_events(engagement: dict, t0_ns: int, dt_ns: float, tm: TopicMap,
                 changes[on].append(t)
                 was = on
     changes = {on: sorted(ts) for on, ts in changes.items()}
-    out = []
-    prev, prev_t, first_on = False, None, None
+    out: list = []
+    prev, prev_t = False, None
     for ts, on in engagement[src][1]:
-        t = ts
         if on != prev:
             if prev_t is None:   # engaged from the first message on: from the start
-                k = 0
-            else:                # the change happened in (prev_t, t]: the first topic to show it
+                out.append((None, on))
+            else:                # the change happened in (prev_t, ts]: the first topic to show it
                 later = changes[on][bisect.bisect_right(changes[on], prev_t):]
-                t = min(t, later[0]) if later else t
-                k = math.ceil((t - t0_ns) / dt_ns - _STEP_SLACK) - 1
-            out.append((max(0, k), core_cmd.ENABLE if on else core_cmd.DISABLE))
-            if on and first_on is None:
-                first_on = max(0, k) * dt_ns * 1e-9
+                out.append((min(ts, later[0]) if later else ts, on))
             prev = on
         prev_t = ts
-    n_on = sum(1 for _k, e in out if e is core_cmd.ENABLE)
+    ons = [t for t, on in out if on]
     topic = tm.bag_topic(src)
-    if n_on:
-        problems.append(Problem("engaged_from_reports", topic, f"the bag has no enable message: the simulation is "
-                                f"engaged and disengaged as {topic} shows ({n_on} engagement(s), the first from "
-                                f"t={first_on:.3f} s)", len(out)))
+    if ons:
+        first = 0.0 if ons[0] is None else (ons[0] - t0_ns) * 1e-9
+        problems.append(Problem("engaged_from_reports", topic, f"the bag has no enable message: the vehicle is "
+                                f"engaged and disengaged as {topic} shows ({len(ons)} engagement(s), the first at "
+                                f"t={first:.3f} s)", len(out)))
     else:
         problems.append(Problem("engaged_from_reports", topic, f"the bag has no enable message and {topic} never "
                                 "shows the vehicle engaged: the simulation stays disengaged, as the vehicle was"))
+    return out
+
+
+def _engagement_events(engagement: dict, t0_ns: int, dt_ns: float, tm: TopicMap, problems: list) -> list:
+    """``[(step, ENABLE | DISABLE)]`` from :func:`engagement_changes`: each applied in the physics step that
+    ends at its log time, so the simulation's report of that step shows the same state at the same time."""
+    out = []
+    for t, on in engagement_changes(engagement, t0_ns, tm, problems):
+        k = 0 if t is None else math.ceil((t - t0_ns) / dt_ns - _STEP_SLACK) - 1
+        out.append((max(0, k), core_cmd.ENABLE if on else core_cmd.DISABLE))
     return out
 
 
