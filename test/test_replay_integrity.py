@@ -5,6 +5,7 @@ have final names, one exit-status rule, and a closed pipe ends quietly."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -167,6 +168,9 @@ def test_damage_in_the_middle_of_the_file_is_reported_with_the_losses_per_topic(
     assert sum(lost.values()) > 20
     assert any(p.kind == "corrupt" for p in scan.problems)
     assert main([str(bag), "--out", str(tmp_path / "out"), "--no-plots", "-q"]) == 1
+    rep = json.loads((tmp_path / "out" / "replay.json").read_text())
+    assert {p["topic"]: p["count"] for p in rep["problems"] if p["kind"] == "lost" and p["topic"]} == lost
+    assert all(p["serious"] for p in rep["problems"] if p["kind"] in ("lost", "corrupt"))
     assert main([str(bag), "--info"]) == 1
 
 

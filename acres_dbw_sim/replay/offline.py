@@ -871,8 +871,8 @@ def replay_report(res: ReplayResult) -> dict:
         "parameters": inp.params,
         "parameter_source": inp.param_source,
         "commands": inp.command_counts,
-        "problems": [{"kind": p.kind, "topic": p.topic, "message": p.message, "count": p.count}
-                     for p in inp.problems],
+        "problems": [{"kind": p.kind, "topic": p.topic, "message": p.message, "count": p.count,
+                      "serious": p.serious} for p in inp.problems],
         "run": {"steps": res.run.steps, "simulated_s": res.run.simulated_s, "wall_s": res.wall_s,
                 "real_time_factor": res.real_time_factor, "bag_messages": res.bag_messages},
         "comparison": res.comparison,
