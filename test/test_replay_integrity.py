@@ -296,7 +296,8 @@ def test_a_bag_without_enable_replays_engaged_as_its_reports_show(buttons, tmp_p
     e = res.comparison["speed_mps"]
     tr, vr = res.input.references["speed_mps"]
     assert vr.max() > 2.5 and max(res.run.column("speed_mps")) > 2.5
-    assert e["rms"] < 0.01 and e["max_abs"] < 0.05, e
+    # as exact as the replay of the same bag with its enable and disable messages (float32 reports)
+    assert e["max_abs"] < 1e-5, e
     assert main([str(bag), "--out", str(tmp_path / "o"), "--no-plots", "--no-bag", "-q"]) == 0
 
 
