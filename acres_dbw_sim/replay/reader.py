@@ -6,12 +6,21 @@ hides timestamps that go backwards. A replay wants neither: it must replay
 what can be read and say what it could not. This module scans the storage
 itself:
 
-* MCAP: records from the start (schemas, channels, messages, chunks, which are
-  decompressed with rosbags' decompressors for zstd and lz4), stopping at the
-  data end record, or at the first record the file cuts short; the readable
-  part of a cut uncompressed chunk is kept.
+* MCAP: with a readable footer and summary, every chunk at the offset its
+  chunk index gives; otherwise records from the start (schemas, channels,
+  messages, chunks), to the data end record or to the first record the file
+  cuts short (the readable part of a cut uncompressed chunk is kept), resuming
+  at the next chunk after damaged bytes. Chunks are decompressed with
+  rosbags' decompressors (zstd, lz4) and checked against their message
+  indexes: a message is kept only where the index has it, so damaged bytes
+  are never taken for a message.
 * sqlite3: the ``topics``, ``message_definitions`` and ``messages`` tables, in
   insertion order, up to the first unreadable page.
+
+Losses are counted per topic against what the bag says it holds
+(``metadata.yaml``'s ``topics_with_message_count``, else the MCAP summary's
+statistics, else, as a lower bound, the message indexes) and reported as
+``lost`` problems; a file without its MCAP footer is ``truncated``.
 
 A bag is a rosbag2 directory (``metadata.yaml`` and its storage files; without
 ``metadata.yaml`` the storage files found in it are read) or a single ``.mcap``
