@@ -712,7 +712,7 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
 OUTPUT_NAMES = ("timeseries.csv", "summary.json", "plots.png", "overlay.png", "replay.json", "bag")
 
 
-def check_output_dir(bag: str | Path, out_dir: str | Path) -> None:
+def check_output_dir(bag: str | Path, out_dir: str | Path, names: tuple = OUTPUT_NAMES) -> None:
     """Refuse an output directory whose outputs would touch the input bag or files this tool did not write.
 
     The outputs (:data:`OUTPUT_NAMES`) replace files of the same name in
@@ -728,6 +728,8 @@ def check_output_dir(bag: str | Path, out_dir: str | Path) -> None:
         The input bag (directory or storage file).
     out_dir : str or Path
         The output directory (need not exist).
+    names : tuple of str
+        The outputs that will be written or replaced (default all of :data:`OUTPUT_NAMES`).
 
     Raises
     ------
@@ -743,7 +745,7 @@ def check_output_dir(bag: str | Path, out_dir: str | Path) -> None:
                           "writes into its input: choose another output directory")
     ours = _is_replay_output(out)
     foreign = []
-    for name in OUTPUT_NAMES:
+    for name in names:
         target = out / name
         real = target.resolve()
         if real == src or real in src.parents:
@@ -815,11 +817,12 @@ def replay_bag(bag: str | Path, out_dir: str | Path, topic_map: TopicMap | None 
     """
     import tempfile
     tm = topic_map or TopicMap()
-    check_output_dir(bag, out_dir)
+    names = tuple(n for n in OUTPUT_NAMES if (write_bag or n != "bag") and (plots or n != "overlay.png"))
+    check_output_dir(bag, out_dir, names)
     inp = load_replay(bag, tm, params, max_backjump_s)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    check_output_dir(bag, out_dir)   # again: out_dir may have been created meanwhile
+    check_output_dir(bag, out_dir, names)   # again: out_dir may have been created meanwhile
     work = Path(tempfile.mkdtemp(prefix=".acres-replay-", suffix=".tmp", dir=out))
     t0 = time.perf_counter()
     try:
