@@ -13,7 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 import yaml
 from rosbags.rosbag2 import Reader, StoragePlugin, Writer
