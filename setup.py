@@ -28,6 +28,7 @@ setup(
             f"demo_driver = {PACKAGE}.demo_driver:main",
             f"acres-scenario = {PACKAGE}.scenario:main",
             f"acres-replay = {PACKAGE}.replay:main",
+            f"acres-calibrate = {PACKAGE}.calibrate:main",
         ],
     },
 )

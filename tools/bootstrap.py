@@ -46,7 +46,7 @@ INTERFACES = ROOT / "msg_adapters" / "interfaces"
 INTERFACE_PACKAGES = ("tf2_msgs", "ds_dbw_msgs", "dbw_polaris_msgs")
 PACKAGE = "acres_dbw_sim"
 # Console entry points that ``ros2 run acres_dbw_sim <name>`` must find.
-EXECUTABLES = ("sim_node", "demo_driver", "acres-scenario", "acres-replay")
+EXECUTABLES = ("sim_node", "demo_driver", "acres-scenario", "acres-replay", "acres-calibrate")
 WHEEL_BUILD_PREFIX = "/opt/python/cp311-cp311"
 
 
