@@ -19,7 +19,8 @@ open loop (:func:`.segments.replay_segment`) with the values fitted so far
 3. **Dead times** are whole physics steps in the model. Each is searched on
    its grid ``round(T / dt)`` from the start value, one step at a time
    downhill on the sum of squares (with the continuous variables at their
-   fitted values), then the continuous variables are fitted again.
+   fitted values); if a dead time moved, the continuous variables are fitted
+   again.
 4. **Standard errors** from the Jacobian at the solution:
    ``cov = s^2 (J^T J)^-1`` with ``s^2 = SSR / (m - p)`` (m samples,
    p continuous variables), the correlation ``cov_ij / (se_i se_j)``. A dead
@@ -268,11 +269,14 @@ def fit_groups(inp, segments: list, variables: list, dt_s: float, log=None) -> l
                 assign, jac, r, _u = _lsq(prob, cont, assign)
             ssr_grid = {}
             if delays:
+                moved = False
                 for v in delays:
+                    before = assign[v]
                     assign, ssr_grid[v] = _delay_search(prob, v, assign, dt_s)
-                if cont:
+                    moved |= assign[v] != before
+                if cont and moved:
                     assign, jac, r, _u = _lsq(prob, cont, assign)
-                else:
+                elif not cont:
                     r = prob(assign)
             m, p = len(r), len(cont)
             s2 = float(r @ r) / max(1, m - p)

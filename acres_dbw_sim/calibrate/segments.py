@@ -188,7 +188,7 @@ def find_segments(inp: ReplayInput) -> list:
             kw = int(rest_k[i])
         else:
             kw = max(0, k0 - s(_FALLBACK_S))
-        speed = float(max(0.0, v[kw])) if kw > 0 else float(inp.params.get("initial_speed_mps", 0.0))
+        speed = float(max(0.0, v[kw])) if math.isfinite(v[kw]) else float(inp.params["initial_speed_mps"])
         segs.append(Segment(kind, kw, k0, k1, k0 * dt, k1 * dt, speed, gear[kw], float(peak)))
 
     driving = (thr > 2.0) & (brk <= 0.5)
