@@ -28,7 +28,10 @@ open loop (:func:`.segments.replay_segment`) with the values fitted so far
    neighbouring steps raise the sum of squares by more than ``s^2``.
    A variable whose standard error exceeds a quarter of its bound width is
    moved back to its start value and reported not identifiable
-   (the bag does not determine it), and the rest is fitted again.
+   (the bag does not determine it), and the rest is fitted again; so is,
+   of two variables correlated beyond +-0.99, the one with the larger
+   standard error relative to its bound width (e.g. the drag area against
+   the rolling resistance in a bag without fast coast-downs).
 5. A value within 0.1 % of the bound width of a bound is reported *at bound*.
 """
 from __future__ import annotations
@@ -52,6 +55,7 @@ RESOLUTION = {"speed_mps": 0.005, "yaw_rate_rad_s": 0.001}
 _DIFF_STEP = 1e-3
 _PROBE = 0.1
 _SE_LIMIT = 0.25
+_CORR_LIMIT = 0.99
 _AT_BOUND = 1e-3
 
 
@@ -171,6 +175,7 @@ def _lsq(prob: _Problem, cont: list, assign: dict) -> tuple:
                         xtol=1e-5, ftol=1e-6, max_nfev=25)
     out = dict(assign)
     out.update({v: float(lo[i] + w[i] * sol.x[i]) for i, v in enumerate(cont)})
+    import os
     return out, sol.jac / w[None, :], sol.fun, sol.x
 
 
@@ -298,6 +303,17 @@ def fit_groups(inp, segments: list, variables: list, dt_s: float, log=None) -> l
                                     f"range {v.lower:g}..{v.upper:g}; left at its start value")
                     active.remove(v)
                     assign[v] = v.start
+                continue
+            # a pair the bag cannot tell apart: the one with the larger relative error goes back
+            rel = [se[i] / (v.upper - v.lower) for i, v in enumerate(cont)]
+            pair = max(((abs(corr[i, j]), i, j) for i in range(p) for j in range(i + 1, p)), default=(0.0, 0, 0))
+            if pair[0] > _CORR_LIMIT:
+                _c, i, j = pair
+                drop, keep = (cont[i], cont[j]) if rel[i] >= rel[j] else (cont[j], cont[i])
+                vres[drop].note = (f"not identifiable: correlation {corr[i, j]:+.3f} with {keep.name} (the bag "
+                                   "cannot separate them); left at its start value")
+                active.remove(drop)
+                assign = {v: (v.start if v is drop else x) for v, x in assign.items()}
                 continue
             break
         for i, v in enumerate(cont):

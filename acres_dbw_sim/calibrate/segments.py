@@ -18,7 +18,8 @@ sweep      recorded speed >= 1 m/s and the steering angle command moves by >= 10
 turn       a sweep reaching a lateral acceleration |v r| >= 2 m/s^2
 ========== ============================================================================
 
-Bags driven by the ULC (``ulc/cmd``) carry no pedal commands: their
+Of each kind, the :data:`MAX_PER_KIND` segments with the largest excitation
+are kept. Bags driven by the ULC (``ulc/cmd``) carry no pedal commands: their
 longitudinal segments are not found (steering ones are).
 
 Each segment is replayed **open loop from a recorded initial state** with
@@ -29,9 +30,10 @@ enabled if it was and the latest command of each stream re-delivered at step
 (a moving reset puts the engine and belt at a light-load cruise, which a
 coasting or accelerating vehicle is not in; the speed error of such a start
 never decays in an open-loop replay). So the replay starts at an *anchor*:
-the last standstill with the lever settled (no gear command in the 1.5 s
-before) that lies between 15 s and 0.8 s before the segment (the actuators
-settle on the re-delivered commands), or the bag's first step. Without one,
+the last standstill (speed below 0.02 m/s and throttle released for 0.5 s)
+with the lever settled (no gear command in the 1.5 s before), 0.8 s before
+the standstill ends (the actuators settle on the re-delivered commands), at
+most 15 s before the segment, or the bag's first step. Without one,
 it starts 2 s before the segment from the recorded speed, which is
 approximate. The time from the anchor to the segment is replayed but left
 out of the residual; it is driven by the parameters of groups fitted before
@@ -50,11 +52,14 @@ from ..replay import ReplayInput, run_replay
 from ..replay.offline import GEARS
 from ..scenario.signals import COLUMN_NAMES
 
-__all__ = ["Segment", "find_segments", "segment_input", "replay_segment", "residual"]
+__all__ = ["Segment", "MAX_PER_KIND", "find_segments", "segment_input", "replay_segment", "residual"]
 
 _TIMEOUT_S = 0.1
+#: Segments kept per kind (the most excited): the fit's cost grows with them, its information
+#: soon stops growing (a 5-minute drive has about 18 of each).
+MAX_PER_KIND = 6
 _COL = {name: i for i, name in enumerate(COLUMN_NAMES)}
-#: The replay of a segment starts at the last standstill at least this long before it [s]
+#: The replay of a segment starts this long before the end of the last standstill [s]
 #: (the actuators settle on the re-delivered commands) ...
 _SETTLE_S = 0.8
 #: ... and at most this long before it [s]; without one, this long before it from the recorded speed:
@@ -139,13 +144,16 @@ def _steer(cmd) -> float:
     return float(cmd.cmd) if cmd.cmd_type == C.SteeringCmd.CMD_ANGLE else math.nan
 
 
-def find_segments(inp: ReplayInput) -> list:
+def find_segments(inp: ReplayInput, max_per_kind: int | None = MAX_PER_KIND) -> list:
     """Segments of the bag by excitation (see the module's table).
 
     Parameters
     ----------
     inp : ReplayInput
         The whole bag (:func:`acres_dbw_sim.replay.load_replay`).
+    max_per_kind : int or None
+        Keep at most this many segments of each kind, those with the largest excitation
+        (``peak``); None keeps all.
 
     Returns
     -------
@@ -170,21 +178,25 @@ def find_segments(inp: ReplayInput) -> list:
     segs: list = []
 
     # anchors: steps at which the simulation's reset reproduces the recorded state exactly: standing
-    # still (recorded speed < 0.02 m/s) with the lever settled (no gear command in the 1.5 s before)
-    # or the bag's first step
-    rest = v < 0.02
+    # still (recorded speed < 0.02 m/s, throttle command <= 2 %, for 0.5 s) with the lever settled
+    # (no gear command in the 1.5 s before), or the bag's first step
+    still = (v < 0.02) & (thr <= 2.0)
+    w = s(0.5)            # ... for 0.5 s with the throttle released (the powertrain at idle)
+    rest = np.array([bool(still[max(0, k - w):k + 1].all()) for k in range(n)])
     for k, obj in inp.events:
         if isinstance(obj, C.GearCmd) and k < n:
             rest[k:k + s(1.5)] = False
-    rest[0] = True
-    rest_k = np.flatnonzero(rest)
+    # the latest anchor of each standstill lies 0.8 s before its end, so that the actuators settle
+    # on the re-delivered commands before the next change
+    rest_k = sorted({0} | {int(b) - 1 - s(_SETTLE_S) for a, b in _runs(rest) if b - 1 - s(_SETTLE_S) >= a})
+    rest_k = np.array(rest_k, dtype=int)
 
     def add(kind: str, k0: int, k1: int, peak: float) -> None:
         k0, k1 = max(0, int(k0)), min(n, int(k1))
         if k1 - k0 < s(0.8) or not math.isfinite(v[k0]):
             return
-        i = np.searchsorted(rest_k, k0 - s(_SETTLE_S), side="right") - 1
-        if i >= 0 and rest_k[i] >= k0 - s(_LOOKBACK_S) and (rest_k[i] == 0 or rest_k[i] <= k0 - s(_SETTLE_S)):
+        i = np.searchsorted(rest_k, k0, side="right") - 1
+        if i >= 0 and rest_k[i] >= k0 - s(_LOOKBACK_S):
             kw = int(rest_k[i])
         else:
             kw = max(0, k0 - s(_FALLBACK_S))
@@ -221,6 +233,12 @@ def find_segments(inp: ReplayInput) -> list:
                     add("turn", k, e, float(np.nanmax(ay)))
             k = e
     order = {"sweep": 0, "turn": 1, "throttle": 2, "coast": 3, "brake": 4}
+    if max_per_kind is not None:
+        keep = []
+        for kind in order:
+            of_kind = sorted((g for g in segs if g.kind == kind), key=lambda g: (-g.peak, g.k_start))
+            keep += of_kind[:max_per_kind]
+        segs = keep
     return sorted(segs, key=lambda g: (order[g.kind], g.k_start))
 
 
