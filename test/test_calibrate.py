@@ -107,7 +107,10 @@ def test_noisy_reports_fit_within_the_standard_errors(field_bag):
     t, r = refs["yaw_rate_rad_s"]
     refs["yaw_rate_rad_s"] = (np.asarray(t), np.asarray(r) + rng.normal(0.0, 0.005, len(r)))
     noisy = dataclasses.replace(inp, references=refs)
-    cal = calibrate(field_bag, FITTED, None, inp=noisy)
+    # the continuous variables of the perturbed groups (the dead times and the drag area are the file's
+    # in the truth: left out to keep the test short)
+    cal = calibrate(field_bag, "steering,mass.dry_kg,dbw.throttle.lag_s,rolling_resistance,brakes.gain_scale,"
+                    "dbw.brake.lag_s", None, inp=noisy)
     for name in EXPECTED:
         vr = cal.variable(name)
         assert vr.identifiable and vr.se is not None and vr.se > 0, (name, vr.note)
