@@ -17,7 +17,7 @@ from pathlib import Path
 from ..model.params import ParameterError, _parse_value, parse_overrides
 from ..replay import ReplayError, ReplayInput, load_replay, run_replay
 from ..replay.topics import TopicMap
-from .fit import GroupResult, fit_groups, overrides_text
+from .fit import fit_groups, overrides_text
 from .keys import CalibrationError, catalogue, file_entries, select_vars
 from .segments import find_segments
 

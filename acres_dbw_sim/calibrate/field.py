@@ -64,7 +64,9 @@ def field_scenario_yaml(cycles: int = 1, surface: str = "gravel", truth: str = "
     def at(t: float, **cmds) -> None:
         ev.append((t, cmds))
 
-    steer = lambda a, rate=150: f"{{cmd: {c0 + a:.2f}, cmd_type: CMD_ANGLE, cmd_rate: {rate}, enable: true}}"  # noqa: E731
+    def steer(a: float, rate: float = 150) -> str:
+        return f"{{cmd: {c0 + a:.2f}, cmd_type: CMD_ANGLE, cmd_rate: {rate:g}, enable: true}}"
+
     thr = lambda p: f"{{cmd: {p:g}, cmd_type: CMD_PERCENT, enable: true}}"  # noqa: E731
     brk = lambda b: f"{{cmd: {b:g}, cmd_type: CMD_PRESSURE, enable: true}}"  # noqa: E731
     if steering_only:

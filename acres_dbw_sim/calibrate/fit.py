@@ -45,7 +45,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 from .keys import GROUP_SEGMENTS, GROUP_SIGNAL, GROUPS, FitVar, fmt_value
-from .segments import Segment, replay_segment, residual
+from .segments import replay_segment, residual
 
 __all__ = ["VarResult", "GroupResult", "fit_groups", "overrides_text", "RESOLUTION"]
 
@@ -175,7 +175,6 @@ def _lsq(prob: _Problem, cont: list, assign: dict) -> tuple:
                         xtol=1e-5, ftol=1e-6, max_nfev=25)
     out = dict(assign)
     out.update({v: float(lo[i] + w[i] * sol.x[i]) for i, v in enumerate(cont)})
-    import os
     return out, sol.jac / w[None, :], sol.fun, sol.x
 
 
@@ -323,7 +322,8 @@ def fit_groups(inp, segments: list, variables: list, dt_s: float, log=None) -> l
             tol = _AT_BOUND * (v.upper - v.lower)
             vr.at_bound = "lower" if x <= v.lower + tol else "upper" if x >= v.upper - tol else None
             if vr.at_bound:
-                vr.note = f"at {vr.at_bound} bound {v.lower if vr.at_bound == 'lower' else v.upper:g}: the optimum may lie beyond"
+                bound = v.lower if vr.at_bound == "lower" else v.upper
+                vr.note = f"at {vr.at_bound} bound {bound:g}: the optimum may lie beyond"
         for v in delays:
             vr = vres[v]
             k = int(round(assign[v] / dt_s))

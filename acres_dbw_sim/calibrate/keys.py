@@ -47,7 +47,8 @@ from pathlib import Path
 
 from ..model.params import _LIMITS, ParameterError, default_config_path
 
-__all__ = ["FitVar", "GROUPS", "GROUP_SEGMENTS", "CalibrationError", "catalogue", "select_vars", "file_entries"]
+__all__ = ["FitVar", "GROUPS", "GROUP_SEGMENTS", "GROUP_SIGNAL", "CalibrationError", "catalogue", "select_vars",
+           "file_entries", "fmt_value"]
 
 #: Groups in fitting order.
 GROUPS = ("longitudinal", "brake", "steering", "lateral")
