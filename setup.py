@@ -34,6 +34,7 @@ setup(
             f"sim_node = {PACKAGE}.node:main",
             f"demo_driver = {PACKAGE}.demo_driver:main",
             f"acres-sweep = {PACKAGE}.sweep:main",
+            f"acres-calibrate = {PACKAGE}.calibrate:main",
         ],
     },
 )

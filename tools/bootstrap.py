@@ -52,7 +52,7 @@ INTERFACE_PACKAGES = ("tf2_msgs", "ds_dbw_msgs", "dbw_polaris_msgs")
 PACKAGE = "acres_dbw_sim"
 # Console entry points that ``ros2 run acres_dbw_sim <name>`` must find.
 EXECUTABLES = ("sim_node", "demo_driver", "acres-sim", "acres-demo", "acres-scenario", "acres-replay",
-               "acres-sweep")
+               "acres-sweep", "acres-calibrate")
 # What share/<pkg> holds (as setup.py's data_files): files and directories of ROOT.
 SHARE_FILES = ("package.xml", "launch", "config", "rviz")
 WHEEL_BUILD_PREFIX = "/opt/python/cp311-cp311"
