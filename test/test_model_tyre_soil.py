@@ -166,6 +166,28 @@ def test_cruise_has_one_steady_operating_point(params, gear, pedal, v0):
         assert step.max() <= 0.01 * max(abs(x).mean(), 1.0), (col, step.max(), x.mean())
 
 
+@pytest.mark.parametrize("v0", [10.0, 13.0, 16.0])
+def test_cruise_through_the_ulc_has_one_steady_operating_point(v0):
+    from acres_dbw_sim.dbw.commands import ENABLE, UlcCmd
+    from acres_dbw_sim.simulation import Simulation
+    sim = Simulation(gear=Gear.DRIVE)
+    sim.reset(speed_mps=v0, gear=Gear.DRIVE)
+    sim.submit(ENABLE)
+    rec = []
+    every = int(round(0.02 / sim.dt_s))
+    for i in range(int(round(30.0 / sim.dt_s))):
+        if i % every == 0:
+            sim.submit(UlcCmd(cmd=v0, cmd_type=UlcCmd.CMD_VELOCITY, enable=True))
+        sim.step()
+        v = sim.vehicle
+        rec.append((v.clutch_torque_nm, v.cvt_ratio, v.engine_rpm, v.speed_mps))
+    tail = np.array(rec[-240:])
+    assert tail[:, 3].mean() == pytest.approx(v0, abs=0.1)
+    for col in range(3):
+        x = tail[:, col]
+        assert np.abs(np.diff(x)).max() <= 0.01 * max(abs(x).mean(), 1.0), (col, x.mean())
+
+
 @pytest.mark.parametrize("gear", [Gear.REVERSE, Gear.LOW])
 def test_held_brakes_hold_exactly(params, gear):
     v = Vehicle(params, FlatTerrain(surface="asphalt"))

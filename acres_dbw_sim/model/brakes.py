@@ -20,7 +20,7 @@ def brake_output_bar(line_bar: float, bias_bar: float, max_bar: float) -> float:
     return 0.0 if p < 0.0 else max_bar if p > max_bar else p
 
 
-@njit
+@njit(inline=True)
 def brake_torques_nm(line_bar: float, bias_bar: float, max_bar: float, front_nm_per_bar: float,
                      rear_nm_per_bar: float) -> tuple:
     """Brake torque of a front and of a rear wheel (T_front, T_rear) [N m] for line pressure ``line_bar`` [bar].

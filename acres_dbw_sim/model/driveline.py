@@ -22,7 +22,7 @@ Wheels: 0 FL, 1 FR, 2 RL, 3 RR. Front modes: 0 not driven (Turf, 2WD),
 
 The solve is a set of kernels (compiled by numba when present, see _jit.py)
 over the wheel coefficients ``wh = (J/dt [kg m^2/s], w_0 [rad/s], F_max R_t [N m], a1 [s/rad], a0 [-],
-T_res [N m], l/K' [-] (0 on hard ground), omega_s [rad/s], T_brake [N m])``, nine arrays of four
+T_res [N m], l/K' [-] (0 on hard ground), 1/omega_s [s/rad], T_brake [N m])``, nine arrays of four
 (``WH_*``); :class:`DrivelineSolver` wraps them for callers in Python.
 """
 from __future__ import annotations
@@ -36,10 +36,19 @@ from .soil import shear_shape
 __all__ = ["rising_root", "root_start", "root_next", "DrivelineSolver", "solve_driveline", "wheel_torque",
            "FRONT_FREE", "FRONT_OVERRUN", "FRONT_LOCKED", "ROOT_TOL_RAD_S"]
 
-WH_JDT, WH_W0, WH_FMAX_R, WH_A1, WH_A0, WH_TRES, WH_LK, WH_SPIN_SCALE, WH_TBRAKE = range(9)
+WH_JDT, WH_W0, WH_FMAX_R, WH_A1, WH_A0, WH_TRES, WH_LK, WH_SPIN_RATE, WH_TBRAKE = range(9)
 WH_SIZE = 9
+D_CARRIER = 0    # carrier speed c at the end of the step [rad/s]
+D_TC = 1         # clutch torque T_c [N m]
+D_TSUP = 2       # torque delivered to the carrier [N m]
+D_OMEGA = 3      # 4 wheel spins [rad/s]
+D_SHAFT = 7      # 4 shaft torques [N m]
+D_FX = 11        # 4 tyre forces F_x (shear on soil) [N]
+D_DRIVEN = 15    # 4 flags, 1.0 when connected to the carrier
+D_TRES = 19      # 4 resistance torques applied [N m]
+D_HELD = 23      # 4 flags, 1.0 when the brake holds the wheel at rest
 N_OUT = 27
-"""Length of the solve's result array (:func:`solve_driveline`)."""
+"""Layout and length of the solve's result array (:func:`solve_driveline`)."""
 """Indices of the wheel-coefficient arrays in ``wh`` (module docstring)."""
 
 FRONT_FREE = 0
@@ -158,7 +167,7 @@ def root_next(st, fx, dfx, tol, max_iter):
 
 
 # ----------------------------------------------------------------- wheel level
-@njit
+@njit(inline=True)
 def tyre_shape(wh, j, w):
     """(F_x / F_max, its slope d/dw [s/rad]) of wheel ``j`` at trial spin ``w``: tanh(a1 w + a0) on hard
     ground, the soil's shear shape g(a1 w + a0) on soil."""
@@ -172,20 +181,20 @@ def tyre_shape(wh, j, w):
     return th, a1 * (1.0 - th * th)
 
 
-@njit
+@njit(inline=True)
 def wheel_torque(wh, j, w):
     """(T_j(w) [N m], dT_j/dw [N m s/rad]) of wheel ``j`` at trial spin ``w`` (reference "Wheel")."""
     jdt = wh[WH_JDT][j]
     tres = wh[WH_TRES][j]
-    ws = wh[WH_SPIN_SCALE][j]
+    rs = wh[WH_SPIN_RATE][j]
     g, dg = tyre_shape(wh, j, w)
-    tr = spin_factor(w, ws)
+    tr = spin_factor(w, rs)
     fr = wh[WH_FMAX_R][j]
     return (jdt * (w - wh[WH_W0][j]) + fr * g + tres * tr,
-            jdt + fr * dg + tres * (1.0 - tr * tr) / ws)
+            jdt + fr * dg + tres * (1.0 - tr * tr) * rs)
 
 
-@njit
+@njit(inline=True)
 def brake_holds(torque_at_rest_nm, brake_nm):
     """True when a brake (or the brakes of a carrier) holds a wheel at rest: |T(0)| <= T_brake.
 
@@ -197,7 +206,7 @@ def brake_holds(torque_at_rest_nm, brake_nm):
     return brake_nm > 0.0 and -brake_nm <= torque_at_rest_nm <= brake_nm
 
 
-@njit
+@njit(inline=True)
 def free_spin(wh, j):
     """Spin of wheel ``j`` without a shaft: T_j(w) = 0; 0 when its brake holds it (:func:`brake_holds`)."""
     t0, _ = wheel_torque(wh, j, 0.0)
@@ -211,7 +220,7 @@ def free_spin(wh, j):
             return st[0]
 
 
-@njit
+@njit(inline=True)
 def open_split(wh, c):
     """w_2 of an open rear axle at carrier speed ``c``: T_2(w_2) = T_3(2c - w_2)."""
     w0 = wh[1]
@@ -225,7 +234,7 @@ def open_split(wh, c):
             return st[0]
 
 
-@njit
+@njit(inline=True)
 def need_torque(wh, open_rear, front, k, c):
     """(T_need(c) [N m], slope) at the rear carrier for carrier speed ``c`` (reference "Wheels in total")."""
     if open_rear:
@@ -251,7 +260,7 @@ def need_torque(wh, open_rear, front, k, c):
 
 
 # ----------------------------------------------------------------- carrier level
-@njit
+@njit(inline=True)
 def carrier_for_torque(wh, open_rear, front, k, target, c0):
     """c with T_need(c) = ``target`` [N m] (clutch at its capacity, park pawl, or neutral: 0)."""
     st = root_start(c0, 0.5)
@@ -262,7 +271,7 @@ def carrier_for_torque(wh, open_rear, front, k, target, c0):
             return st[0]
 
 
-@njit
+@njit(inline=True)
 def carrier_locked_clutch(wh, open_rear, front, k, r, eta, je_dt, w_free):
     """c with T_need(c) = D(T_c(c)), T_c(c) = J_e (w_free - R c) / dt (clutch holds)."""
     st = root_start(w_free / r, 0.5)
@@ -281,7 +290,7 @@ def carrier_locked_clutch(wh, open_rear, front, k, r, eta, je_dt, w_free):
             return st[0]
 
 
-@njit
+@njit(inline=True)
 def delivered_nm(r, eta, tc):
     """D(T_c) [N m] at the rear carrier (reference "Engine side")."""
     return r * eta * tc if tc >= 0.0 else r * tc / eta
@@ -295,7 +304,7 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
     Parameters
     ----------
     wh : tuple of 9 arrays of 4
-        J/dt, w_0, F_max R_t, a1, a0, T_res, l/K', omega_s, T_brake of each wheel (``WH_*``).
+        J/dt, w_0, F_max R_t, a1, a0, T_res, l/K', 1/omega_s, T_brake of each wheel (``WH_*``).
     out : array of N_OUT (27)
         Results: carrier speed c [rad/s], clutch torque T_c [N m], torque
         delivered to the carrier (D(T_c), the pawl's or 0) [N m], then per
@@ -388,13 +397,18 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
         t, _ = wheel_torque(wh, j, w)
         g, _ = tyre_shape(wh, j, w)
         out[11 + j] = fmr[j] / radius_m * g
-        out[19 + j] = tres[j] * spin_factor(w, wh[WH_SPIN_SCALE][j])
+        out[19 + j] = tres[j] * spin_factor(w, wh[WH_SPIN_RATE][j])
         out[23 + j] = 0.0
         if w == 0.0 and tbk[j] > 0.0:
             on_carrier = held and out[15 + j] != 0.0
             if on_carrier or out[15 + j] == 0.0:
                 # held at rest: the brake supplies what the wheel needs (its share mu_hold on the carrier)
-                t_app = mu_hold * tbk[j] if on_carrier else -t
+                if not on_carrier:
+                    t_app = -t
+                elif open_rear and j >= 2:
+                    t_app = 0.5 * tsup - t       # an open axle gives both wheels the same shaft torque
+                else:
+                    t_app = mu_hold * tbk[j]
                 out[19 + j] = t_app
                 out[23 + j] = 1.0
                 t += t_app
@@ -428,7 +442,7 @@ class DrivelineSolver:
     def __init__(self, radius_m: float) -> None:
         self.radius_m = radius_m
         self.wh = tuple(array([0.0] * 4) for _ in range(WH_SIZE))
-        self.jdt, self.w0, self.munr, self.a1, self.a0, self.tres, self.lk, self.spin_scale, self.tbrake = self.wh
+        self.jdt, self.w0, self.munr, self.a1, self.a0, self.tres, self.lk, self.spin_rate, self.tbrake = self.wh
         self.out = array([0.0] * N_OUT)
         self._set_results()
 
@@ -448,7 +462,7 @@ class DrivelineSolver:
         self.a0[j] = a0
         self.tres[j] = t_res_nm
         self.lk[j] = l_over_k
-        self.spin_scale[j] = spin_scale_rad_s
+        self.spin_rate[j] = 1.0 / spin_scale_rad_s
         self.tbrake[j] = brake_nm
 
     def wheel_torque(self, j: int, w: float) -> tuple:

@@ -95,7 +95,7 @@ def thrust_limit_n(area_m2: float, load_n: float, c_pa: float, phi_rad: float, l
     return area_m2 * c_pa * (1.0 + 2.0 * hb) + load_n * math.tan(phi_rad) * lug_phi
 
 
-@njit
+@njit(inline=True)
 def shear_shape(slip: float, l_over_k: float) -> tuple:
     """Janosi-Hanamoto shear over the contact: (g, dg/ds) with F = F_max g(s).
 

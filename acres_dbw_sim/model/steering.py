@@ -32,7 +32,7 @@ __all__ = ["rack_limited_deg", "bicycle_angle_rad", "ackermann_rad", "steering_w
 _DEG = math.pi / 180.0
 
 
-@njit
+@njit(inline=True)
 def rack_limited_deg(steering_wheel_deg: float, center_deg: float, rack_stop_deg: float) -> float:
     """Steering-wheel angle [deg] held by the rack stops theta_c - lock .. theta_c + lock (module docstring).
 

@@ -105,7 +105,7 @@ def query(td, x_m, y_m):
     return h, -dzdx * n, -dzdy * n, n, idx
 
 
-@njit
+@njit(inline=True)
 def probe(td, px, py, pz, dx, dy, dz, iterations):
     """Ground probe: the ray from the mount (px, py, pz) along the unit direction (dx, dy, dz) (odom).
 

@@ -49,7 +49,7 @@ SATURATION = 3.0
 point at which tanh no longer changes in double precision beyond 0.5 %, which only bounds the state."""
 
 
-@njit
+@njit(inline=True)
 def carcass_damping_s(tau_c_s: float, vx_mps: float, fade_speed_mps: float) -> float:
     """Carcass damping time at the speed ``vx_mps`` [s]: tau_c faded out by ``fade_speed_mps`` (module docstring).
 
@@ -105,7 +105,7 @@ def deflection_end_m(u_m: float, vx_mps: float, omega: float, dt_s: float, radiu
     return lim if u > lim else -lim if u < -lim else u
 
 
-@njit
+@njit(inline=True)
 def reported_slip(omega_rad_s: float, vx_mps: float, radius_m: float, floor_mps: float) -> float:
     """Kinematic longitudinal slip (omega R_t - v_x) / max(|v_x|, v_floor) [-] that the wheel reports.
 

@@ -17,8 +17,9 @@ pressure in bar as on the DBW interface.
 Stages 1 (the lever, a Python object) and the input checks run in
 :meth:`Vehicle.step`; stages 2 to 6 are one kernel, :func:`physics_step`,
 compiled by numba when present (_jit.py), which calls each section's
-functions (steering.py, engine.py, cvt.py, brakes.py, suspension.py,
-tyre.py, driveline.py, chassis.py, energy.py, terrain.py) in this order over
+functions (steering.py, engine.py, cvt.py, gearbox.py, brakes.py,
+terrain.py, suspension.py, tyre.py, soil.py, resistances.py, driveline.py,
+chassis.py, energy.py) in this order over
 flat arrays: the constants ``k`` (indices ``K_*``), the state ``s``
 (``S_*``) and the chassis state (chassis.py), scratch, the ledger terms
 (energy.py ``L_*``) and the outputs ``out`` (``O_*``) that :meth:`Vehicle.step`
@@ -37,8 +38,9 @@ from . import engine as _eng
 from ._jit import JIT, array, njit, to_list
 from .brakes import brake_torques_nm
 from .chassis import Chassis, box_contact_force_n, effective_mass_kg, integrate, kinetic_energy_j, quat_to_matrix
-from .driveline import (FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, WH_A0, WH_A1, WH_FMAX_R, WH_JDT, WH_LK,
-                        WH_SPIN_SCALE, WH_TBRAKE, WH_TRES, WH_W0, DrivelineSolver, solve_driveline)
+from .driveline import (D_CARRIER, D_DRIVEN, D_FX, D_HELD, D_OMEGA, D_SHAFT, D_TC, D_TRES, D_TSUP, FRONT_FREE,
+                        FRONT_LOCKED, FRONT_OVERRUN, WH_A0, WH_A1, WH_FMAX_R, WH_JDT, WH_LK,
+                        WH_SPIN_RATE, WH_TBRAKE, WH_TRES, WH_W0, DrivelineSolver, solve_driveline)
 from .energy import (L_AERO, L_ANGULAR_DAMPING, L_BODY_CONTACT, L_BRAKE, L_CHASSIS_KINETIC, L_CLUTCH, L_COUPLING,
                      L_DRIVELINE, L_ENGINE_KINETIC, L_ENGINE_LOSS, L_FUEL, L_PARASITIC, L_POTENTIAL, L_ROLLING,
                      L_SOIL, L_SUSPENSION, L_TYRE_SLIP, L_WATER, L_WHEEL_KINETIC, LEDGER_TERMS, EnergyLedger,
@@ -118,7 +120,7 @@ _K_NAMES = (
     "air_density",       # rho [kg/m^3]
     "drag_area",         # C_d A [m^2]
     "park_hold",         # T_park [N m]
-    "spin_scale",        # omega_s of the resistances' tanh [rad/s]
+    "spin_rate",         # 1 / omega_s of the resistances' tanh [s/rad]
     "cd_water",          # C_d,w [-]
     "probe_iterations",  # re-linearisations of the ground probe on a height map [-]
     "box_stiffness",     # body-box contact stiffness [N/m]
@@ -139,7 +141,7 @@ _K_NAMES = (
  K_ADC, K_J_SECONDARY, K_TANK_L, K_LHV, K_FUEL_DENSITY, K_P_BIAS, K_P_MAX, K_GAIN_FRONT,
  K_GAIN_REAR, K_DATUM, K_DROOP, K_BUMP_START, K_BUMP_RATE, K_MASS, K_ANGULAR_DAMPING, K_SIGMA_X,
  K_TAU_C, K_FADE_SPEED, K_K_SLIP, K_SLIP_FLOOR, K_SIGMA_Y, K_C_ALPHA, K_J_WHEEL, K_AIR_DENSITY, K_DRAG_AREA,
- K_PARK_HOLD, K_SPIN_SCALE, K_CD_WATER, K_PROBE_ITERATIONS, K_BOX_STIFFNESS, K_BOX_DAMPING, K_BOX_FRICTION,
+ K_PARK_HOLD, K_SPIN_RATE, K_CD_WATER, K_PROBE_ITERATIONS, K_BOX_STIFFNESS, K_BOX_DAMPING, K_BOX_FRICTION,
  K_Z_MAX, K_MR_SPEED, K_HYSTERESIS, K_SECTION_HEIGHT, K_LUG_HEIGHT, K_TREAD_K,
  K_N_SURFACES) = range(len(_K_NAMES))
 K_MOUNT = len(_K_NAMES)            # 4 x (x, y, z): wheel mounts relative to the centre of mass, body frame [m]
@@ -315,7 +317,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     tb_f, tb_r = brake_torques_nm(brake_line_bar, k[K_P_BIAS], k[K_P_MAX], k[K_GAIN_FRONT], k[K_GAIN_REAR])
     j_rear = k[K_J_WHEEL] + 0.5 * k[K_J_SECONDARY] * i_r * i_r
     jdt, w0s, fmr, a1s, a0s, tres, lks, wss, tbk = (wh[WH_JDT], wh[WH_W0], wh[WH_FMAX_R], wh[WH_A1], wh[WH_A0],
-                                                    wh[WH_TRES], wh[WH_LK], wh[WH_SPIN_SCALE], wh[WH_TBRAKE])
+                                                    wh[WH_TRES], wh[WH_LK], wh[WH_SPIN_RATE], wh[WH_TBRAKE])
     z_max = k[K_Z_MAX]
     ip = td[1]
     all_contact = True
@@ -345,7 +347,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
         a0s[j] = 0.0
         tres[j] = tb
         lks[j] = 0.0
-        wss[j] = k[K_SPIN_SCALE]
+        wss[j] = k[K_SPIN_RATE]
         tbk[j] = tb
         wd[b + W_CONTACT] = 0.0
         wd[b + W_TB] = tb
@@ -455,9 +457,9 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     eta = k[K_ETA]
     solve_driveline(wh, dres, dt, in_gear, park, open_rear, front_mode, ring_ratio, R_all, eta, j_e, w_free,
                     cap_fwd, cap_rev, k[K_PARK_HOLD], Rt)
-    c1 = dres[0]
-    t_c = dres[1]
-    t_sup = dres[2]
+    c1 = dres[D_CARRIER]
+    t_c = dres[D_TC]
+    t_sup = dres[D_TSUP]
     c0 = 0.5 * (om[2] + om[3])
     c_mean = 0.5 * (c0 + c1)
     we1 = w_free - dt * t_c / j_e
@@ -479,8 +481,8 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     out[O_U] = u
     out[O_TC] = t_c
     out[O_CARRIER] = c1
-    out[O_FRONT] = dres[15]
-    out[O_FRONT + 1] = dres[16]
+    out[O_FRONT] = dres[D_DRIVEN]
+    out[O_FRONT + 1] = dres[D_DRIVEN + 1]
 
     # ledger: powertrain side
     led[L_FUEL] += p_fuel * dt
@@ -495,19 +497,19 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     shaft_work = 0.0
     for j in range(4):
         w0 = om[j]
-        w1 = dres[3 + j]
+        w1 = dres[D_OMEGA + j]
         wm = 0.5 * (w0 + w1)
         jj = jdt[j] * dt
         led[L_WHEEL_KINETIC] += 0.5 * jj * (w1 * w1 - w0 * w0)
         b = W_SIZE * j
-        if dres[23 + j] != 0.0:
-            led[L_BRAKE] += dres[19 + j] * wm * dt        # the brake holds the wheel: its reaction
+        if dres[D_HELD + j] != 0.0:
+            led[L_BRAKE] += dres[D_TRES + j] * wm * dt        # the brake holds the wheel: its reaction
         else:
-            th = spin_factor(w1, k[K_SPIN_SCALE])
+            th = spin_factor(w1, k[K_SPIN_RATE])
             led[L_BRAKE] += wd[b + W_TB] * th * wm * dt
             led[L_ROLLING] += wd[b + W_TROLL] * th * wm * dt
-        if dres[15 + j] != 0.0:
-            shaft_work += dres[7 + j] * wm * dt
+        if dres[D_DRIVEN + j] != 0.0:
+            shaft_work += dres[D_SHAFT + j] * wm * dt
     led[L_COUPLING] += t_sup * c_mean * dt - shaft_work
 
     # 6. Chassis -------------------------------------------------------------------------
@@ -520,7 +522,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     c_al = k[K_C_ALPHA]
     for j in range(4):
         b = W_SIZE * j
-        w1 = dres[3 + j]
+        w1 = dres[D_OMEGA + j]
         s[S_ANGLE + j] += w1 * dt
         out[O_FX + j] = 0.0
         out[O_FY + j] = 0.0
@@ -533,7 +535,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
         v_x = wd[b + W_VX]
         v_y = wd[b + W_VY]
         mu = wd[b + W_MU]
-        fxl = dres[11 + j]
+        fxl = dres[D_FX + j]
         soil = wh[WH_LK][j] > 0.0
         # the slip state saturates the force (|k_s s| <= SATURATION on hard ground, |s| <= 1 on soil)
         s_lim = 1.0 if soil else SATURATION / k_s
@@ -655,7 +657,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
         lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
         fxl, fyl, nl = wd[b + W_FX], wd[b + W_FY], wd[b + W_LOAD]
         susp -= nl * (cvx * nx + cvy * ny + cvz * nz)
-        wm = 0.5 * (om[j] + dres[3 + j])
+        wm = 0.5 * (om[j] + dres[D_OMEGA + j])
         v_h = cvx * hx + cvy * hy + cvz * hz
         slip += fxl * (Rt * wm - v_h) - fyl * (cvx * lx + cvy * ly + cvz * lz)
         soil_w += wd[b + W_MRC] * v_h
@@ -680,7 +682,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
 
     # outputs: wheel spins, specific force at base_footprint (body frame, gravity included)
     for j in range(4):
-        s[S_OMEGA + j] = dres[3 + j]
+        s[S_OMEGA + j] = dres[D_OMEGA + j]
     Q0, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
     ax, ay_, az = (vx1 - vx0) / dt, (vy1 - vy0) / dt, (vz1 - vz0) / dt + G_MPS2
     abx = Q0 * ax + Q3 * ay_ + Q6 * az
@@ -778,7 +780,9 @@ class Vehicle:
         self.lever = GearLever(P.gearbox.max_shift_speed_mps, P.gearbox.shift_time_s)
         self.chassis = Chassis(mp.mass_kg, mp.inertia_tensor_kg_m2, P.resistances.angular_damping_per_s)
         self.solver = DrivelineSolver(P.tyres.radius_m)
-        self.ledger = EnergyLedger()
+        self._ledger = EnergyLedger()
+        self._ledger_stale = False
+        self._o = None
         # Geometry: mounts relative to the centre of mass, body frame.
         L, bf, br = P.geometry.wheelbase_m, P.geometry.track_front_m, P.geometry.track_rear_m
         Rt = P.tyres.radius_m
@@ -823,7 +827,7 @@ class Vehicle:
             k_slip=ty.hard_slip_stiffness, slip_floor=ty.slip_speed_floor_mps,
             sigma_y=ty.relaxation_m, c_alpha=ty.cornering_per_load_1_rad, j_wheel=ty.wheel_inertia_kg_m2,
             air_density=P.aero.air_density_kg_m3, drag_area=P.aero.drag_area_m2,
-            park_hold=P.gearbox.park_hold_nm, spin_scale=P.resistances.spin_scale_rad_s,
+            park_hold=P.gearbox.park_hold_nm, spin_rate=1.0 / P.resistances.spin_scale_rad_s,
             cd_water=P.resistances.water_drag_coefficient, probe_iterations=ch.probe_iterations,
             box_stiffness=ch.box_stiffness_n_m, box_damping=ch.box_damping_n_s_m, box_friction=ch.box_friction,
             z_max=ty.sinkage_limit_m, mr_speed=P.resistances.motion_resistance_speed_mps,
@@ -928,14 +932,16 @@ class Vehicle:
         st[S_TC_PREV] = 0.0
         st[S_FUEL] = P.fuel.tank_l
         st[S_HEAT] = 0.0
-        self.ledger.reset()
+        self._ledger.reset()
+        self._ledger_stale = False
         for i in range(len(LEDGER_TERMS)):
             self._led[i] = 0.0
         self.time_s = 0.0
         n0 = self.springs.static_load_n
         self.wheel_load_n = tuple(n0)
         self.wheel_in_contact = (True, True, True, True)
-        self.contact_point_m = (None, None, None, None)
+        self._o = None
+        self._sink_reset = sink
         self.wheel_extension_m = (P.chassis.rest_extension_m,) * 4
         self.steering_wheel_deg = P.steering.center_deg
         self.road_wheel_angle_rad = (0.0, 0.0, 0.0, 0.0)
@@ -949,7 +955,6 @@ class Vehicle:
         self.wheel_fx_n = (0.0,) * 4
         self.wheel_fy_n = (0.0,) * 4
         self.wheel_slip = (0.0,) * 4
-        self.sinkage_m = (0.0,) * 4
         self.front_engaged = (False, False)
         self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
         kinematics(self._k, ch.x, self._out)
@@ -1057,8 +1062,7 @@ class Vehicle:
         self.wheel_load_n = tuple(o[O_LOAD:O_LOAD + 4])
         contact = o[O_CONTACT:O_CONTACT + 4]
         self.wheel_in_contact = (contact[0] != 0.0, contact[1] != 0.0, contact[2] != 0.0, contact[3] != 0.0)
-        self.contact_point_m = tuple(tuple(o[O_CP + 3 * j:O_CP + 3 * j + 3]) if contact[j] != 0.0 else None
-                                     for j in range(4))
+        self._o = o
         self.wheel_extension_m = tuple(o[O_EXT:O_EXT + 4])
         self.brake_torque_nm = tuple(o[O_TB:O_TB + 4])
         self.engine_torque_nm = o[O_TE]
@@ -1070,10 +1074,35 @@ class Vehicle:
         self.wheel_fx_n = tuple(o[O_FX:O_FX + 4])
         self.wheel_fy_n = tuple(o[O_FY:O_FY + 4])
         self.wheel_slip = tuple(o[O_SLIP:O_SLIP + 4])
-        self.sinkage_m = tuple(o[O_SINK:O_SINK + 4])
         self.specific_force_body_mps2 = tuple(o[O_SF:O_SF + 3])
-        self.ledger.__dict__.update(zip(LEDGER_TERMS, to_list(self._led)))
+        self._ledger_stale = True
         self._publish_kinematics(o)
+
+    # outputs read less often than every step: built on access
+    @property
+    def ledger(self) -> EnergyLedger:
+        """The energy ledger since the reset (:class:`~acres_dbw_sim.model.energy.EnergyLedger`)."""
+        if self._ledger_stale:
+            self._ledger.__dict__.update(zip(LEDGER_TERMS, to_list(self._led)))
+            self._ledger_stale = False
+        return self._ledger
+
+    @property
+    def contact_point_m(self) -> tuple:
+        """Contact point of each wheel (odom) [m] at the start of the last step, None in the air."""
+        o = self._o
+        if o is None:
+            return (None, None, None, None)
+        return tuple(tuple(o[O_CP + 3 * j:O_CP + 3 * j + 3]) if o[O_CONTACT + j] != 0.0 else None
+                     for j in range(4))
+
+    @property
+    def sinkage_m(self) -> tuple:
+        """Depth of each wheel's rut below the surface [m] (0 on hard ground; soil.py)."""
+        o = self._o
+        if o is None:
+            return self._sink_reset
+        return tuple(o[O_SINK:O_SINK + 4])
 
 
 def _compile() -> None:
