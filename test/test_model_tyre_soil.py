@@ -313,3 +313,34 @@ def test_drawbar_pull_rises_then_saturates_on_each_soil_class(params):
         assert np.all(np.diff(pull, 2) < 0.0), so.name
         assert pull[-1] - pull[50] < 0.5 * (pull[50] - pull[0]), so.name
         assert pull[0] < 0.0 < pull[-1], so.name            # at rest the resistance, spinning a net pull
+
+
+# --------------------------------------------------------------------------- one physics
+
+
+def test_every_compiled_model_function_is_on_the_step_call_graph():
+    """ONE PHYSICS: each compiled function of acres_dbw_sim/model is called by the step (physics_step, directly
+    or through the functions it calls); none exists only for tests. The one exception is the inverse relation
+    that the public Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature commands) need."""
+    import ast
+    import pathlib
+
+    import acres_dbw_sim.model as model_pkg
+    inverse_only = {"steering_wheel_for_curvature_deg"}
+    funcs = {}
+    for f in pathlib.Path(model_pkg.__file__).parent.glob("*.py"):
+        for node in ast.parse(f.read_text()).body:
+            if isinstance(node, ast.FunctionDef):
+                jit = any(ast.unparse(d).startswith("njit") for d in node.decorator_list)
+                calls = {c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", None)
+                         for c in ast.walk(node) if isinstance(c, ast.Call)}
+                funcs[node.name] = (f.name, jit, calls)
+    seen, todo = set(), ["physics_step"]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in funcs:
+            continue
+        seen.add(name)
+        todo.extend(funcs[name][2])
+    orphans = sorted(f"{v[0]}:{k}" for k, v in funcs.items() if v[1] and k not in seen and k not in inverse_only)
+    assert orphans == []
