@@ -206,7 +206,7 @@ def brake_holds(torque_at_rest_nm, brake_nm):
     return brake_nm > 0.0 and -brake_nm <= torque_at_rest_nm <= brake_nm
 
 
-@njit(inline=True)
+@njit
 def free_spin(wh, j):
     """Spin of wheel ``j`` without a shaft: T_j(w) = 0; 0 when its brake holds it (:func:`brake_holds`)."""
     t0, _ = wheel_torque(wh, j, 0.0)
@@ -220,7 +220,7 @@ def free_spin(wh, j):
             return st[0]
 
 
-@njit(inline=True)
+@njit
 def open_split(wh, c):
     """w_2 of an open rear axle at carrier speed ``c``: T_2(w_2) = T_3(2c - w_2)."""
     w0 = wh[1]
@@ -234,7 +234,7 @@ def open_split(wh, c):
             return st[0]
 
 
-@njit(inline=True)
+@njit
 def need_torque(wh, open_rear, front, k, c):
     """(T_need(c) [N m], slope) at the rear carrier for carrier speed ``c`` (reference "Wheels in total")."""
     if open_rear:
@@ -260,7 +260,7 @@ def need_torque(wh, open_rear, front, k, c):
 
 
 # ----------------------------------------------------------------- carrier level
-@njit(inline=True)
+@njit
 def carrier_for_torque(wh, open_rear, front, k, target, c0):
     """c with T_need(c) = ``target`` [N m] (clutch at its capacity, park pawl, or neutral: 0)."""
     st = root_start(c0, 0.5)
@@ -271,7 +271,7 @@ def carrier_for_torque(wh, open_rear, front, k, target, c0):
             return st[0]
 
 
-@njit(inline=True)
+@njit
 def carrier_locked_clutch(wh, open_rear, front, k, r, eta, je_dt, w_free):
     """c with T_need(c) = D(T_c(c)), T_c(c) = J_e (w_free - R c) / dt (clutch holds)."""
     st = root_start(w_free / r, 0.5)
