@@ -232,6 +232,21 @@ def test_parked_sinkage(params, surface):
         assert min(v.sinkage_m) > 0.03
 
 
+def test_soil_map_on_a_height_map(params):
+    """A height map with regions is a soil map: the rear axle on silt loam sinks, the front on asphalt does not."""
+    from acres_dbw_sim.model.terrain import HeightMapTerrain, Region
+    grid = np.zeros((21, 21))
+    t = HeightMapTerrain(grid, 0.5, origin_m=(-5.0, -5.0), surface="asphalt",
+                         regions=[Region("silt_loam", rect=(-5.0, -5.0, 1.0, 5.0))])
+    v = Vehicle(params, t)
+    v.reset(gear=Gear.PARK)
+    _run(v, _inp(v), 2.0)
+    assert v.sinkage_m[:2] == (0.0, 0.0)
+    for z in v.sinkage_m[2:]:
+        assert z == pytest.approx(0.0224, rel=0.05)
+    assert sum(v.wheel_load_n) == pytest.approx(params.mass_properties.mass_kg * G_MPS2, rel=1e-3)
+
+
 def test_wheel_rides_in_its_rut(params):
     """On soil the body sits lower by the sinkage: the published z of base_footprint and the contact points."""
     hard = Vehicle(params, FlatTerrain(surface="asphalt"))
