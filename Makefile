@@ -17,7 +17,9 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ARGS ?=
 
 INTERFACE_SOURCES := $(shell find msg_adapters/interfaces -type f \( -name '*.msg' -o -name '*.srv' -o -name CMakeLists.txt -o -name package.xml \) 2>/dev/null)
-PACKAGE_SOURCES := setup.py setup.cfg package.xml tools/bootstrap.py
+PACKAGE_SOURCES := setup.py setup.cfg package.xml tools/bootstrap.py $(wildcard launch/* config/* rviz/*)
+# The numba kernels are cached next to these modules; a change compiles them again.
+KERNEL_SOURCES := $(wildcard acres_dbw_sim/model/*.py)
 
 # The venv is self-contained: a ROS installation or another venv sourced in the
 # calling shell must not leak in (pip would take their packages as installed,
@@ -43,7 +45,7 @@ help:
 	@echo "make bench  run the benchmarks under bench/"
 	@echo "make clean  remove build products (keeps .venv); make distclean removes .venv too"
 
-bootstrap: $(STAMPS)/package
+bootstrap: $(STAMPS)/package $(STAMPS)/kernels
 
 $(STAMPS)/venv:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { \
@@ -89,6 +91,11 @@ $(STAMPS)/package: $(STAMPS)/interfaces $(STAMPS)/python $(PACKAGE_SOURCES)
 	@$(VPY) tools/bootstrap.py write-env
 	@. ./$(ENV_SH) && python -c "from ds_dbw_msgs.msg import SteeringCmd; from dbw_polaris_msgs.msg import ThrottleCmd; from tf2_msgs.msg import TFMessage" || { \
 	  echo "error: the built interfaces do not import; run 'make distclean' and try again"; exit 1; }
+	@touch $@
+
+# Compile and cache the model's numba kernels now, not at the first `make run`.
+$(STAMPS)/kernels: $(STAMPS)/package $(KERNEL_SOURCES)
+	@. ./$(ENV_SH) && python tools/bootstrap.py warm-kernels
 	@touch $@
 
 run: bootstrap

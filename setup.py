@@ -15,6 +15,7 @@ setup(
         (f"share/{PACKAGE}", ["package.xml"]),
         (f"share/{PACKAGE}/launch", glob("launch/*.py")),
         (f"share/{PACKAGE}/config", glob("config/*.json") + glob("config/*.yaml")),
+        (f"share/{PACKAGE}/rviz", glob("rviz/*.rviz")),
     ],
     install_requires=["setuptools"],
     zip_safe=True,
@@ -23,11 +24,17 @@ setup(
     description="Drop-in ROS 2 simulator of a Dataspeed DBW Polaris Ranger CREW XP 1000",
     license="Apache-2.0",
     entry_points={
+        # Every tool is acres-<name>; sim_node and demo_driver are the same programs under
+        # the names `ros2 run acres_dbw_sim ...` and the launch file use.
         "console_scripts": [
-            f"sim_node = {PACKAGE}.node:main",
-            f"demo_driver = {PACKAGE}.demo_driver:main",
+            f"acres-sim = {PACKAGE}.node:main",
+            f"acres-demo = {PACKAGE}.demo_driver:main",
             f"acres-scenario = {PACKAGE}.scenario:main",
             f"acres-replay = {PACKAGE}.replay:main",
+            f"sim_node = {PACKAGE}.node:main",
+            f"demo_driver = {PACKAGE}.demo_driver:main",
+            f"acres-sweep = {PACKAGE}.sweep:main",
+            f"acres-calibrate = {PACKAGE}.calibrate:main",
         ],
     },
 )

@@ -11,7 +11,8 @@ dbw-interface.md §1.3 and §1.4.
 from __future__ import annotations
 
 __all__ = ["COMMAND_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S", "DBW_ENABLED_PERIOD_S",
-           "ECU_INFO_PERIOD_S", "REPORT_DEPTH", "PARAMETERS"]
+           "ECU_INFO_PERIOD_S", "REPORT_DEPTH", "PARAMETERS", "PARAMETER_LIMITS",
+           "RUNTIME_PARAMETERS", "GEAR_NAMES"]
 
 # (topic, ds_dbw_msgs type name, depth) of the command subscriptions, §1.3.
 COMMAND_TOPICS = (
@@ -39,6 +40,7 @@ REPORT_TOPICS = (
     ("brake/info", "brake_info", "BrakeInfo", 0.010),
     ("steering/offset", "steering_offset", "SteeringOffset", 0.500),
     ("steering/info", "steering_info", "SteeringInfo", 0.500),
+    ("propulsion/info", "propulsion_info", "PropulsionInfo", 0.020),  # Polaris: engine torque, CVT ratio (§5.1)
     ("fuel_level", "fuel_level", "FuelLevel", 0.500),
     ("steering/diag", "steering_diag", "SteeringDiagnostics", 0.200),
     ("brake/diag", "brake_diag", "BrakeDiagnostics", 0.200),
@@ -66,7 +68,8 @@ PARAMETERS = {
     "initial_y_m": (0.0, "initial y [m]"),
     "initial_yaw_rad": (0.0, "initial heading [rad]"),
     "initial_speed_mps": (0.0, "initial forward speed [m/s]"),
-    "initial_gear": ("P", "initial lever position: P R N H L"),
+    "initial_gear": ("P", "initial lever position: P R N H L (or PARK REVERSE NEUTRAL DRIVE LOW, "
+                          "any case; an unquoted N, which ROS's YAML reads as false, is taken as N)"),
     "drive_mode": ("AWD", "initial AWD switch: Turf | 2WD | AWD"),
     "surface": ("asphalt", "surface of the ground plane (config surfaces table)"),
     "grade_pct": (0.0, "ground plane rise along +x [%]"),
@@ -75,7 +78,19 @@ PARAMETERS = {
     "base_frame": ("base_footprint", "vehicle frame (child of odom)"),
     "base_link_frame": ("base_link", "frame published as a static child of base_frame"),
     "frame_id": ("base_footprint", "frame_id of imu/data_raw, as the real driver's parameter"),
+    "frame_prefix": ("", "prefix of every frame the node names (odom_frame, base_frame, "
+                         "base_link_frame, frame_id, the URDF's links on /tf), e.g. 'car1/' for "
+                         "vehicles side by side; the robot_description itself stays unprefixed "
+                         "(robot_state_publisher has its own frame_prefix)"),
     "publish_tf": (True, "publish odom -> base_frame on /tf"),
+    "clock_owner": (True, "sim and lockstep modes: publish /clock. With several vehicles in one "
+                          "DDS domain exactly one owns it; sim mode: a node with false steps "
+                          "its simulation to the /clock of the owner"),
+    "publish_description": (True, "publish robot_description (std_msgs/String, TRANSIENT_LOCAL): "
+                                  "the URDF generated from the vehicle parameters"),
+    "publish_wheel_tf": (False, "publish the URDF's transforms on /tf (steer knuckles and wheels "
+                                "every step, base_link and chassis on /tf_static), for users "
+                                "without robot_state_publisher"),
     "status_period_s": (0.0, "print a one-line live status every N s (0 = off)"),
     "record_bag": ("", "record every published topic and received command to this new rosbag2 "
                        "directory (MCAP); empty = no recording"),
@@ -83,4 +98,41 @@ PARAMETERS = {
                                "(precedence in that order when several command at once)"),
     "cmd_vel_timeout_s": (0.5, "cmd_vel: stop the vehicle when no Twist came for this long [s], > 0"),
     "cmd_vel_shift_park": (False, "cmd_vel: let the ULC leave PARK and park after a stop"),
+    "model": ("full", "model level behind the DBW: full | kinematic (docs/kinematic.md)"),
 }
+
+#: Lever-position names ``initial_gear`` accepts (any case) and the lever position
+#: (``acres_dbw_sim.model.enums.Gear`` member name) each stands for. ``H`` (high) is
+#: the Ranger's drive position, reported as DRIVE.
+GEAR_NAMES = {"P": "PARK", "PARK": "PARK", "R": "REVERSE", "REVERSE": "REVERSE",
+              "N": "NEUTRAL", "NEUTRAL": "NEUTRAL", "H": "DRIVE", "HIGH": "DRIVE", "D": "DRIVE",
+              "DRIVE": "DRIVE", "L": "LOW", "LOW": "LOW"}
+
+#: Accepted values of the node's parameters: ``(lower, upper)`` (inclusive) for a
+#: number, a tuple of names for a string (``initial_gear``: see ``GEAR_NAMES``),
+#: absent = any finite value. The node declares the ranges in its parameter
+#: descriptors, so ``ros2 param describe`` shows them and rclpy refuses a value
+#: outside with the reason.
+PARAMETER_LIMITS = {
+    "occupants": (0, 6),
+    "cargo_kg": (0.0, 454.0),            # bed capacity (polaris.json mass.cargo_kg range)
+    "step_hz": (60.0, 1000.0),
+    "time_mode": ("realtime", "sim", "lockstep"),
+    "rate_factor": (0.01, 1000.0),
+    "lockstep_steps": (1, 1000000),
+    "report_rates": ("mission", "vehicle"),
+    "initial_speed_mps": (-10.0, 30.0),
+    "drive_mode": ("Turf", "2WD", "AWD"),
+    "grade_pct": (-100.0, 100.0),
+    "bank_pct": (-100.0, 100.0),
+    "status_period_s": (0.0, 3600.0),
+    "cmd_vel_timeout_s": (0.01, 60.0),
+    "model": ("full", "kinematic"),
+}
+
+#: Parameters a running node takes (``ros2 param set``): applied at once, or for
+#: ``initial_*`` and ``drive_mode`` at the next ``~/reset``. Every other parameter
+#: is read-only: only start-up (command line, params file, launch file) sets it.
+RUNTIME_PARAMETERS = ("rate_factor", "lockstep_steps", "report_rates", "status_period_s",
+                      "initial_x_m", "initial_y_m", "initial_yaw_rad", "initial_speed_mps",
+                      "initial_gear", "drive_mode")

@@ -36,9 +36,20 @@ Time modes (parameter ``time_mode``):
 
 from __future__ import annotations
 
+import logging
 import math
+import os
+import signal
 import sys
 import time
+
+# Started as the node program (sim_node, python -m acres_dbw_sim.node): a SIGINT or
+# SIGTERM during the imports below (seconds on a busy machine) is kept for main()
+# instead of ending in a KeyboardInterrupt traceback. Imported as a library: untouched.
+_STOP: list[int] = []
+if os.path.basename(sys.argv[0]) in ("sim_node", "node.py"):
+    for _sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_sig, lambda signum, _frame: _STOP.append(signum))
 
 import rclpy
 from rclpy.clock import Clock as RosClock, ClockType
@@ -51,26 +62,33 @@ try:
 except ImportError:  # rclpy before Jazzy
     EventsExecutor = None
 from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
+from rclpy.parameter import Parameter
+from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
+                                SetParametersResult)
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from std_msgs.msg import Bool, Empty, String
 from std_srvs.srv import SetBool, Trigger
 from tf2_msgs.msg import TFMessage
+from geometry_msgs.msg import TransformStamped
 
 import ds_dbw_msgs.msg as dbw_msgs
 from msg_adapters.arbiter import CommandArbiter, parse_interfaces
 from msg_adapters.cmd_vel import CmdVelAdapter
 from msg_adapters.diagnostics import interface_diagnostics
-from msg_adapters.bag import BagError, NodeBagRecorder, stamp_ns
 from msg_adapters.ds_dbw import CommandConverter, ReportFiller, stamp_from_seconds
 from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, OdometryBuilder,
                                         TfBuilder, static_transforms)
 from nav_msgs.msg import Odometry
 from sensor_msgs.msg import Imu, JointState
 
+from . import description
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
-from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S, IMU_PERIOD_S,
-                        PARAMETERS, REPORT_DEPTH, REPORT_TOPICS)
+from .dbw.schedule import CanSchedule, report_schedule
+from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S, GEAR_NAMES,
+                        IMU_PERIOD_S, PARAMETER_LIMITS, PARAMETERS, REPORT_DEPTH, REPORT_TOPICS,
+                        RUNTIME_PARAMETERS)
 from .dbw.system import DriverInput
 from .model.enums import DriveMode, Gear
 from .model.params import ParameterError, load_parameters
@@ -96,18 +114,79 @@ LEGACY_COMMAND_TOPICS = (
 LEGACY_TWIST_PERIOD_S = 0.010
 CMD_VEL_DEPTH = 2          # DBW1 ulc_node: cmd_vel and cmd_vel_stamped, depth 2 (§3.4)
 DIAGNOSTICS_PERIOD_S = 1.0
-MAX_BATCH_S = 0.025  # simulated time stepped at most between two publications [s]
-GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE,
-         "L": Gear.LOW}
+MAX_BATCH_S = 0.025  # sim mode: simulated time stepped at most between two publications [s]
+MAX_CATCH_UP_S = 1.0  # realtime: steps owed caught up in one tick; more are skipped [s]
+MAX_CATCH_UP_RECORDING_S = 60.0  # the same while recording a bag [s]
 DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
-TIME_MODES = ("realtime", "sim", "lockstep")
-REPORT_PROFILES = ("mission", "vehicle")
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 
 
 
 class StartupError(RuntimeError):
     """A parameter is invalid: start-up stops with this message (names the parameter)."""
+
+
+def _as_declared(prm: Parameter) -> Parameter:
+    """``prm`` with the declared type where a person's spelling gave another one.
+
+    An integer for a floating-point parameter (``rate_factor:=10``) becomes a
+    float; an unquoted ``N`` for ``initial_gear``, which ROS's YAML (command line,
+    params file, launch file) reads as the boolean false, becomes ``"N"``.
+    Anything else is returned unchanged (and refused by the declared type).
+    """
+    default = PARAMETERS[prm.name][0]
+    value = prm.value
+    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+        return Parameter(prm.name, Parameter.Type.DOUBLE, float(value))
+    if prm.name == "initial_gear" and value is False:
+        return Parameter(prm.name, Parameter.Type.STRING, "N")
+    return prm
+
+
+def _descriptor(name: str, default: object, description: str) -> ParameterDescriptor:
+    """The descriptor of a node parameter: description (with the unit), range or
+    choices (``PARAMETER_LIMITS``), and read-only unless in ``RUNTIME_PARAMETERS``."""
+    limits = PARAMETER_LIMITS.get(name)
+    d = ParameterDescriptor(description=description, read_only=name not in RUNTIME_PARAMETERS)
+    constraints = []
+    if isinstance(limits, tuple) and limits and isinstance(limits[0], str):
+        constraints.append("one of: " + ", ".join(limits))
+    elif isinstance(default, float) and limits is not None:
+        d.floating_point_range = [FloatingPointRange(from_value=float(limits[0]),
+                                                     to_value=float(limits[1]), step=0.0)]
+    elif isinstance(default, int) and not isinstance(default, bool) and limits is not None:
+        d.integer_range = [IntegerRange(from_value=int(limits[0]), to_value=int(limits[1]), step=1)]
+    if name == "initial_gear":
+        constraints.append("one of: " + ", ".join(GEAR_NAMES) + " (any case)")
+    constraints.append("applied at the next ~/reset" if name.startswith("initial_") or name == "drive_mode"
+                       else "applied at once" if name in RUNTIME_PARAMETERS
+                       else "read-only: set at start-up (command line, params file, launch file)")
+    d.additional_constraints = "; ".join(constraints)
+    return d
+
+
+def _gear(name: str) -> Gear:
+    """The lever position named by ``name`` (``GEAR_NAMES``, any case)."""
+    return Gear[GEAR_NAMES[name.strip().upper()]]
+
+
+def _invalid(name: str, value: object) -> str:
+    """Why ``value`` is not acceptable for parameter ``name`` ("" when it is)."""
+    default = PARAMETERS[name][0]
+    if type(value) is not type(default) and not (isinstance(default, list) and value == []):
+        return f"expected {type(default).__name__}, got {type(value).__name__}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "must be finite"
+    limits = PARAMETER_LIMITS.get(name)
+    if name == "initial_gear":
+        if value.strip().upper() not in GEAR_NAMES:
+            return f"must be one of {sorted(set(GEAR_NAMES))} (any case)"
+    elif limits and isinstance(limits[0], str):
+        if value not in limits:
+            return f"must be one of {list(limits)}"
+    elif limits and not limits[0] <= value <= limits[1]:
+        return f"must be within {limits[0]}..{limits[1]}"
+    return ""
 
 
 def _period_steps(period_s: float, dt_s: float) -> int:
@@ -132,7 +211,7 @@ class SimNode(Node):
             params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
                                      p["occupants"], p["cargo_kg"])
             self.sim = Simulation(params, terrain, 1.0 / p["step_hz"], gear=p["initial_gear"],
-                                  drive_mode=p["drive_mode"])
+                                  drive_mode=p["drive_mode"], model=p["model"])
         except ParameterError as err:
             raise StartupError(f"parameter 'vehicle_config'/'overrides': {err}") from err
         except KeyError as err:   # the terrain names a surface the table lacks
@@ -141,97 +220,125 @@ class SimNode(Node):
             raise StartupError(f"parameter 'step_hz' or 'initial_*': {err}") from err
         self._initial = (p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"],
                          p["initial_speed_mps"], p["initial_gear"], p["drive_mode"])
+        # Time (README "Time"): a stamp is _epoch_s + sim.time_s; the run of the
+        # simulation since the last reset started at steady time _wall_t0.
+        self._epoch_s = 0.0
+        self._wall_t0 = time.monotonic()
+        self._steps_at_t0 = 0
+        self._last_stamp_s = -math.inf
         self._reset(*self._initial)
         self._driver = DriverInput()
         self._create_interfaces()
-        self._wall_t0 = time.monotonic()
-        self._epoch_s = time.time() if p["time_mode"] == "realtime" else 0.0
-        self._steps_at_t0 = 0
         self._last_status = time.monotonic()
         self._cpu_t0 = time.process_time()
-        try:  # records every published topic and received command (msg_adapters/bag.py)
-            self._recorder = (NodeBagRecorder(self, p["record_bag"], epoch_s=self._epoch_s,
-                                              clock_ns=lambda: stamp_ns(self._epoch_s + self.sim.time_s))
-                              if p["record_bag"] else None)
-        except BagError as err:
-            raise StartupError(f"parameter 'record_bag': {err}") from err
+        self._timer = None
         if p["time_mode"] == "lockstep":
             self.create_service(Trigger, "~/step", self._on_lockstep)
-            self._publish(force=True)
+        elif p["time_mode"] == "sim" and not p["clock_owner"]:
+            pass   # paced by the owner's /clock (_on_clock)
         else:
             # Paced by the steady clock even with use_sim_time: this node is the
             # source of /clock, so a ROS-time timer would wait for itself.
-            self.create_timer(self.sim.dt_s / max(1.0, p["rate_factor"])
-                              if p["time_mode"] == "sim" else self.sim.dt_s, self._on_tick,
-                              clock=RosClock(clock_type=ClockType.STEADY_TIME))
+            self._timer = self.create_timer(self._tick_period_s(), self._on_tick,
+                                            clock=RosClock(clock_type=ClockType.STEADY_TIME))
+            self._align_to_timer()
+        self._recorder = None
+        if p["record_bag"]:   # imported only here: rosbags takes a third of a second to import
+            from msg_adapters.bag import BagError, NodeBagRecorder, stamp_ns
+            try:  # records every published topic and received command (msg_adapters/bag.py)
+                # Opened after the clock is set: its opening time is caught up at the
+                # first tick, it never shifts the stamps (issue 14 item 4).
+                self._recorder = NodeBagRecorder(
+                    self, p["record_bag"], epoch_s=self._epoch_s,
+                    clock_ns=lambda: stamp_ns(self._epoch_s + self.sim.time_s))
+            except BagError as err:
+                raise StartupError(f"parameter 'record_bag': {err}") from err
+        if p["time_mode"] == "lockstep":
+            self._publish(force=True)
         self.get_logger().info(
             f"simulating a Polaris Ranger at {p['step_hz']:g} Hz, time_mode={p['time_mode']}, "
             f"reports={p['report_rates']}")
 
     # ------------------------------------------------------------------ parameters
     def _read_parameters(self) -> dict:
-        values = {}
-        for name, (default, _desc) in PARAMETERS.items():
-            try:
-                self.declare_parameter(name, default)
-                value = self.get_parameter(name).value
-            except ParameterUninitializedException as err:  # rclpy reads '[]' as unset
-                if not isinstance(default, list):
-                    raise StartupError(f"parameter '{name}': {err}") from err
-                value = []
-            except Exception as err:  # wrong type given in a params file or on the CLI
-                raise StartupError(f"parameter '{name}': {err}") from err
-            if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-                value = float(value)
-            if type(value) is not type(default):
-                raise StartupError(f"parameter '{name}': expected {type(default).__name__}, "
-                                   f"got {value!r}")
-            if isinstance(value, float) and not math.isfinite(value):
-                raise StartupError(f"parameter '{name}': must be finite, got {value}")
-            values[name] = value
-        checks = (
-            ("step_hz", 60.0 <= values["step_hz"] <= 1000.0, "must be within 60..1000 Hz"),
-            ("time_mode", values["time_mode"] in TIME_MODES, f"must be one of {TIME_MODES}"),
-            ("rate_factor", values["rate_factor"] > 0.0, "must be > 0"),
-            ("lockstep_steps", values["lockstep_steps"] >= 1, "must be >= 1"),
-            ("report_rates", values["report_rates"] in REPORT_PROFILES, f"must be one of {REPORT_PROFILES}"),
-            ("occupants", 0 <= values["occupants"] <= 6, "must be within 0..6"),
-            ("cargo_kg", values["cargo_kg"] >= 0.0, "must be >= 0"),
-            ("initial_gear", values["initial_gear"] in GEARS, f"must be one of {sorted(GEARS)}"),
-            ("drive_mode", values["drive_mode"] in DRIVE_MODES, f"must be one of {sorted(DRIVE_MODES)}"),
-            ("status_period_s", values["status_period_s"] >= 0.0, "must be >= 0"),
-            ("cmd_vel_timeout_s", values["cmd_vel_timeout_s"] > 0.0, "must be > 0"),
-        )
-        for name, ok, why in checks:
-            if not ok:
-                raise StartupError(f"parameter '{name}' = {values[name]!r}: {why}")
-        try:
-            values["interfaces"] = parse_interfaces(values["interfaces"])
-        except ValueError as err:
-            raise StartupError(f"parameter 'interfaces' = {values['interfaces']!r}: {err}") from err
-        values["initial_gear"] = GEARS[values["initial_gear"]]
-        values["drive_mode"] = DRIVE_MODES[values["drive_mode"]]
         known = set(PARAMETERS) | {"use_sim_time"}
         overrides = getattr(self, "_parameter_overrides", {})  # rclpy keeps them here only
         unknown = sorted(n for n in overrides if n not in known)
         if unknown:
             raise StartupError(f"unknown parameter(s) {unknown}; known: {sorted(PARAMETERS)}")
+        for name, prm in list(overrides.items()):   # declare_parameter checks the type first
+            if name in PARAMETERS:
+                overrides[name] = _as_declared(prm)
+        values = {}
+        for name, (default, text) in PARAMETERS.items():
+            try:
+                self.declare_parameter(name, default, _descriptor(name, default, text))
+                value = self.get_parameter(name).value
+            except ParameterUninitializedException as err:  # rclpy reads '[]' as unset
+                if not isinstance(default, list):
+                    raise StartupError(f"parameter '{name}': {err}") from err
+                value = []
+            except Exception as err:  # wrong type or out of range (params file, CLI, launch)
+                raise StartupError(f"parameter '{name}': {err}") from err
+            why = _invalid(name, value)
+            if why:
+                raise StartupError(f"parameter '{name}' = {value!r}: {why}")
+            values[name] = value
+        try:
+            values["interfaces"] = parse_interfaces(values["interfaces"])
+        except ValueError as err:
+            raise StartupError(f"parameter 'interfaces' = {values['interfaces']!r}: {err}") from err
+        for name in ("odom_frame", "base_frame", "base_link_frame", "frame_id"):
+            values[name] = values["frame_prefix"] + values[name]
+        values["initial_gear"] = _gear(values["initial_gear"])
+        values["drive_mode"] = DRIVE_MODES[values["drive_mode"]]
+        # Run-time changes: types first (an integer for a double), then values.
+        self.add_pre_set_parameters_callback(
+            lambda params: [_as_declared(prm) if prm.name in PARAMETERS else prm for prm in params])
+        self.add_on_set_parameters_callback(self._on_set_parameters)
+        self.add_post_set_parameters_callback(self._apply_parameters)
         return values
+
+    def _on_set_parameters(self, params: list[Parameter]) -> SetParametersResult:
+        """Refuse a run-time value that start-up would refuse, with the reason."""
+        for prm in params:
+            if prm.name in PARAMETERS:
+                why = _invalid(prm.name, prm.value)
+                if why:
+                    return SetParametersResult(successful=False,
+                                               reason=f"{prm.name} = {prm.value!r}: {why}")
+        return SetParametersResult(successful=True)
+
+    def _apply_parameters(self, params: list[Parameter]) -> None:
+        """Apply accepted run-time values (``RUNTIME_PARAMETERS``)."""
+        p = self._p
+        for prm in params:
+            name, value = prm.name, prm.value
+            if name not in RUNTIME_PARAMETERS:
+                continue
+            if name == "initial_gear":
+                value = _gear(value)
+            elif name == "drive_mode":
+                value = DRIVE_MODES[value]
+            p[name] = value
+            if name == "rate_factor":
+                self._set_rate_factor(value)
+            elif name == "report_rates":
+                self._set_report_rates(value)
+        self._initial = (p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"],
+                         p["initial_speed_mps"], p["initial_gear"], p["drive_mode"])
 
     # ------------------------------------------------------------------ interfaces
     def _create_interfaces(self) -> None:
         p = self._p
         dt = self.sim.dt_s
+        every = self._every
         vehicle_rates = p["report_rates"] == "vehicle"
-
-        def every(period_s: float) -> int:
-            return _period_steps(period_s, dt) if vehicle_rates else 1
-
         served = p["interfaces"]
         self._arbiter = CommandArbiter(served)
-        self._reports = []   # ds_dbw: (publisher, DbwReports attribute, filler, every)
+        self._reports = []   # ds_dbw: (publisher, DbwReports attribute, filler, CanSchedule, period [s])
         self._ecu = []
-        self._legacy = []    # polaris_legacy: (publisher, builder, every)
+        self._legacy = []    # polaris_legacy: (publisher, builder, every, period [s])
         self._cmd_vel: CmdVelAdapter | None = None
         if "ds_dbw" in served:
             self._create_ds_dbw(every)
@@ -242,9 +349,11 @@ class SimNode(Node):
         # enable / disable: one pair of topics shared by every interface (§1.3, §3.1)
         self.create_subscription(Empty, "enable", lambda _m: self.sim.submit(ENABLE), 10)
         self.create_subscription(Empty, "disable", lambda _m: self.sim.submit(DISABLE), 10)
+        # Absolute like RViz's tool; with several vehicles the launch file remaps it
+        # per vehicle (-r /initialpose:=/<ns>/initialpose).
         self.create_subscription(PoseWithCovarianceStamped, "/initialpose", self._on_initialpose, 1)
 
-        self._imu_every = every(IMU_PERIOD_S)
+        self._imu_every = CanSchedule(IMU_PERIOD_S if vehicle_rates else 0.0, dt)
         self._pub_imu = self.create_publisher(Imu, "imu/data_raw", 10)
         self._imu = ImuBuilder(p["frame_id"])
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
@@ -262,20 +371,57 @@ class SimNode(Node):
         self._diag_every = _period_steps(DIAGNOSTICS_PERIOD_S, dt)
         self._pub_odom = self.create_publisher(Odometry, "odom", 10)
         self._odom = OdometryBuilder(p["odom_frame"], p["base_frame"])
-        self._pub_tf = self.create_publisher(TFMessage, "/tf", 100) if p["publish_tf"] else None
+        self._pub_tf = (self.create_publisher(TFMessage, "/tf", 100)
+                        if p["publish_tf"] or p["publish_wheel_tf"] else None)
         self._tf = TfBuilder(p["odom_frame"], p["base_frame"])
         self._pub_joints = self.create_publisher(JointState, "joint_states", 10)
         self._joints = JointStateBuilder()
         self._pub_tf_static = self.create_publisher(TFMessage, "/tf_static", latched)
-        self._pub_tf_static.publish(TFMessage(transforms=static_transforms(
-            p["base_frame"], p["base_link_frame"], p["frame_id"], (0.0, 0.0, 0.0))))
+        statics = static_transforms(p["base_frame"], p["base_link_frame"], p["frame_id"],
+                                    description.base_link_offset_m(self.sim.params))
+        self._wheel_tf = []   # publish_wheel_tf: (TransformStamped, joint_states index, axis)
+        prefix = p["frame_prefix"]
+        for j in description.joints(self.sim.params, p["base_frame"], p["base_link_frame"]):
+            if not p["publish_wheel_tf"] or j.name == "base_link_joint":
+                continue
+            t = TransformStamped()
+            t.header.frame_id = j.parent if j.parent.startswith(prefix) else prefix + j.parent
+            t.child_frame_id = j.child if j.child.startswith(prefix) else prefix + j.child
+            t.transform.translation.x, t.transform.translation.y, t.transform.translation.z = j.xyz_m
+            t.transform.rotation.w = 1.0
+            if j.kind == "fixed":
+                statics.append(t)
+            else:
+                self._wheel_tf.append((t, description.JOINT_NAMES.index(j.name), j.axis))
+        self._pub_tf_static.publish(TFMessage(transforms=statics))
+        if p["publish_description"]:
+            self._pub_description = self.create_publisher(String, "robot_description", latched)
+            self._pub_description.publish(String(data=description.urdf(
+                self.sim.params, base_frame=p["base_frame"][len(prefix):],
+                base_link_frame=p["base_link_frame"][len(prefix):])))
         self._pub_clock = (self.create_publisher(Clock, "/clock", 10)
-                           if p["time_mode"] != "realtime" else None)
+                           if p["time_mode"] != "realtime" and p["clock_owner"] else None)
+        if p["time_mode"] == "sim" and not p["clock_owner"]:
+            self.create_subscription(Clock, "/clock", self._on_clock, 10)
         self.create_service(Trigger, "~/reset", self._on_reset)
         for name in SUBSYSTEMS:
             self.create_service(SetBool, f"~/inject_fault/{name}",
                                 lambda req, res, n=name: self._on_fault(n, req, res))
         self.create_service(SetBool, "~/inject_override", self._on_override)
+
+    def _every(self, period_s: float) -> int:
+        """Physics steps between two messages of a topic with CAN period ``period_s``:
+        1 with ``report_rates: mission``, the real period with ``vehicle``."""
+        return _period_steps(period_s, self.sim.dt_s) if self._p["report_rates"] == "vehicle" else 1
+
+    def _set_report_rates(self, _profile: str) -> None:
+        """Apply a new ``report_rates`` (``self._p`` already holds it)."""
+        every, dt = self._every, self.sim.dt_s
+        vehicle_rates = self._p["report_rates"] == "vehicle"
+        self._reports = [(pub, a, f, report_schedule(a, period, dt, vehicle_rates), period)
+                         for pub, a, f, _s, period in self._reports]
+        self._legacy = [(pub, b, every(period), period) for pub, b, _e, period in self._legacy]
+        self._imu_every = CanSchedule(IMU_PERIOD_S if vehicle_rates else 0.0, dt)
 
     def _create_ds_dbw(self, every) -> None:
         """The DBW2 topics (§1.3, §1.4): ds_dbw_msgs commands, reports, ecu_info."""
@@ -287,10 +433,14 @@ class SimNode(Node):
         self.create_subscription(Empty, "steering/calibrate",
                                  lambda _m: self._submit("ds_dbw", STEERING_CALIBRATE), 1)
         reports = self.sim.reports()
+        vehicle_rates = self._p["report_rates"] == "vehicle"
         for topic, attr, type_name, period_s in REPORT_TOPICS:
             msg_type = getattr(dbw_msgs, type_name)
+            # CAN periods by time (one schedule implementation with the offline replay)
             self._reports.append((self.create_publisher(msg_type, topic, REPORT_DEPTH), attr,
-                                  ReportFiller(msg_type, getattr(reports, attr)), every(period_s)))
+                                  ReportFiller(msg_type, getattr(reports, attr)),
+                                  report_schedule(attr, period_s, self.sim.dt_s, vehicle_rates),
+                                  period_s))
         self._pub_ecu = self.create_publisher(dbw_msgs.EcuInfo, "ecu_info", 10)
         self._ecu = [ReportFiller(dbw_msgs.EcuInfo, e) for e in reports.ecu_info]
 
@@ -313,9 +463,9 @@ class SimNode(Node):
         for topic, method, type_name, period_s in LEGACY_REPORT_TOPICS:
             self._legacy.append((self.create_publisher(getattr(legacy_msgs, type_name), topic,
                                                        REPORT_DEPTH),
-                                 getattr(build, method), every(period_s)))
+                                 getattr(build, method), every(period_s), period_s))
         self._legacy.append((self.create_publisher(TwistStamped, "twist", 10), build.twist,
-                             every(LEGACY_TWIST_PERIOD_S)))
+                             every(LEGACY_TWIST_PERIOD_S), LEGACY_TWIST_PERIOD_S))
 
     def _create_cmd_vel(self) -> None:
         """cmd_vel (Twist) and cmd_vel_stamped (TwistStamped, header ignored), as DBW1's ULC node."""
@@ -335,10 +485,48 @@ class SimNode(Node):
         if self._arbiter.claim("cmd_vel", t):
             self._cmd_vel.on_twist(msg.linear.x, msg.angular.z, t)
 
+    def _tick_period_s(self) -> float:
+        """Period of the pacing timer: one physics step of wall time, shorter in fast sim mode."""
+        p = self._p
+        return self.sim.dt_s / max(1.0, p["rate_factor"]) if p["time_mode"] == "sim" else self.sim.dt_s
+
+    def _align_to_timer(self) -> None:
+        """Put the step grid on the timer's calls, and in realtime the epoch on the wall clock.
+
+        The timer calls at fixed steady-clock instants; a physics step falls due at
+        each of them (not up to a period earlier), so a stamp trails the wall clock
+        only by the callback's latency. Realtime: ``_epoch_s`` is the wall-clock
+        time [s] of simulation time 0, i.e. of ``_wall_t0``.
+        """
+        mono, wall = time.monotonic(), time.time()
+        next_call_s = (self._timer.time_until_next_call() or 0) * 1e-9
+        self._wall_t0 = mono + next_call_s - self._tick_period_s()
+        if self._p["time_mode"] == "realtime":
+            self._epoch_s = wall + (self._wall_t0 - mono)
+
+    def _rate(self) -> float:
+        """Simulated seconds per steady-clock second (1 in realtime)."""
+        return self._p["rate_factor"] if self._p["time_mode"] == "sim" else 1.0
+
     def _reset(self, x_m, y_m, yaw_rad, speed_mps, gear, drive_mode) -> None:
+        """Reset the vehicle; time goes on: the next stamp follows the last one.
+
+        The simulated time since the last reset moves into the epoch (the stamp of
+        simulation time 0), and the steady-clock start of the run moves with it,
+        so stamps, ``/clock`` and the realtime step grid continue without a jump.
+        """
+        t_s = self.sim.time_s
         self.sim.reset(x_m, y_m, yaw_rad, speed_mps, gear, drive_mode)
+        self._epoch_s += t_s
+        self._wall_t0 += t_s / self._rate()
         self._steps_at_t0 = 0
-        self._wall_t0 = time.monotonic()
+
+    def _set_rate_factor(self, rate_factor: float) -> None:
+        """Apply a new ``rate_factor`` (``self._p`` holds it): the simulation goes on from now."""
+        if self._timer is None or self._p["time_mode"] != "sim":
+            return
+        self._wall_t0 = time.monotonic() - self.sim.time_s / rate_factor
+        self._timer.timer_period_ns = int(round(self._tick_period_s() * 1e9))
 
     def _on_reset(self, _req, res):
         self._reset(*self._initial)
@@ -368,25 +556,72 @@ class SimNode(Node):
 
     def _on_tick(self) -> None:
         p = self._p
+        dt = self.sim.dt_s
+        factor = self._rate()
         elapsed = time.monotonic() - self._wall_t0
-        factor = p["rate_factor"] if p["time_mode"] == "sim" else 1.0
-        due = int(elapsed * factor / self.sim.dt_s) - self._steps_at_t0
+        # 1e-6 of a step of slack: the timer's call falls on the step's instant.
+        due = int(elapsed * factor / dt + 1e-6) - self._steps_at_t0
         if due <= 0:
             return
-        # At most MAX_BATCH_S of simulated time between two publications: clients
-        # (their timers run on /clock in sim mode) must see the clock advance in
-        # steps shorter than the 100 ms command timeout, or their commands lapse.
-        # When the CPU cannot keep up the simulation runs slower instead.
-        max_steps = max(1, int(MAX_BATCH_S / self.sim.dt_s))
-        if due > max_steps:  # fell behind (CPU starved): slow down, do not spiral
-            self._wall_t0 += (due - max_steps) * self.sim.dt_s / factor
-            due = max_steps
+        if p["time_mode"] == "sim":
+            # At most MAX_BATCH_S of simulated time between two publications: clients
+            # (their timers run on /clock) must see the clock advance in steps shorter
+            # than the 100 ms command timeout, or their commands lapse. When the CPU
+            # cannot keep up the simulation runs slower instead.
+            max_steps = max(1, int(MAX_BATCH_S / dt))
+            if due > max_steps:
+                self._wall_t0 += (due - max_steps) * dt / factor
+                due = max_steps
+        else:
+            # Realtime: stamps stay on the wall clock. A late tick catches up every
+            # step it owes; beyond MAX_CATCH_UP_S (process stopped, machine stalled)
+            # the simulation skips the rest: the stamps jump forward, never lag for good.
+            # While recording, a skip would move the bag's steps off its epoch (the
+            # replay maps bag time to steps by it): catch up far longer before skipping.
+            limit_s = MAX_CATCH_UP_S if self._recorder is None else MAX_CATCH_UP_RECORDING_S
+            max_steps = max(1, int(limit_s / dt))
+            if due > max_steps:
+                skipped = due - max_steps
+                self._wall_t0 += skipped * dt
+                self._epoch_s += skipped * dt
+                self.get_logger().warning(f"fell {skipped * dt:.3f} s behind the wall clock: "
+                                          f"skipped (stamps jump forward)")
+                due = max_steps
         for _ in range(due):
             self.sim.step()
             self._steps_at_t0 += 1
         self._publish()
         if p["status_period_s"] > 0.0 and time.monotonic() - self._last_status >= p["status_period_s"]:
             self._print_status()
+
+    def _wheel_transforms(self, position: list, stamp) -> list:
+        """The URDF's moving joints (steer knuckles, wheels, steering wheel) as transforms
+        at the angles [rad] of ``joint_states``."""
+        from transforms3d.quaternions import axangle2quat   # only with publish_wheel_tf
+
+        out = []
+        for t, index, axis in self._wheel_tf:
+            t.header.stamp = stamp
+            q = t.transform.rotation
+            q.w, q.x, q.y, q.z = axangle2quat(axis, position[index])
+            out.append(t)
+        return out
+
+    def _on_clock(self, msg: Clock) -> None:
+        """Sim mode without the clock: step the simulation up to the owner's ``/clock``."""
+        target_s = msg.clock.sec + msg.clock.nanosec * 1e-9
+        dt = self.sim.dt_s
+        due = int((target_s - self._epoch_s) / dt + 1e-6) - self._steps_at_t0
+        if due <= 0:
+            return
+        max_steps = max(1, int(MAX_CATCH_UP_S / dt))
+        if due > max_steps:   # the owner jumped ahead (started earlier): join it there
+            self._epoch_s += (due - max_steps) * dt
+            due = max_steps
+        for _ in range(due):
+            self.sim.step()
+            self._steps_at_t0 += 1
+        self._publish()
 
     def _on_lockstep(self, _req, res):
         for _ in range(self._p["lockstep_steps"]):
@@ -406,14 +641,21 @@ class SimNode(Node):
         vehicle = sim.state
         # A topic nobody subscribes to is neither filled nor handed to DDS: nothing
         # can observe the difference, and it is most of the node's CPU (README).
-        for pub, attr, fill, every in self._reports:
-            if (step % every == 0 or force) and pub.get_subscription_count():
+        for pub, attr, fill, schedule, _period in self._reports:
+            if (schedule.due(step, reports) or force) and pub.get_subscription_count():
                 pub.publish(fill(getattr(reports, attr), stamp))
-        for pub, build, every in self._legacy:
+        for pub, build, every, _period in self._legacy:
             if (step % every == 0 or force) and pub.get_subscription_count():
                 pub.publish(build(reports, stamp))
-        if (step % self._imu_every == 0 or force) and self._pub_imu.get_subscription_count():
+        if (self._imu_every.due(step) or force) and self._pub_imu.get_subscription_count():
             self._pub_imu.publish(self._imu(reports.imu, stamp))
+        if sim.dbw.log_events:  # what the real driver would print (dbw/system.py, drain_log)
+            log = self.get_logger()
+            for level, text in sim.dbw.drain_log():
+                if level >= logging.WARNING:  # one call site per severity (rclpy requires it)
+                    log.warning(text)
+                else:
+                    log.info(text)
         enabled = sim.dbw_enabled
         if enabled != self._last_enabled or step % self._enabled_every == 0:
             self._pub_enabled.publish(Bool(data=enabled))
@@ -423,9 +665,13 @@ class SimNode(Node):
                 self._pub_ecu.publish(fill(info, stamp))
             self._pub_vin.publish(String(data=reports.vin))
         self._pub_odom.publish(self._odom(vehicle, stamp))
+        joints = self._joints(vehicle, stamp)
+        self._pub_joints.publish(joints)
         if self._pub_tf is not None:
-            self._pub_tf.publish(TFMessage(transforms=[self._tf(vehicle, stamp)]))
-        self._pub_joints.publish(self._joints(vehicle, stamp))
+            transforms = [self._tf(vehicle, stamp)] if self._p["publish_tf"] else []
+            if self._wheel_tf:
+                transforms += self._wheel_transforms(joints.position, stamp)
+            self._pub_tf.publish(TFMessage(transforms=transforms))
         self._serve_interfaces(reports, stamp, step)
 
     def _serve_interfaces(self, reports, stamp, step: int) -> None:
@@ -461,27 +707,53 @@ class SimNode(Node):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Console entry ``sim_node``: run until SIGINT/SIGTERM; exit 2 on a bad parameter."""
-    rclpy.init(args=argv if argv is not None else sys.argv)
+    """Console entry ``sim_node``: run until SIGINT/SIGTERM (exit 0, bag closed);
+    exit 2 on a bad parameter.
+
+    The signals only raise a flag that the spin loop checks between callbacks:
+    the context is shut down after the last callback has returned, so no callback
+    ever meets a shut-down context (issue 13 item 9).
+    """
+    stop = _STOP   # holds a signal that came during the imports
+
+    def on_signal(signum, _frame):
+        if stop:   # a second signal while stopping: the user insists
+            raise KeyboardInterrupt
+        stop.append(signum)
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        node = SimNode()
-    except StartupError as err:
-        print(f"sim_node: error: {err}", file=sys.stderr, flush=True)
+        rclpy.init(args=argv if argv is not None else sys.argv,
+                   signal_handler_options=SignalHandlerOptions.NO)
+        if stop:
+            rclpy.try_shutdown()
+            return 0
+        try:
+            node = SimNode()
+        except StartupError as err:
+            print(f"sim_node: error: {err}", file=sys.stderr, flush=True)
+            rclpy.try_shutdown()
+            return 2
+        # The events executor wakes only for what is ready instead of rebuilding a wait
+        # set on every iteration: about a third less CPU at 120 Hz (bench/bench_node.py).
+        executor = EventsExecutor() if EventsExecutor is not None else SingleThreadedExecutor()
+        executor.add_node(node)
+        try:
+            while not stop and rclpy.ok():
+                executor.spin_once(timeout_sec=0.1)
+        except (KeyboardInterrupt, ExternalShutdownException):
+            pass
+        finally:
+            if node._recorder is not None:
+                node._recorder.close()
+            executor.shutdown()
+            node.destroy_node()
+            rclpy.try_shutdown()
+    except KeyboardInterrupt:   # a signal during start-up or a second one: still a clean stop
         rclpy.try_shutdown()
-        return 2
-    # The events executor wakes only for what is ready instead of rebuilding a wait
-    # set on every iteration: about a third less CPU at 120 Hz (bench/bench_node.py).
-    executor = EventsExecutor() if EventsExecutor is not None else SingleThreadedExecutor()
-    executor.add_node(node)
-    try:
-        while rclpy.ok():
-            executor.spin_once(timeout_sec=0.1)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
     finally:
-        executor.shutdown()
-        node.destroy_node()
-        rclpy.try_shutdown()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0
 
 

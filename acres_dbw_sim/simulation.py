@@ -24,11 +24,15 @@ from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.params import DbwParameters
 from .dbw.system import DbwOutputs, DbwReports, DbwSystem, DriverInput
 from .model.enums import DriveMode, Gear
+from .model.kinematic import UNAVAILABLE, KinematicVehicle
 from .model.params import VehicleParameters, load_parameters
 from .model.terrain import FlatTerrain, Terrain
 from .model.vehicle import Vehicle, VehicleInputs
 
-__all__ = ["Simulation", "ENABLE", "DISABLE", "STEERING_CALIBRATE"]
+__all__ = ["Simulation", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS"]
+
+#: Model levels behind the DBW: the full Polaris model, or the kinematic one (model/kinematic.py).
+MODELS = ("full", "kinematic")
 
 
 class Simulation:
@@ -49,10 +53,15 @@ class Simulation:
         Initial lever position (default PARK).
     drive_mode : DriveMode, optional
         Initial AWD switch (default AWD).
+    model : str
+        ``full`` (default) or ``kinematic`` (:class:`~acres_dbw_sim.model.kinematic.KinematicVehicle`,
+        parameters from the file's ``kinematic`` block): the same DBW emulation on top; the reports'
+        fields the kinematic level has no quantity for (``kinematic.UNAVAILABLE``: engine speed,
+        engine torque, transmission ratio; fuel level) are NaN, the DBW's "invalid".
 
     Attributes
     ----------
-    vehicle : acres_dbw_sim.model.vehicle.Vehicle
+    vehicle : acres_dbw_sim.model.vehicle.Vehicle or KinematicVehicle
         The model; its attributes are the vehicle state (read-only for callers).
     dbw : DbwSystem
         The drive-by-wire emulation.
@@ -62,15 +71,23 @@ class Simulation:
     Raises
     ------
     ValueError
-        For a step outside 1/1000..1/60 s.
+        For a step outside 1/1000..1/60 s, or an unknown ``model``.
+    ParameterError
+        ``model="kinematic"`` with no valid ``kinematic`` block in the parameters.
     """
 
     def __init__(self, params: VehicleParameters | None = None, terrain: Terrain | None = None,
                  dt_s: float = 1.0 / 120.0, dbw_params: DbwParameters | None = None,
-                 gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD) -> None:
+                 gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD, model: str = "full") -> None:
+        if model not in MODELS:
+            raise ValueError(f"model={model!r}: must be one of {', '.join(MODELS)}")
+        self.model = model
         self.params = params if params is not None else load_parameters()
         self.terrain = terrain if terrain is not None else FlatTerrain()
-        self.vehicle = Vehicle(self.params, self.terrain, dt_s)
+        if model == "kinematic":
+            self.vehicle = KinematicVehicle(self.params, self.terrain, dt_s)
+        else:
+            self.vehicle = Vehicle(self.params, self.terrain, dt_s)
         self.dt_s = self.vehicle.dt_s
         dp = dbw_params if dbw_params is not None else DbwParameters.from_vehicle_parameters(self.params)
         self.dbw = DbwSystem(dp, self.dt_s)
@@ -156,6 +173,14 @@ class Simulation:
         return self.vehicle
 
     def reports(self) -> DbwReports:
-        """Every DBW report for the present time (overwritten by the next call)."""
-        return self.dbw.reports(self.time_s, self.vehicle)
+        """Every DBW report for the present time (overwritten by the next call).
+
+        With ``model="kinematic"`` the fields of ``kinematic.UNAVAILABLE`` are NaN (not modelled)."""
+        rep = self.dbw.reports(self.time_s, self.vehicle)
+        if self.model == "kinematic":
+            for msg, names in UNAVAILABLE.items():
+                m = getattr(rep, msg)
+                for name in names:
+                    setattr(m, name, math.nan)
+        return rep
 

@@ -11,9 +11,20 @@ Measures, each with the node as a separate process on this machine:
    ``/clock`` over a 5 s window;
 5. a fuzzing client sending 1e5 random commands (``--fuzz N``): the node keeps
    running and no NaN reaches a published message outside the fields the real
-   system leaves NaN.
+   system leaves NaN;
+6. realtime stamps against the wall clock (``--stamps S``, default 60 s each):
+   receipt time - ``odom`` stamp at a subscriber, p50/p99/max, without and with
+   ``record_bag``, and after a ``~/reset`` (target p99 <= 5 ms, recording within
+   5 ms of not recording);
+7. launch to first odometry: wall time from starting ``sim_node`` to the first
+   ``odom`` message, with the numba kernels cached as ``make bootstrap`` leaves
+   them (target < 2 s);
+8. node CPU with a subscriber on every topic also with ``report_rates: vehicle``
+   (targets <= 15 % mission, <= 10 % vehicle).
 
-Run: ``make bench`` or ``. .venv/setup.sh && python bench/bench_node.py [--fuzz 100000]``.
+The load average of the machine is printed with each figure: it is shared.
+
+Run: ``make bench`` or ``. .venv/setup.sh && python bench/bench_node.py [--fuzz 100000] [--stamps 60]``.
 """
 
 from __future__ import annotations
@@ -46,6 +57,11 @@ from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_TOPICS  # noqa: E402
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
+def load() -> str:
+    """The machine's 1-minute load average, for the record next to a figure."""
+    return f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+
+
 def start_node(*params: str) -> subprocess.Popen:
     args = [sys.executable, "-m", "acres_dbw_sim.node", "--ros-args"]
     for p in params:
@@ -74,8 +90,8 @@ def spin_for(node, seconds: float) -> None:
         rclpy.spin_once(node, timeout_sec=0.005)
 
 
-def bench_realtime(node) -> None:
-    proc = start_node()
+def bench_realtime(node, *params: str) -> None:
+    proc = start_node(*params)
     try:
         arrivals: list[float] = []
         node.create_subscription(Odometry, "/vehicle/odom", lambda _m: arrivals.append(time.perf_counter()), 10)
@@ -103,8 +119,10 @@ def bench_realtime(node) -> None:
         c0, t0 = cpu_seconds(proc.pid), time.monotonic()
         spin_for(node, 10.0)
         cpu_all = (cpu_seconds(proc.pid) - c0) / (time.monotonic() - t0)
-        print(f"realtime 120 Hz, a subscriber on every one of the {len(subs) + 4} topics: node CPU "
-              f"{100 * cpu_all:.1f} % of one core")
+        print(f"realtime 120 Hz {' '.join(params)}, a subscriber on every one of the {len(subs) + 4} "
+              f"topics: node CPU {100 * cpu_all:.1f} % of one core ({load()})")
+        if params:
+            return
         for sub in subs:
             node.destroy_subscription(sub)
         # Command-to-report latency: alternate between two set-points.
@@ -184,17 +202,85 @@ def bench_fuzz(node, count: int) -> None:
         stop_node(proc)
 
 
+def bench_stamps(node, seconds: float, tmp: Path) -> None:
+    """receipt - stamp of odom in realtime mode: plain, recording, and after a reset."""
+    from std_srvs.srv import Trigger
+
+    for label, params in (("plain", ()), ("record_bag", (f"record_bag:={tmp / 'bag'}",))):
+        proc = start_node(*params)
+        try:
+            lag: list[float] = []
+            # depth 1: a subscriber that falls behind (this Python process, on a loaded
+            # machine) sees the newest message, not a backlog that would measure itself
+            sub = node.create_subscription(
+                Odometry, "/vehicle/odom",
+                lambda m: lag.append(time.time() - m.header.stamp.sec - 1e-9 * m.header.stamp.nanosec), 1)
+            spin_for(node, 3.0)
+            lag.clear()
+            spin_for(node, seconds)
+            first = list(lag)
+            reset = node.create_client(Trigger, "/vehicle/dbw_node/reset")
+            reset.wait_for_service(timeout_sec=10.0)
+            future = reset.call_async(Trigger.Request())
+            rclpy.spin_until_future_complete(node, future, timeout_sec=10.0)
+            lag.clear()
+            spin_for(node, 5.0)
+            after = list(lag)
+            for name, v in ((f"{seconds:.0f} s", first), ("5 s after ~/reset", after)):
+                # the minimum per 100 messages bounds the stamp's own lag (delivery delay removed)
+                mins = sorted(min(v[i:i + 100]) for i in range(0, len(v), 100))
+                v = sorted(v)
+                print(f"realtime stamps, {label}, {name}: receipt - stamp p50 {1e3 * v[len(v) // 2]:.2f} ms, "
+                      f"p99 {1e3 * v[int(0.99 * (len(v) - 1))]:.2f} ms, max {1e3 * v[-1]:.2f} ms, "
+                      f"min {1e3 * v[0]:.2f} ms; largest minimum over 100 msgs {1e3 * mins[-1]:.2f} ms; "
+                      f"{len(v)} msgs ({load()})")
+            node.destroy_subscription(sub)
+            node.destroy_client(reset)
+        finally:
+            stop_node(proc)
+
+
+def bench_first_odom(node, runs: int = 3) -> None:
+    """Start to first odom [s], kernels cached (as after make bootstrap / make test)."""
+    times = []
+    for k in range(runs):
+        got: list[float] = []
+        ns = f"first{k}"
+        sub = node.create_subscription(Odometry, f"/{ns}/odom", lambda _m: got.append(time.monotonic()), 10)
+        t0 = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.node", "--ros-args", "-r", f"__ns:=/{ns}"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            while not got and time.monotonic() - t0 < 60.0:
+                rclpy.spin_once(node, timeout_sec=0.002)
+            times.append(got[0] - t0 if got else float("nan"))
+        finally:
+            stop_node(proc)
+            node.destroy_subscription(sub)
+    print(f"launch to first odometry (kernels cached): {', '.join(f'{t:.2f}' for t in times)} s ({load()})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz", type=int, default=0, help="random commands to send (0 = skip)")
     parser.add_argument("--skip-sim", action="store_true")
+    parser.add_argument("--stamps-only", action="store_true", help="measure only the realtime stamps")
+    parser.add_argument("--stamps", type=float, default=60.0, help="seconds per stamp measurement (0 = skip)")
     args = parser.parse_args()
     rclpy.init()
     node = rclpy.create_node("bench_node_client")
     try:
         print(f"machine: {os.cpu_count()} cores, {sys.version.split()[0]}")
-        bench_realtime(node)
-        if not args.skip_sim:
+        if not args.stamps_only:
+            bench_first_odom(node)
+            bench_realtime(node)
+            bench_realtime(node, "report_rates:=vehicle")
+        if args.stamps > 0:
+            import tempfile
+
+            with tempfile.TemporaryDirectory() as tmp:
+                bench_stamps(node, args.stamps, Path(tmp))
+        if not args.skip_sim and not args.stamps_only:
             bench_sim_factor(node)
         if args.fuzz:
             bench_fuzz(node, args.fuzz)

@@ -11,8 +11,11 @@ output-bag message (filling the rosbags message, rosbags' serializer,
 rosbags' ``Writer.write``), for output reports at the CAN periods (the
 replay's default), at every physics step (``report_rates=mission``), and
 without an output bag. Then the cost per message of the node's recorder
-(``NodeBagRecorder``: rmw serialization and ``Writer.write``) when rclpy is
-importable.
+(``NodeBagRecorder``: rmw serialization and ``Writer.write``; for
+``JointState`` the field-by-field copy and rosbags' serializer, so that
+rosbags can read it) when rclpy is importable. The replay cases print the
+process's CPU time beside the wall time: on a shared machine the CPU time is
+the one to compare.
 
 Run: ``python bench/bench_replay.py [--minutes 10] [--repeat N] [--keep DIR]``
 (``--repeat``: best of N runs of each case).
@@ -87,6 +90,7 @@ def bench_recorder(n: int = 20000) -> None:
     try:
         import rclpy
         from nav_msgs.msg import Odometry
+        from sensor_msgs.msg import JointState
 
         import ds_dbw_msgs.msg as dbw_msgs
         from msg_adapters.bag import NodeBagRecorder
@@ -99,9 +103,12 @@ def bench_recorder(n: int = 20000) -> None:
         node = rclpy.create_node("bench_recorder")
         pubs = {"SteeringReport": node.create_publisher(dbw_msgs.SteeringReport, "steering/report", 2),
                 "BrakeReport": node.create_publisher(dbw_msgs.BrakeReport, "brake/report", 2),
-                "Odometry": node.create_publisher(Odometry, "odom", 10)}
+                "Odometry": node.create_publisher(Odometry, "odom", 10),
+                "JointState": node.create_publisher(JointState, "joint_states", 10)}
         msgs = {"SteeringReport": dbw_msgs.SteeringReport(), "BrakeReport": dbw_msgs.BrakeReport(),
-                "Odometry": Odometry()}
+                "Odometry": Odometry(),   # the node's joint_states: 7 joints, positions and velocities
+                "JointState": JointState(name=[f"joint_{k}" for k in range(7)], position=[0.5] * 7,
+                                         velocity=[1.5] * 7)}
 
         def per_message(pub, msg) -> float:   # best of 3 rounds [s]
             best = math.inf

@@ -9,22 +9,51 @@ config : str
     ROS parameter file (default: this package's ``config/sim.yaml``).
 use_sim_time : bool
     Stamp and time by ``/clock`` (default false).
-time_mode : str
-    ``realtime`` | ``sim`` | ``lockstep`` (default ``realtime``).
-rate_factor : float
-    Simulated seconds per wall second in ``sim`` mode (default 1.0).
+time_mode, rate_factor, step_hz, report_rates, initial_x_m, initial_y_m, initial_yaw_rad,
+initial_speed_mps, initial_gear, frame_prefix, clock_owner, publish_wheel_tf, record_bag
+    The node parameters of the same names (README "Parameters"). Each is passed
+    only when given, so the parameter file's value stands otherwise. Values are
+    read as YAML, like ``-p name:=value``: ``rate_factor:=10`` is accepted for a
+    floating-point parameter and ``initial_gear:=N`` for neutral.
 
 Example: ``ros2 launch acres_dbw_sim sim.launch.py time_mode:=sim rate_factor:=10``.
+Several vehicles side by side: ``vehicles.launch.py``.
 """
 
 import os
 
+import yaml
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
+
+NODE_ARGUMENTS = ("time_mode", "rate_factor", "step_hz", "report_rates", "initial_x_m",
+                  "initial_y_m", "initial_yaw_rad", "initial_speed_mps", "initial_gear",
+                  "frame_prefix", "clock_owner", "publish_wheel_tf", "record_bag")
+
+
+def _node(context):
+    given = {}
+    for name in NODE_ARGUMENTS:
+        text = LaunchConfiguration(name).perform(context)
+        if text != "":
+            value = yaml.safe_load(text)
+            given[name] = text if name in ("frame_prefix", "record_bag", "time_mode") else value
+    return [Node(
+        package="acres_dbw_sim",
+        executable="sim_node",
+        name="dbw_node",
+        namespace=LaunchConfiguration("namespace"),
+        output="screen",
+        parameters=[
+            LaunchConfiguration("config"),
+            {"use_sim_time": ParameterValue(LaunchConfiguration("use_sim_time"), value_type=bool),
+             **given},
+        ],
+    )]
 
 
 def generate_launch_description() -> LaunchDescription:
@@ -36,24 +65,7 @@ def generate_launch_description() -> LaunchDescription:
                               description="ROS parameter file of the node"),
         DeclareLaunchArgument("use_sim_time", default_value="false",
                               description="use /clock for time"),
-        DeclareLaunchArgument("time_mode", default_value="realtime",
-                              description="realtime | sim | lockstep"),
-        DeclareLaunchArgument("rate_factor", default_value="1.0",
-                              description="sim mode: simulated seconds per wall second"),
-    ]
-    node = Node(
-        package="acres_dbw_sim",
-        executable="sim_node",
-        name="dbw_node",
-        namespace=LaunchConfiguration("namespace"),
-        output="screen",
-        parameters=[
-            LaunchConfiguration("config"),
-            {
-                "use_sim_time": ParameterValue(LaunchConfiguration("use_sim_time"), value_type=bool),
-                "time_mode": ParameterValue(LaunchConfiguration("time_mode"), value_type=str),
-                "rate_factor": ParameterValue(LaunchConfiguration("rate_factor"), value_type=float),
-            },
-        ],
-    )
-    return LaunchDescription([*args, node])
+    ] + [DeclareLaunchArgument(name, default_value="",
+                               description=f"node parameter {name} (empty: the parameter file's)")
+         for name in NODE_ARGUMENTS]
+    return LaunchDescription([*args, OpaqueFunction(function=_node)])

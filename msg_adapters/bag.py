@@ -52,6 +52,7 @@ from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 __all__ = ["BagError", "typestore", "register_interfaces", "default_message", "msgtype_name",
            "qos_to_rosbags", "reliable_qos", "ReportFiller", "CommandFiller", "CommandDecoder", "ImuFiller",
            "OdometryFiller", "TfFiller", "BagWriter", "NodeBagRecorder", "INTERFACES_DIR", "DISTRO_STORE",
+           "rmw_bytes_unreadable", "to_rosbags",
            "STORAGES", "CUSTOM_PREFIX", "stamp_ns"]
 
 #: Root of the interface packages whose ``msg/*.msg`` files are registered.
@@ -573,13 +574,79 @@ class BagWriter:
 # ---------------------------------------------------------------------------------- recording a node
 
 
+_WIDE = frozenset({"float64", "int64", "uint64", "double"})
+
+
+def rmw_bytes_unreadable(typename: str, store: Any = None) -> bool:
+    """True if the rmw's serialization of ``typename`` may not be readable by rosbags.
+
+    Fast-CDR (rmw_fastrtps) aligns an *empty* sequence of 8-byte numbers
+    (``float64[] effort`` of ``sensor_msgs/JointState``) to 8 bytes; rosbags'
+    deserializer aligns only a non-empty one, so it finds 4 bytes too many
+    ("CDR message size mismatch") or reads the next field from the padding.
+    Types holding such a sequence, at any depth, are recorded through
+    :func:`to_rosbags` and rosbags' serializer instead.
+    """
+    store = store or typestore()
+    seen: set = set()
+
+    def wide(name: str) -> bool:
+        if name in seen:
+            return False
+        seen.add(name)
+        for _f, (nt, desc) in store.fielddefs[name][1]:
+            if nt == Nodetype.NAME and wide(desc):
+                return True
+            if nt == Nodetype.SEQUENCE and desc[0][0] == Nodetype.BASE and desc[0][1][0] in _WIDE:
+                return True
+            if nt in (Nodetype.ARRAY, Nodetype.SEQUENCE) and desc[0][0] == Nodetype.NAME and wide(desc[0][1]):
+                return True
+        return False
+
+    return typename in store.fielddefs and wide(typename)
+
+
+def to_rosbags(msg: Any, typename: str, store: Any = None) -> Any:
+    """An rclpy message -> the rosbags message of ``typename`` with the same values, field by field.
+
+    Raises
+    ------
+    BagError
+        If the store does not know ``typename``.
+    """
+    import numpy as np
+    store = store or typestore()
+    if typename not in store.fielddefs:
+        raise BagError(f"unknown message type {typename!r}")
+    values = {}
+    for name, (nt, desc) in store.fielddefs[typename][1]:
+        v = getattr(msg, name)
+        if nt == Nodetype.NAME:
+            values[name] = to_rosbags(v, desc, store)
+        elif nt == Nodetype.BASE:
+            values[name] = v
+        else:
+            sub = desc[0]
+            if sub[0] == Nodetype.BASE and sub[1][0] in _ARRAY_DTYPES:
+                dtype = _ARRAY_DTYPES[sub[1][0]]
+                values[name] = (np.frombuffer(bytes(v), dtype=dtype) if isinstance(v, (bytes, bytearray))
+                                else np.asarray(v, dtype=dtype))
+            elif sub[0] == Nodetype.NAME:
+                values[name] = [to_rosbags(x, sub[1], store) for x in v]
+            else:
+                values[name] = list(v)
+    return store.types[typename](**values)
+
+
 class NodeBagRecorder:
     """Record every topic an rclpy node publishes and every message it receives, into a new bag.
 
     Taps the node in place, no extra DDS traffic and no change of behaviour:
 
     * each publisher's ``publish`` is wrapped: the message is serialized
-      (``rclpy.serialization``) and written, then published as before;
+      (``rclpy.serialization``; for types :func:`rmw_bytes_unreadable` by
+      rosbags, :func:`to_rosbags` and rosbags' serializer) and written, then
+      published as before;
       ``get_subscription_count`` reports at least one subscriber (the bag), so a
       node that skips topics nobody listens to fills and records them all. A
       message is handed to DDS only when a real subscriber exists, as before;
@@ -640,6 +707,13 @@ class NodeBagRecorder:
         skip = set(exclude)
         write = self.writer.write
         clock = self._clock
+        store = typestore()
+
+        def serializer(typename: str) -> Callable[[Any], bytes]:
+            if rmw_bytes_unreadable(typename, store):   # joint_states: rosbags' own bytes (see the function)
+                return lambda msg: store.serialize_cdr(to_rosbags(msg, typename, store), typename)
+            return serialize_message
+
         for pub in list(node.publishers):
             topic = pub.topic_name
             if topic in skip:
@@ -654,8 +728,9 @@ class NodeBagRecorder:
                 continue
             real_publish, real_count = pub.publish, pub.get_subscription_count
 
-            def publish(msg, c=cid, real_publish=real_publish, real_count=real_count):
-                write(c, clock(), serialize_message(msg))
+            def publish(msg, c=cid, real_publish=real_publish, real_count=real_count,
+                        serialize=serializer(msgtype_name(pub.msg_type))):
+                write(c, clock(), serialize(msg))
                 if real_count() > 0:
                     real_publish(msg)
 
@@ -670,8 +745,8 @@ class NodeBagRecorder:
             self.topics.append(topic)
             callback = sub.callback
 
-            def on_message(msg, c=cid, callback=callback):
-                write(c, clock(), serialize_message(msg))
+            def on_message(msg, c=cid, callback=callback, serialize=serializer(msgtype_name(sub.msg_type))):
+                write(c, clock(), serialize(msg))
                 callback(msg)
 
             sub.callback = on_message

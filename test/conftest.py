@@ -5,6 +5,9 @@ sessions on one machine do not see each other) and discovery limited to
 localhost. Set before any test imports rclpy, and inherited by every node process
 a test starts. ``ros_process`` starts such a process in its own process group
 and always kills the whole group afterwards, so no node is ever left behind.
+The clean-up after each test signals only what the session started: the groups
+``ros_process`` made and pytest's own descendants, never another process of the
+same user or DDS domain.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
 os.environ.setdefault("RMW_IMPLEMENTATION", "rmw_fastrtps_cpp")
 
 TEST_DIR = Path(__file__).resolve().parent
+#: Process groups started by ``ros_process`` in this session (their leader's pid).
+STARTED_GROUPS: set[int] = set()
 
 
 class RosProcess:
@@ -35,6 +40,7 @@ class RosProcess:
         self._log = log_path.open("w")
         self.proc = subprocess.Popen(argv, stdout=self._log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
+        STARTED_GROUPS.add(self.proc.pid)
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -78,33 +84,53 @@ def ros_process(tmp_path):
         p.stop()
 
 
-def _session_processes() -> dict[int, str]:
-    """Other live processes of this test session (same ROS_DOMAIN_ID in their environment)."""
-    marker = f"ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}".encode()
-    found = {}
+def _proc_stat(pid: int) -> tuple[int, int, str] | None:
+    """(parent pid, process group, command line) of a live process, None if gone or a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] == "Z":
+            return None
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        return int(fields[1]), int(fields[2]), cmd.strip()
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _own_processes() -> dict[int, str]:
+    """Live processes this test session started: members of the process groups
+    ``ros_process`` created (``STARTED_GROUPS``) and descendants of this pytest
+    process. Nothing else, whatever its environment or DDS domain."""
+    me = os.getpid()
+    table = {}
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+        if entry.name.isdigit() and int(entry.name) != me:
+            info = _proc_stat(int(entry.name))
+            if info is not None:
+                table[int(entry.name)] = info
+    found = {}
+    for pid, (ppid, pgid, cmd) in table.items():
+        if "multiprocessing.resource_tracker" in cmd:   # lives as long as pytest
             continue
-        try:
-            if marker in (entry / "environ").read_bytes().split(b"\0"):
-                cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-                if "multiprocessing.resource_tracker" not in cmd:  # lives as long as pytest
-                    found[int(entry.name)] = cmd.strip()
-        except OSError:
-            continue
+        ancestor, seen = ppid, 0
+        while ancestor not in (0, 1, me) and ancestor in table and seen < 64:
+            ancestor, seen = table[ancestor][0], seen + 1
+        if pgid in STARTED_GROUPS or ancestor == me:
+            found[pid] = cmd
     return found
 
 
 @pytest.fixture(autouse=True)
 def no_process_left_behind():
-    """Fail the test that leaves a process of this DDS domain running (and end it),
-    so a stray node can never disturb a later test."""
+    """Fail the test that leaves one of its own processes running (and end it), so
+    a stray node can never disturb a later test. Only the session's own processes
+    are signalled (``_own_processes``)."""
     yield
     deadline = time.monotonic() + 3.0
-    left = _session_processes()
+    left = _own_processes()
     while left and time.monotonic() < deadline:
         time.sleep(0.05)
-        left = _session_processes()
+        left = _own_processes()
     for pid in left:
         try:
             os.kill(pid, signal.SIGKILL)

@@ -1,70 +1,106 @@
-"""Read the ds_dbw_msgs 2.3.11 layout from the project's reference documents.
+"""The interface facts the tests check against, read from the repository's own data files.
 
-Two independent sources, so that a typo in a ``.msg`` file cannot pass:
+``test/data/`` holds, in this project's form (see each file's header):
 
-* ``dbw-interface.md`` §2, the field tables (``| # | type | name | ...``) and the
-  constant lists (``- `NAME` = value`` bullets, and the inline lists of the field
-  types in §2.1);
-* ``ds_dbw_msgs-2.3.11-layout.json``, the same facts as data.
+* ``ds_dbw_msgs_2.3.11.yaml``: every ds_dbw_msgs 2.3.11 message, its fields in order, its
+  constants;
+* ``dbw_polaris_msgs.yaml``: the same for the legacy DBW1 ``dbw_polaris_msgs``;
+* ``dbw_topics.yaml``: the topics, types and history depths of the DBW2 node and of the
+  legacy DBW1 node.
+
+They are written independently of the ``.msg`` files under ``msg_adapters/interfaces/`` and
+of the node's topic tables, so that a typo in either is caught by comparing the two.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
-REFERENCE_DIR = Path(__file__).resolve().parents[2] / "shared" / "reference"
-MD_PATH = REFERENCE_DIR / "dbw-interface.md"
-JSON_PATH = REFERENCE_DIR / "ds_dbw_msgs-2.3.11-layout.json"
+import yaml
 
-_ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*`([^`]+)`\s*\|\s*`([^`]+)`\s*\|")
-_HEAD = re.compile(r"^(?:#+\s*(?:[\d.]+\s+)?|\*\*)?`(\w+)`")
-_BULLET = re.compile(r"^-\s*`(\w+)`\s*=\s*(\d+)")
-_INLINE = re.compile(r"`(\w+)`\s*=\s*(\d+)")
-_RANGE = re.compile(r"`([A-Z_]+?)(\d+)`=(\d+)\s*…\s*`\1(\d+)`=(\d+)")
+DATA_DIR = Path(__file__).resolve().parent / "data"
+DS_DBW_PATH = DATA_DIR / "ds_dbw_msgs_2.3.11.yaml"
+POLARIS_LEGACY_PATH = DATA_DIR / "dbw_polaris_msgs.yaml"
+TOPICS_PATH = DATA_DIR / "dbw_topics.yaml"
 
 
-def load_json_layout() -> dict[str, dict]:
-    """``{message: {"fields": [(name, type), ...], "constants": {NAME: int}}}``."""
-    raw = json.loads(JSON_PATH.read_text())
-    return {name: {"fields": [tuple(f) for f in spec["fields"]],
-                   "constants": {k: int(v) for k, v in spec["constants"].items()}}
+def _read(path: Path) -> dict:
+    with path.open(encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def _fields(entries: list[str], where: str) -> list[tuple[str, str]]:
+    """``["float32 cmd", ...]`` -> ``[("cmd", "float32"), ...]``."""
+    out = []
+    for entry in entries:
+        words = entry.split()
+        if len(words) != 2:
+            raise ValueError(f"{where}: field {entry!r} is not '<type> <name>'")
+        out.append((words[1], words[0]))
+    return out
+
+
+def _constants(raw: dict | None, where: str) -> dict:
+    """Constant names must stay strings (an unquoted ON or TRUE would become a bool)."""
+    for k in raw or {}:
+        if not isinstance(k, str):
+            raise ValueError(f"{where}: constant name {k!r} is not a string: quote it in the file")
+    return dict(raw or {})
+
+
+def ds_dbw_layout() -> dict[str, dict]:
+    """The ds_dbw_msgs 2.3.11 layout.
+
+    Returns
+    -------
+    dict
+        ``{message: {"fields": [(name, type), ...], "constants": {NAME: int}}}``; a type
+        without a package is a ds_dbw_msgs message, ``std_msgs/Header`` is written so.
+    """
+    raw = _read(DS_DBW_PATH)
+    return {name: {"fields": _fields(spec["fields"], f"{DS_DBW_PATH.name}: {name}"),
+                   "constants": {k: int(v) for k, v in
+                                 _constants(spec["constants"], f"{DS_DBW_PATH.name}: {name}").items()}}
             for name, spec in raw.items()}
 
 
-def load_md_layout(message_names: set[str]) -> dict[str, dict]:
-    """Parse §2 of ``dbw-interface.md`` into the same form as :func:`load_json_layout`.
+def polaris_legacy_layout() -> dict[str, dict]:
+    """The dbw_polaris_msgs (DBW1) layout.
 
-    Messages documented without a table (the one-field types of §2.1) get
-    ``fields = None``; their single ``uint8 value`` is stated once in §2.1.
+    Returns
+    -------
+    dict
+        ``{message: {"fields": [(name, type), ...], "constants": {NAME: (type, value)}}}``
+        with ``value`` an int for ``uint8`` and a float for ``float32`` constants.
     """
-    lines = MD_PATH.read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("## 2."))
-    end = next(i for i, line in enumerate(lines) if line.startswith("## 3."))
-    layout: dict[str, dict] = {}
-    current = None
-    for line in lines[start:end]:
-        row = _ROW.match(line)
-        if row and current:
-            fields = layout[current]["fields"]
-            if fields is None or int(row[1]) == 1:
-                fields = layout[current]["fields"] = []
-            fields.append((row[3], row[2].replace("std_msgs/msg/", "std_msgs/")))
-            continue
-        head = _HEAD.match(line)
-        if head and head[1] in message_names:
-            current = head[1]
-            layout.setdefault(current, {"fields": None, "constants": {}})
-            if line.lstrip().startswith("**") and "—" in line:
-                text = line.split("—", 1)[1]
-                consts = layout[current]["constants"]
-                consts.update({k: int(v) for k, v in _INLINE.findall(text)})
-                for prefix, a, va, _b, vb in _RANGE.findall(text):
-                    for i in range(int(va), int(vb) + 1):
-                        consts[f"{prefix}{i:0{len(a)}d}"] = i
-            continue
-        bullet = _BULLET.match(line)
-        if bullet and current:
-            layout[current]["constants"][bullet[1]] = int(bullet[2])
-    return layout
+    raw = _read(POLARIS_LEGACY_PATH)
+    out = {}
+    for name, spec in raw.items():
+        consts = {}
+        for k, v in _constants(spec["constants"], f"{POLARIS_LEGACY_PATH.name}: {name}").items():
+            typ, value = v.split()
+            consts[k] = (typ, float(value) if typ == "float32" else int(value))
+        out[name] = {"fields": _fields(spec["fields"], f"{POLARIS_LEGACY_PATH.name}: {name}"),
+                     "constants": consts}
+    return out
+
+
+def topics(interface: str, direction: str) -> dict[str, tuple[str, int, bool]]:
+    """A node's topics.
+
+    Parameters
+    ----------
+    interface : {"ds_dbw", "polaris_legacy"}
+        The DBW2 node or the legacy DBW1 node.
+    direction : {"subscriptions", "publications"}
+
+    Returns
+    -------
+    dict
+        ``{relative topic: (type "<package>/<Message>", history depth, transient_local)}``.
+    """
+    out = {}
+    for topic, text in _read(TOPICS_PATH)[interface][direction].items():
+        words = text.split()
+        out[topic] = (words[0], int(words[1]), words[2:] == ["transient_local"])
+    return out

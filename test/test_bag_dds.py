@@ -20,7 +20,7 @@ import ds_dbw_msgs.msg as dbw_msgs
 from acres_dbw_sim import node as sim_node
 from acres_dbw_sim.replay import replay_bag
 from conftest import wait_for
-from test_bag import _assert_same_outputs
+from test_bag import _assert_same_outputs, assert_rosbags_reads_every_topic
 
 pytestmark = pytest.mark.skipif("record_bag" not in sim_node.PARAMETERS,
                                 reason="the node does not declare 'record_bag' yet (hook in docs/bags.md)")
@@ -49,6 +49,7 @@ def _wait_closed(bag: Path, proc) -> None:
         topics = {c.topic for c in r.connections}
         assert r.message_count > 0
     assert {"/vehicle/ulc/cmd", "/vehicle/enable", "/vehicle/odom", "/vehicle/vehicle_velocity"} <= topics
+    assert "/vehicle/joint_states" in assert_rosbags_reads_every_topic(bag)   # every topic, every message
 
 
 def test_lockstep_recording_replays_bit_for_bit(ros_process, tmp_path):

@@ -144,7 +144,9 @@ def test_throttle_step_dead_time_and_lag(dt):
 
 
 def test_steering_step_unlimited_rate_dead_time_and_lag():
-    dbw, veh = make(), FakeVehicle()
+    # without the servo's rate ceiling (dbw.steering.max_rate_deg_s) an unlimited cmd_rate shows
+    # the bare dead time and lag
+    dbw, veh = make(**{"dbw.steering.max_rate_deg_s": math.inf}), FakeVehicle()
     dbw.enable(0.0)
     c = dbw.p.steering_center_deg
     rec = []

@@ -49,6 +49,12 @@ def test_disable_event_drops_dbw_enabled():
 def test_fault_refuses_enable_and_clearing_it_allows_enable(subsystem):
     dbw, veh = make(), FakeVehicle()
     dbw.set_fault(subsystem, True)
+    # a subsystem in use (commanded within 100 ms): a never-commanded one reports timeout, which
+    # masks its fault in the driver's predicate (§4.1; docs/dbw.md, unused subsystems)
+    cmd = {"steering": SteeringCmd(cmd=0.0, cmd_type=2), "brake": BrakeCmd(cmd=0.0, cmd_type=1),
+           "throttle": ThrottleCmd(cmd=0.0, cmd_type=14)}.get(subsystem)
+    if cmd is not None:
+        dbw.submit(cmd, 0.0)
     dbw.step(0.0, veh)
     assert dbw.enable(0.0) is False
     assert not dbw.dbw_enabled and not dbw.engage.request

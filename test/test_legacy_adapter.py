@@ -182,7 +182,8 @@ def test_brake_report_without_a_command():
     v = Legacy()
     v.run(0.2)
     br = v.report("brake_report")
-    assert (br.torque_cmd, br.torque_output, br.enabled, br.timeout) == (0.0, 0.0, False, False)
+    # never commanded: timed out (docs/dbw.md, overrides of subsystems the stack does not command)
+    assert (br.torque_cmd, br.torque_output, br.enabled, br.timeout) == (0.0, 0.0, False, True)
 
 
 def test_steering_angle_follows_its_rate_limit():

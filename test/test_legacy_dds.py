@@ -5,7 +5,7 @@ Issue 9, "Done means": a client written like ``dbw_polaris_can/scripts/throttle_
 ``/vehicle/dbw_enabled`` - subscribed TRANSIENT_LOCAL - says true) drives the
 simulated vehicle, and the legacy reports reflect it. The node serves only the
 legacy interface, as ``dbw_polaris_can`` would; its topics are checked against
-the table of dbw-interface.md §3.1.
+the legacy node's topic table (test/data/dbw_topics.yaml).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from std_msgs.msg import Bool, Empty
 
 from acres_dbw_sim.node import LEGACY_COMMAND_TOPICS, LEGACY_REPORT_TOPICS
 from msg_adapters.polaris_legacy import fraction_to_pedal
-from reference_layout import MD_PATH
+from reference_layout import topics
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -111,31 +111,16 @@ def wait(predicate, timeout_s, what, out=""):
     raise AssertionError(f"timed out after {timeout_s} s waiting for: {what}\n{out}")
 
 
-def _md_legacy_topics() -> dict[str, tuple[str, str]]:
-    """``{topic: (direction, type)}`` from the table of dbw-interface.md §3.1."""
-    lines = MD_PATH.read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("### 3.1"))
-    out = {}
-    for line in lines[start + 1:]:
-        if line.startswith("### "):
-            break
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 4 and cells[0] in ("sub", "pub"):
-            typ = cells[2].strip("`").replace("*", "")
-            for topic in cells[1].replace("`", "").split(","):
-                out[topic.strip()] = (cells[0], typ)
-    return out
-
-
-def test_topic_table_matches_section_3_1():
-    md = _md_legacy_topics()
+def test_topic_table_matches_the_legacy_node():
+    subs = topics("polaris_legacy", "subscriptions")
+    pubs = topics("polaris_legacy", "publications")
     for topic, type_name, depth, _fn in LEGACY_COMMAND_TOPICS:
-        assert md[topic] == ("sub", f"dbw_polaris_msgs/msg/{type_name}") and depth == 1, topic
+        assert subs[topic] == (f"dbw_polaris_msgs/{type_name}", depth, False), topic
     for topic, _m, type_name, _p in LEGACY_REPORT_TOPICS:
-        assert md[topic] == ("pub", "dbw_polaris_msgs/msg/Report"), topic   # "*Report" row
-        assert topic.split("_")[0].capitalize() in type_name
-    assert md["twist"] == ("pub", "geometry_msgs/msg/TwistStamped")
-    assert md["calibrate_steering"] == ("sub", "std_msgs/msg/Empty")
+        assert pubs[topic][0] == f"dbw_polaris_msgs/{type_name}", topic
+    assert pubs["twist"][0] == "geometry_msgs/TwistStamped"
+    assert pubs["dbw_enabled"] == ("std_msgs/Bool", 1, True)
+    assert subs["calibrate_steering"][0] == "std_msgs/Empty"
 
 
 def test_throttle_sine_client_drives_and_the_legacy_reports_show_it(ros_process):
@@ -182,7 +167,9 @@ def test_throttle_sine_client_drives_and_the_legacy_reports_show_it(ros_process)
         assert sr.speed > 2.0
         assert sr.speed == pytest.approx(odom.twist.twist.linear.x, abs=0.1)
         assert tw.twist.linear.x == pytest.approx(sr.speed, abs=0.1)
-        assert not sr.enabled and not sr.timeout       # never commanded: neither
+        # never commanded: not enabled, and timed out (docs/dbw.md: a module never commanded reports
+        # timeout, so the driver disregards overrides of a subsystem the stack does not use)
+        assert not sr.enabled and sr.timeout
         br = obs.last("brake_report")
         assert (br.enabled, br.torque_cmd, br.torque_input) == (False, 0.0, 0.0)
 

@@ -1,25 +1,23 @@
 """The built dbw_polaris_msgs are wire-compatible with Dataspeed's legacy (DBW1) ones.
 
-dbw-interface.md §3.2 states every message of the package with its fields in
-their exact order (``**`Name`**: `type name` · `type name` ...``) and its
-constants. Each message is checked against that text twice: the ``.msg``
-installed in the package's share directory (parsed with rosidl's own parser)
-and the generated Python class. The parser of §3.2 is checked against a few
-facts written out by hand, so that a change of the document's notation cannot
+``test/data/dbw_polaris_msgs.yaml`` states every message of the package with its
+fields in their exact order and its constants. Each message is checked against
+it twice: the ``.msg`` installed in the package's share directory (parsed with
+rosidl's own parser) and the generated Python class. A few facts written out by
+hand guard the reading of the data file, so that a change of its notation cannot
 make the comparison vacuous.
 """
 
 from __future__ import annotations
 
 import importlib
-import re
 from pathlib import Path
 
 import pytest
 from ament_index_python.packages import get_package_share_directory
 from rosidl_adapter.parser import parse_message_file
 
-from reference_layout import MD_PATH
+from reference_layout import polaris_legacy_layout
 
 PACKAGE = "dbw_polaris_msgs"
 SHARE = Path(get_package_share_directory(PACKAGE))
@@ -27,60 +25,12 @@ SHARE = Path(get_package_share_directory(PACKAGE))
 # rosidl_generator_py's names for the primitive types of a .msg
 PY_TYPES = {"float32": "float", "bool": "boolean", "uint8": "uint8"}
 
-_PARAGRAPH = re.compile(r"^\*\*`(\w+)`\*\*:?\s*(.*)$")
-_CONST = re.compile(r"`(?:(float32|uint8) )?([A-Z][A-Z0-9_]*)`\s*=\s*(-?\d+(?:\.\d+)?)")
-_FIELD = re.compile(r"`([^`]+)`")
-
-
-def load_legacy_layout() -> dict[str, dict]:
-    """Parse §3.2 into ``{message: {"fields": [(name, type)], "constants": {NAME: (type, value)}}}``.
-
-    A field written as a bare ```header``` is ``std_msgs/Header header``. The
-    field list ends where the constants begin: at the word ``Constants``, or,
-    for the one-field types (``Gear``, ``GearReject``, ``WatchdogCounter``,
-    written without ``·``), at the first ``;``. A constant without a type in its backticks takes the
-    type announced before it (``Constants (`uint8`)``), else ``uint8``.
-    """
-    lines = MD_PATH.read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("### 3.2"))
-    layout: dict[str, dict] = {}
-    for line in lines[start + 1:]:
-        if line.startswith("### "):
-            break
-        m = _PARAGRAPH.match(line)
-        if not m:
-            continue
-        name, text = m[1], m[2]
-        if "Constants" in text:
-            field_text, const_text = text.split("Constants", 1)
-        elif " · " not in text and ";" in text:
-            field_text, const_text = text.split(";", 1)
-        else:
-            field_text, const_text = text, ""
-        fields = []
-        for item in field_text.split(" · "):
-            first = _FIELD.search(item)
-            if first is None:
-                continue
-            words = first[1].split()
-            fields.append(("header", "std_msgs/Header") if words == ["header"]
-                          else (words[1], words[0]))
-        default = "uint8"
-        constants = {}
-        for typ, cname, value in _CONST.findall(const_text):
-            typ = typ or default
-            default = typ if typ == "uint8" else default
-            constants[cname] = (typ, float(value) if typ == "float32" else int(value))
-        layout[name] = {"fields": fields, "constants": constants}
-    return layout
-
-
-LAYOUT = load_legacy_layout()
+LAYOUT = polaris_legacy_layout()
 MESSAGES = sorted(LAYOUT)
 
 
-def test_parser_reads_the_documented_facts():
-    """Hand-written facts of §3.2 come out of the parser (guards it against notation drift)."""
+def test_layout_data_holds_the_known_facts():
+    """Facts written out by hand come out of the data file (guards its reading)."""
     assert MESSAGES == ["BrakeCmd", "BrakeReport", "Gear", "GearCmd", "GearReject", "GearReport",
                         "SteeringCmd", "SteeringReport", "ThrottleCmd", "ThrottleReport",
                         "WatchdogCounter"]

@@ -9,7 +9,6 @@ override), checked against the DBW2 interface facts (dbw-interface.md §1, §4.1
 from __future__ import annotations
 
 import math
-import re
 import threading
 import time
 from pathlib import Path
@@ -27,7 +26,7 @@ from std_msgs.msg import Bool, Empty
 from std_srvs.srv import SetBool
 
 from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_DEPTH, REPORT_TOPICS
-from reference_layout import MD_PATH
+from reference_layout import topics
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -186,30 +185,16 @@ def test_drive_over_dds(client):
     c.wait(lambda: not c.get("/vehicle/dbw_enabled").data, 3.0, "override drops dbw_enabled")
 
 
-def _md_topic_depths(section: str) -> dict[str, tuple[str, int]]:
-    """``{topic: (type, depth)}`` from a topic table of dbw-interface.md (§1.3 or §1.4)."""
-    lines = MD_PATH.read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(f"### {section}"))
-    out = {}
-    for line in lines[start + 1:]:
-        if line.startswith("### "):
-            break
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 3 and cells[0].startswith("`") and cells[2].isdigit():
-            type_name = cells[1].strip("`").split("/")[-1].replace("*", "")
-            for topic in re.findall(r"`([^`]+)`", cells[0]):
-                topic = topic.split(" ")[0]
-                # `*Diagnostics` stands for <Subsystem>Diagnostics of each listed topic
-                name = (topic.split("/")[0].capitalize() + type_name
-                        if type_name == "Diagnostics" else type_name)
-                out[topic] = (name, int(cells[2]))
-    return out
+def _topic_depths(direction: str) -> dict[str, tuple[str, int]]:
+    """``{topic: (message name, depth)}`` of the DBW2 node (test/data/dbw_topics.yaml)."""
+    return {topic: (typ.split("/")[-1], depth)
+            for topic, (typ, depth, _latched) in topics("ds_dbw", direction).items()}
 
 
 def test_node_topic_tables_match_the_reference():
-    """Every command and report topic the Ranger uses, with §1.3/§1.4's type and depth."""
-    subs = _md_topic_depths("1.3")
-    pubs = _md_topic_depths("1.4")
+    """Every command and report topic the Ranger uses, with the DBW2 node's type and depth."""
+    subs = _topic_depths("subscriptions")
+    pubs = _topic_depths("publications")
     for topic, type_name, depth in COMMAND_TOPICS:
         assert subs[topic] == (type_name, depth), topic
     for topic, _attr, type_name, _period in REPORT_TOPICS:

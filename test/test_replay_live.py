@@ -14,6 +14,7 @@ from rosgraph_msgs.msg import Clock
 
 import ds_dbw_msgs.msg as dbw_msgs
 from acres_dbw_sim.replay import scan_bag, scenario_to_bag
+from std_msgs.msg import Empty
 from conftest import wait_for
 from test_replay import _scenario
 
@@ -50,6 +51,35 @@ def test_live_replay_drives_a_running_node_at_recorded_timing(ros_process, tmp_p
         assert max(o.twist.twist.linear.x for o in odoms) > 1.5, "the commands did not drive the node"
         stamps = [c.clock.sec + c.clock.nanosec * 1e-9 for c in clocks]
         assert len(stamps) > 50 and stamps[0] >= 1.7e9 and stamps == sorted(stamps)
+    finally:
+        probe.destroy_node()
+        rclpy.try_shutdown()
+
+
+def test_live_replay_of_a_bag_without_enable_engages_the_node_as_the_reports_show(ros_process, tmp_path):
+    """A bag engaged with the buttons (no enable message, dbw_enabled shows it): the live replay publishes
+    an enable where dbw_enabled turns true, so the node is engaged and driven."""
+    from test_replay_integrity import _without
+    sc = _scenario(tmp_path, 3.0)
+    scenario_to_bag(sc, tmp_path / "full")
+    bag = _without(tmp_path / "full", tmp_path / "bag", {"/vehicle/enable"})
+    node_proc = ros_process([str(NODE_EXE)], name="sim_node")
+    rclpy.init()
+    probe = rclpy.create_node("live_probe_engage")
+    try:
+        enables, odoms = [], []
+        probe.create_subscription(Empty, "/vehicle/enable", enables.append, 10)
+        probe.create_subscription(Odometry, "/vehicle/odom", odoms.append, 10)
+        assert wait_for(lambda: len(odoms) > 0, 30.0, spin=lambda: rclpy.spin_once(probe, timeout_sec=0.05)), \
+            node_proc.output()
+        player = ros_process(["-m", "acres_dbw_sim.replay", str(bag), "--live"], name="player")
+        deadline = time.monotonic() + 30.0
+        while player.alive() and time.monotonic() < deadline:
+            rclpy.spin_once(probe, timeout_sec=0.02)
+        wait_for(lambda: False, 0.3, spin=lambda: rclpy.spin_once(probe, timeout_sec=0.02))
+        assert player.proc.returncode == 0, player.output()
+        assert "engaged_from_reports" in player.output() and len(enables) == 1
+        assert max(o.twist.twist.linear.x for o in odoms) > 1.5, "the node was not engaged"
     finally:
         probe.destroy_node()
         rclpy.try_shutdown()

@@ -22,8 +22,13 @@ build-interfaces
     pip-installed rosidl and ament_cmake.
 install-index
     Makes ``acres_dbw_sim`` findable the ROS way from the venv prefix: the ament
-    index marker, ``share/acres_dbw_sim/{package.xml,launch,config}`` and the
-    executables under ``lib/acres_dbw_sim``.
+    index marker, ``share/acres_dbw_sim/{package.xml,launch,config,rviz}`` and the
+    executables under ``lib/acres_dbw_sim``. The share tree is made of real
+    directories with one link per file: ``ros2 launch`` finds a package's files
+    with ``os.walk``, which does not enter a linked directory.
+warm-kernels
+    Runs a few physics steps so that numba compiles the model's kernels and
+    caches them on disk: the first ``make run`` starts as fast as the second.
 write-env
     Writes ``<prefix>/setup.sh``: one script that sets ``AMENT_PREFIX_PATH``,
     ``PYTHONPATH``, ``LD_LIBRARY_PATH`` and ``PATH`` so that any process (a shell,
@@ -46,7 +51,10 @@ INTERFACES = ROOT / "msg_adapters" / "interfaces"
 INTERFACE_PACKAGES = ("tf2_msgs", "ds_dbw_msgs", "dbw_polaris_msgs")
 PACKAGE = "acres_dbw_sim"
 # Console entry points that ``ros2 run acres_dbw_sim <name>`` must find.
-EXECUTABLES = ("sim_node", "demo_driver", "acres-scenario", "acres-replay")
+EXECUTABLES = ("sim_node", "demo_driver", "acres-sim", "acres-demo", "acres-scenario", "acres-replay",
+               "acres-sweep", "acres-calibrate")
+# What share/<pkg> holds (as setup.py's data_files): files and directories of ROOT.
+SHARE_FILES = ("package.xml", "launch", "config", "rviz")
 WHEEL_BUILD_PREFIX = "/opt/python/cp311-cp311"
 
 
@@ -159,15 +167,46 @@ def _symlink(target: Path, link: Path) -> None:
     link.symlink_to(target)
 
 
+def install_share(share: Path) -> list[Path]:
+    """Link every file of ``SHARE_FILES`` into ``share`` (real directories, one link per file).
+
+    Files that disappeared from the source tree lose their link; a linked directory
+    left by an older bootstrap is replaced by a real one.
+
+    Returns
+    -------
+    list of Path
+        The links, relative to ``share``.
+    """
+    share.mkdir(parents=True, exist_ok=True)
+    made = []
+    for name in SHARE_FILES:
+        src = ROOT / name
+        if src.is_file():
+            _symlink(src, share / name)
+            made.append(Path(name))
+            continue
+        dst = share / name
+        if dst.is_symlink() or dst.is_file():
+            dst.unlink()
+        if dst.is_dir():  # drop links to files that are gone
+            for old in dst.rglob("*"):
+                if old.is_symlink() and not old.exists():
+                    old.unlink()
+        for path in sorted(src.rglob("*")) if src.is_dir() else ():
+            if path.is_file() and "__pycache__" not in path.parts:
+                rel = path.relative_to(ROOT)
+                _symlink(path, share / rel)
+                made.append(rel)
+    return made
+
+
 def install_index(prefix: Path) -> None:
     """Lay out the ament index entry, share files and ``lib/<pkg>`` executables."""
     marker = prefix / "share" / "ament_index" / "resource_index" / "packages" / PACKAGE
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text("")
-    share = prefix / "share" / PACKAGE
-    share.mkdir(parents=True, exist_ok=True)
-    for name in ("package.xml", "launch", "config"):
-        _symlink(ROOT / name, share / name)
+    install_share(prefix / "share" / PACKAGE)
     libdir = prefix / "lib" / PACKAGE
     libdir.mkdir(parents=True, exist_ok=True)
     for exe in EXECUTABLES:
@@ -199,10 +238,33 @@ def write_env(prefix: Path) -> Path:
     return script
 
 
+def warm_kernels() -> float:
+    """Step a simulation so that numba compiles and caches the model's kernels.
+
+    Returns
+    -------
+    float
+        Seconds it took (long the first time, short once the cache exists).
+    """
+    import time
+
+    t0 = time.monotonic()
+    sys.path.insert(0, str(ROOT))
+    from acres_dbw_sim.model.params import load_parameters
+    from acres_dbw_sim.model.terrain import FlatTerrain
+    from acres_dbw_sim.simulation import Simulation
+
+    sim = Simulation(load_parameters(), FlatTerrain(), 1.0 / 120.0)
+    for _ in range(3):
+        sim.step()
+    sim.reports()
+    return time.monotonic() - t0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=["check-tools", "patch-cmake", "build-interfaces",
-                                         "install-index", "write-env"])
+                                         "install-index", "write-env", "warm-kernels"])
     parser.add_argument("--prefix", type=Path, default=Path(sys.prefix))
     parser.add_argument("--build-dir", type=Path, default=ROOT / "_interfaces_build")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -217,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
             build_interfaces(prefix, args.build_dir.resolve(), args.jobs)
         elif args.step == "install-index":
             install_index(prefix)
+        elif args.step == "warm-kernels":
+            print(f"bootstrap: model kernels compiled and cached ({warm_kernels():.1f} s)", flush=True)
         elif args.step == "write-env":
             print(f"bootstrap: wrote {write_env(prefix)}", flush=True)
     except BootstrapError as err:

@@ -12,7 +12,14 @@ A forwarded request is checked in this order; the first failing check is the
 2. ``UNSUPPORTED``: MANUAL, SPORT or an unknown value (the Ranger has P R N H L);
 3. ``OVERRIDE``: a driver override is active on steering, brake or throttle;
 4. ``SHIFT_IN_PROGRESS``: the lever is still moving;
-5. ``VEHICLE_SPEED``: at or above ``dbw.gear.max_shift_speed_mps`` (0.3 m/s).
+5. ``VEHICLE_SPEED``: at or above ``dbw.gear.max_shift_speed_mps`` (0.3 m/s);
+6. ``BRAKE_HOLD``: out of PARK while the brake actuator's hold budget is
+   exhausted (``req_shift_park``, §4.7; brake_hold.py).
+
+A shift out of PARK without the brake pressed is accepted: §4.9 lists the
+reject ``VEHICLE`` ("try pressing the brake") for platforms whose shifter has
+a brake interlock, and no source says the Ranger's has one (a decision,
+docs/dbw.md). The lever of the model may still refuse a shift.
 
 An accepted request is passed to the model's gear lever (``gear_request``)
 until the lever reaches it, which applies the Gear Lever rule of the Polaris
@@ -69,7 +76,8 @@ class GearActuator:
         self._sent = False
 
     def command(self, msg: GearCmd, dbw_enabled: bool, speed_mps: float, gear: int,
-                shifting: bool, override_any: bool, src: int = int(CmdSrc.USER)) -> int:
+                shifting: bool, override_any: bool, src: int = int(CmdSrc.USER),
+                park_locked: bool = False) -> int:
         """Handle one gear command event; return the reject reason (``GearReject``).
 
         Parameters
@@ -88,6 +96,8 @@ class GearActuator:
             A driver override is active on steering, brake or throttle.
         src : int
             ``CmdSrc`` of the request (USER, or ULC for the ULC's shifts).
+        park_locked : bool
+            The brake-hold budget is exhausted (``req_shift_park``): no shift out of PARK.
         """
         cmd = as_enum(getattr(msg, "cmd", 0), _KNOWN)
         if cmd == int(Gear.CALIBRATE):
@@ -107,6 +117,8 @@ class GearActuator:
             r = GearReject.SHIFT_IN_PROGRESS
         elif abs(speed_mps) >= self.max_shift_speed_mps:
             r = GearReject.VEHICLE_SPEED
+        elif park_locked and cmd != int(Gear.PARK) and (gear == int(Gear.PARK) or self.pending == int(Gear.PARK)):
+            r = GearReject.BRAKE_HOLD
         else:
             r = GearReject.NONE
             self.pending = cmd
@@ -114,6 +126,25 @@ class GearActuator:
             self._sent = False
         self.reject = int(r)
         return self.reject
+
+    def request_park(self, gear: int, shifting: bool, speed_mps: float) -> bool:
+        """The brake actuator's shift to PARK (``req_shift_park``, §4.7); True if requested now.
+
+        Parameters
+        ----------
+        gear : int
+            Present gear (``Gear`` value).
+        shifting : bool
+            The lever is moving.
+        speed_mps : float
+            Vehicle speed [m/s]; no request at or above ``max_shift_speed_mps``.
+        """
+        if (gear == int(Gear.PARK) or self.pending == int(Gear.PARK) or shifting or self.fault_injected
+                or abs(speed_mps) >= self.max_shift_speed_mps):
+            return False
+        self.pending = int(Gear.PARK)
+        self._sent = False
+        return True
 
     def update(self, gear: int, shifting: bool, model_reject: int) -> int:
         """Follow the lever; return the request to pass to the model this step.

@@ -54,6 +54,11 @@ DBW_KEYS: dict[str, tuple[float, float]] = {
     "dbw.brake.rate_inc_default_bar_s": (0.0, _INF),
     "dbw.brake.rate_dec_default_bar_s": (0.0, _INF),
     "dbw.brake.override_pct": (0.0, 100.0),
+    "dbw.brake.hold_budget_s": (1.0, 3600.0),
+    "dbw.brake.hold_low_s": (0.0, 3600.0),
+    "dbw.brake.hold_recharge_ratio": (0.0, 100.0),
+    "dbw.brake.hold_min_bar": (0.0, 100.0),
+    "dbw.brake.hold_speed_mps": (0.0, 5.0),
     "dbw.steering.lock_deg": (1.0, 3276.0),
     "dbw.steering.cmd_rate_default_deg_s": (1.0, _INF),
     "dbw.steering.cmd_accel_default_deg_s2": (1.0, _INF),
@@ -63,6 +68,11 @@ DBW_KEYS: dict[str, tuple[float, float]] = {
     "dbw.steering.max_torque_nm": (0.0, 255.0),
     "dbw.steering.column_damping_nm_s_deg": (1e-4, 10.0),
     "dbw.steering.min_yaw_speed_mps": (0.01, 10.0),
+    "dbw.steering.max_rate_deg_s": (1.0, _INF),
+    "dbw.steering.lat_accel_limit_mps2": (0.0, 50.0),
+    "dbw.steering.assist_gain": (0.0, 20.0),
+    "dbw.steering.pneumatic_trail_m": (0.0, 0.2),
+    "dbw.steering.mechanical_trail_m": (0.0, 0.2),
     "dbw.gear.max_shift_speed_mps": (0.0, 10.0),
     "dbw.gear.shift_time_s": (0.0, 10.0),
     "dbw.ulc.limit_accel_default_mps2": (0.3, 3.0),
@@ -87,6 +97,7 @@ DBW_KEYS: dict[str, tuple[float, float]] = {
 ENUM_KEYS: dict[str, frozenset[int]] = {
     "dbw.vehicle_velocity_dir_src": frozenset({1, 2}),  # DIR_PRNDL, DIR_SENSOR (§2.10)
     "dbw.system_sync_mode": frozenset({0, 2}),  # NONE (§4.1), ALL_OR_NONE (§4.2)
+    "dbw.steering.calibrated": frozenset({0, 1}),  # 0 reference kit (offset 0), 1 calibrated to straight ahead
 }
 
 #: Vehicle keys (owned and validated by the model) that the DBW reads -> (lower, upper).
@@ -170,6 +181,11 @@ class DbwParameters:
     brake_rate_inc_default_bar_s: float
     brake_rate_dec_default_bar_s: float
     brake_override_pct: float
+    brake_hold_budget_s: float
+    brake_hold_low_s: float
+    brake_hold_recharge_ratio: float
+    brake_hold_min_bar: float
+    brake_hold_speed_mps: float
     steering_lock_deg: float
     steering_cmd_rate_default_deg_s: float
     steering_cmd_accel_default_deg_s2: float
@@ -179,6 +195,11 @@ class DbwParameters:
     steering_max_torque_nm: float
     steering_column_damping_nm_s_deg: float
     steering_min_yaw_speed_mps: float
+    steering_max_rate_deg_s: float
+    steering_lat_accel_limit_mps2: float
+    steering_assist_gain: float
+    steering_pneumatic_trail_m: float
+    steering_mechanical_trail_m: float
     gear_max_shift_speed_mps: float
     gear_shift_time_s: float
     ulc_limit_accel_default_mps2: float
@@ -239,6 +260,7 @@ class DbwParameters:
     vehicle_mass_kg: float
     vehicle_velocity_dir_src: int
     system_sync_mode: int
+    steering_calibrated: int
 
     @staticmethod
     def attribute_of(key: str) -> str:

@@ -70,6 +70,9 @@ class BrakeActuator:
         Pressure produced by the actuator [bar].
     line_bar : float
         Line pressure sent to the model [bar] = max(actuator, driver).
+    hold_exhausted : bool
+        Set by ``DbwSystem``: the brake-hold budget is used up and PARK
+        holds the vehicle, so the actuator releases (§4.7).
     """
 
     def __init__(self, p: DbwParameters, dt_s: float) -> None:
@@ -103,6 +106,7 @@ class BrakeActuator:
         self.limiting_value = False
         self.limiting_rate = False
         self.ulc_bar = 0.0
+        self.hold_exhausted = False
 
     def command(self, t_s: float, msg: BrakeCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``BrakeCmd`` (see the module docstring and decode.py)."""
@@ -176,6 +180,8 @@ class BrakeActuator:
             target, inc, dec = ulc_bar, math.inf, math.inf
         else:
             target, inc, dec = 0.0, math.inf, math.inf
+        if self.hold_exhausted:  # hold budget used up and PARK engaged: let go (§4.7, brake_hold.py)
+            target = 0.0
         sp = rate_limit(self.setpoint_bar, target, inc, dec, dt)
         self.limiting_rate = abs(sp - target) > 1e-6
         self.setpoint_bar = sp

@@ -17,9 +17,12 @@ Two layers of the real system are visible from ROS (dbw-interface.md §4):
 
 Rules of ``ActuatorStatus`` (evaluated every physics step):
 
-* ``timeout`` = a command was received once and the last one is older than the
-  command timeout (100 ms, §4.4), unless the ULC drives the actuator through
-  its own command stream. Before the first command ``timeout`` is false.
+* ``timeout`` = no command arrived within the command timeout (100 ms,
+  §4.4), unless the ULC drives the actuator through its own command stream.
+  A module that was never commanded reports ``timeout`` too (a decision,
+  docs/dbw.md: "valid commands stopped for >100 ms" holds from power-on, and
+  it is what lets the driver's timeout mask of §4.1 disregard an override of
+  a subsystem the stack does not use, as Dataspeed's drivers intend).
 * ``override_active`` = driver input above its threshold, unless the last
   command carried ``ignore``.
 * ``override_latched`` is set when ``override_active`` rises while the
@@ -64,11 +67,14 @@ class ActuatorStatus:
         Cause of the last enabled -> disabled transition: 0 none, 1 enable
         bit dropped, 4 command timeout, 5 fault, 6 override (the low nibble of
         the ``ReasonDisengage`` codes, §4.11).
+    dropped : bool
+        The last ``update`` was an enabled -> disabled transition (cause in
+        ``disengage``).
     """
 
     __slots__ = ("timeout_s", "ready", "enabled", "override_active", "override_latched",
                  "timeout", "fault", "fault_injected", "ignore", "enable_bit", "received",
-                 "last_cmd_t", "disengage", "driven_by_ulc")
+                 "last_cmd_t", "disengage", "driven_by_ulc", "dropped")
 
     def __init__(self, timeout_s: float) -> None:
         self.timeout_s = timeout_s
@@ -89,6 +95,7 @@ class ActuatorStatus:
         self.last_cmd_t = float("-inf")
         self.disengage = 0
         self.driven_by_ulc = False
+        self.dropped = False
 
     def command(self, t_s: float, active: bool, enable: bool, clear: bool, ignore: bool) -> None:
         """Accept one command frame.
@@ -119,7 +126,7 @@ class ActuatorStatus:
             self.override_latched = False
 
     def update(self, t_s: float, driver_override: bool, ulc_driving: bool = False,
-               permitted: bool = True) -> None:
+               permitted: bool = True, ulc_stream: bool = False) -> None:
         """Recompute the flags at time ``t_s`` [s].
 
         Parameters
@@ -134,19 +141,24 @@ class ActuatorStatus:
             The firmware lets the subsystem engage (always True in
             driver-managed mode; the system state ACTIVE in the
             firmware-managed mode).
+        ulc_stream : bool
+            A fresh ULC command stream with its enable bit commands this
+            pedal (brake, throttle): no ``timeout`` even when the ULC has just
+            been overridden, so that the override counts (§4.1, §4.12).
         """
         was_enabled = self.enabled
         self.driven_by_ulc = ulc_driving
-        stale = self.received and (t_s - self.last_cmd_t) > self.timeout_s + 1e-9
-        self.timeout = stale and not ulc_driving
+        stale = (t_s - self.last_cmd_t) > self.timeout_s + 1e-9  # never received: last_cmd_t = -inf
+        self.timeout = stale and not (ulc_driving or ulc_stream)
         self.fault = self.fault_injected
         self.override_active = driver_override and not self.ignore
         if self.override_active and was_enabled:
             self.override_latched = True
         self.ready = not (self.fault or self.override_latched or self.override_active)
-        user = self.received and not stale and self.enable_bit
+        user = not stale and self.enable_bit
         self.enabled = self.ready and permitted and (user or ulc_driving)
-        if was_enabled and not self.enabled:
+        self.dropped = was_enabled and not self.enabled
+        if self.dropped:
             if self.fault:
                 self.disengage = 5
             elif self.override_active or self.override_latched:

@@ -6,10 +6,21 @@ polaris-ranger-dynamics.md Conventions). Two frames exist:
 * **raw**: the angle the model uses (``theta_sw``), straight ahead at
   ``steering.center_deg`` (the fitted centre, 12.53 deg);
 * **reported**: ``raw + offset``, the angle in ``SteeringReport`` and in
-  ``CMD_ANGLE``/``CMD_PERCENT`` commands. The offset starts at 0, so an
-  uncalibrated report carries the fitted centre offset (gaps.md);
-  ``CMD_CALIBRATE`` x sets ``offset = x - raw`` and ``CMD_SET_OFFSET`` x sets
-  ``offset = x`` (dbw-interface.md §4.6).
+  ``CMD_ANGLE``/``CMD_PERCENT`` commands. At power-on the offset is 0 (the
+  reference's kit: straight ahead reads the fitted centre, gaps.md), or, with
+  ``dbw.steering.calibrated`` = 1, ``-center`` in 0.1 deg steps (a kit
+  calibrated to straight ahead). ``CMD_CALIBRATE`` x sets
+  ``offset = x - raw`` and ``CMD_SET_OFFSET`` x sets ``offset = x``
+  (dbw-interface.md §4.6); the deprecated ``steering/calibrate`` is
+  ``CMD_CALIBRATE`` 0.
+
+Limits (§2.9, §4.6; SteeringReport ``limit_rate``/``limit_value``): the rate
+limit applied is the command's ``cmd_rate`` (default when 0), but at most the
+servo's ``dbw.steering.max_rate_deg_s`` (also for an unlimited ``cmd_rate``);
+the angle limit is the lock, and, with ``dbw.steering.lat_accel_limit_mps2``
+> 0, the speed-dependent angle at which the kinematic lateral acceleration
+``v^2 tan(delta) / L`` reaches that value (about straight ahead). The set-point
+is clipped to the angle limit every step (``limiting_value``).
 
 Chain when enabled with an angle-like type (gaps.md): target -> rate limit
 (``cmd_rate``, default 500 deg/s) and acceleration limit (``cmd_accel``,
@@ -38,11 +49,13 @@ locked rear axle scrubs and the vehicle understeers, 0.215 and 0.259 rad/s
 (-14 %). A stack that needs the yaw rate exactly must close that loop itself,
 as it would on the vehicle.
 
-``CMD_TORQUE`` and the driver's torque act on a column model without
-self-aligning torque: ``d theta / dt = tau / c_col`` (``c_col`` =
-``dbw.steering.column_damping_nm_s_deg``, an estimate). When the actuator is
-not enabled the wheel is free: it stays where it is, moves with the driver's
-torque, or follows the driver's hands (``DriverInput.steering_wheel_deg``).
+``CMD_TORQUE`` and the driver's torque act on the steering column of
+steering_column.py: power assist and the front tyres' aligning moment, so a
+constant torque settles at an angle that falls with speed. When the actuator
+is not enabled the wheel is free: it moves with the driver's torque and the
+aligning moment (hands on the wheel with no torque: it returns towards
+straight ahead while the vehicle moves), or follows the driver's hands
+(``DriverInput.steering_wheel_deg``).
 """
 
 from __future__ import annotations
@@ -54,6 +67,7 @@ from .commands import SteeringCmd
 from .decode import as_flag, as_enum, as_float, decode_rate
 from .params import DbwParameters
 from .status import ActuatorStatus
+from .steering_column import SteeringColumn
 
 __all__ = ["SteeringActuator"]
 
@@ -95,11 +109,17 @@ class SteeringActuator:
         self._lock = p.steering_lock_deg
         self._k_deg = p.steering_ratio * 180.0 / math.pi
         self._max_kappa = math.tan(math.radians(self._lock / p.steering_ratio)) / p.geometry_wheelbase_m
+        self._max_rate = p.steering_max_rate_deg_s
+        self._a_lat = p.steering_lat_accel_limit_mps2
+        self._center = p.steering_center_deg
+        #: power-on offset [deg]: 0 (reference kit) or -center (kit calibrated to straight ahead)
+        self.offset0_deg = -quantize(p.steering_center_deg, 0.1) if p.steering_calibrated else 0.0
+        self.column = SteeringColumn(p, dt_s)
         self.invalid_count = 0
         self.reset(angle_deg)
 
     def reset(self, angle_deg: float = 0.0) -> None:
-        """Power-on state at the raw angle ``angle_deg`` [deg]; offset 0."""
+        """Power-on state at the raw angle ``angle_deg`` [deg]; the power-on offset."""
         a = clamp(float(angle_deg), -self._lock, self._lock)
         self.status.reset()
         self.angle_deg = a
@@ -107,10 +127,12 @@ class SteeringActuator:
         self.ref_rate = 0.0
         self._dead.reset(a)
         self._lag.y = a
-        self.offset_deg = 0.0
+        self.offset_deg = self.offset0_deg
         self.cmd_type = 0
         self.cmd_value = math.nan
-        self.rate_limit = self.p.steering_cmd_rate_default_deg_s
+        self.rate_limit = min(self.p.steering_cmd_rate_default_deg_s, self._max_rate)
+        self.angle_limit_deg = self._lock
+        self._cmd_limiting = False
         self.accel_limit = self.p.steering_cmd_accel_default_deg_s2
         self.target_raw = a
         self.torque_cmd_nm = 0.0
@@ -169,12 +191,13 @@ class SteeringActuator:
             raw = clamp(pc, -100.0, 100.0) * 0.01 * self._lock - self.offset_deg
             self.target_raw = clamp(raw, -self._lock, self._lock)
         if typ in _ANGLE_LIKE:
-            self.rate_limit = decode_rate(getattr(msg, "cmd_rate", 0.0), 4.0, 100.0,
-                                          self.p.steering_cmd_rate_default_deg_s)
+            self.rate_limit = min(decode_rate(getattr(msg, "cmd_rate", 0.0), 4.0, 100.0,
+                                              self.p.steering_cmd_rate_default_deg_s), self._max_rate)
             self.accel_limit = decode_rate(getattr(msg, "cmd_accel", 0.0), 100.0, 300.0,
                                            self.p.steering_cmd_accel_default_deg_s2)
         self.cmd_type = typ
         self.limiting_value = limiting
+        self._cmd_limiting = limiting
         self.status.command(t_s, typ != 0, as_flag(getattr(msg, "enable", False)) and dbw_enabled,
                             as_flag(getattr(msg, "clear", False)) or auto_clear,
                             as_flag(getattr(msg, "ignore", False)))
@@ -189,17 +212,22 @@ class SteeringActuator:
         return clamp(self.p.steering_center_deg + self._k_deg * delta, -self._lock, self._lock)
 
     # ------------------------------------------------------------------ dynamics
-    def step(self, speed_mps: float, driver_torque_nm: float, driver_angle_deg: float) -> float:
+    def step(self, speed_mps: float, driver_torque_nm: float, driver_angle_deg: float,
+             fy_front_n: float = 0.0) -> float:
         """Advance the servo one step; return the raw steering-wheel angle [deg].
 
         Parameters
         ----------
         speed_mps : float
-            Signed longitudinal speed [m/s] (for CMD_YAW_RATE).
+            Signed longitudinal speed [m/s] (for CMD_YAW_RATE and the speed-dependent limit).
         driver_torque_nm : float
             Driver's column torque [Nm], finite.
         driver_angle_deg : float
             Raw angle the driver holds [deg], or NaN when hands-off.
+        fy_front_n : float
+            Sum of the front tyres' lateral forces [N] (wheel frame, left
+            positive) of the model's last step: the aligning moment of the
+            column (steering_column.py).
 
         Returns
         -------
@@ -210,26 +238,42 @@ class SteeringActuator:
         lock = self._lock
         self.driver_torque_nm = driver_torque_nm
         self.limiting_rate = False
+        if self._a_lat > 0.0:  # speed-dependent angle limit about straight ahead (module docstring)
+            v2 = speed_mps * speed_mps
+            lim = (self._k_deg * math.atan(self._a_lat * self.p.geometry_wheelbase_m / v2)
+                   if v2 > 1e-9 else lock)
+            self.angle_limit_deg = lim if lim < lock else lock
         if self.status.enabled and self.cmd_type in _ANGLE_LIKE:
+            limiting = self._cmd_limiting
             if self.cmd_type == 4:
                 vmin = self.p.steering_min_yaw_speed_mps
                 v_eff = speed_mps if abs(speed_mps) >= vmin else math.copysign(vmin, speed_mps)
                 kappa = clamp(self.cmd_value / v_eff, -self._max_kappa, self._max_kappa)
-                self.limiting_value = abs(self.cmd_value / v_eff) > self._max_kappa
+                limiting = abs(self.cmd_value / v_eff) > self._max_kappa
                 self.target_raw = self._raw_of_curvature(kappa)
+            target = self.target_raw
+            lim = self.angle_limit_deg
+            if lim < lock:
+                c = self._center
+                t = clamp(target, c - lim, c + lim)
+                limiting = limiting or t != target
+                target = t
+            self.limiting_value = limiting
             self.ref_deg, self.ref_rate = rate_accel_limit(
-                self.ref_deg, self.ref_rate, self.target_raw, self.rate_limit, self.accel_limit, dt)
-            self.limiting_rate = abs(self.target_raw - self.ref_deg) > 0.05
+                self.ref_deg, self.ref_rate, target, self.rate_limit, self.accel_limit, dt)
+            self.limiting_rate = abs(target - self.ref_deg) > 0.05
             a = self._lag.step(self._dead.step(self.ref_deg))
             self.angle_deg = clamp(a, -lock, lock)
             return self.angle_deg
+        if speed_mps <= 0.0:  # reversing: the trail's centring is not modelled (steering_column.py)
+            fy_front_n = 0.0
         if self.status.enabled and self.cmd_type == 1:
             tau = self.torque_cmd_nm + (driver_torque_nm if self.status.ignore else 0.0)
-            a = self.angle_deg + tau / self.p.steering_column_damping_nm_s_deg * dt
+            a = self.column.step(self.angle_deg, tau, fy_front_n)
         elif driver_angle_deg == driver_angle_deg:
             a = driver_angle_deg
         else:
-            a = self.angle_deg + driver_torque_nm / self.p.steering_column_damping_nm_s_deg * dt
+            a = self.column.step(self.angle_deg, driver_torque_nm, fy_front_n)
         a = clamp(a, -lock, lock)
         self.angle_deg = a
         # the servo follows the free wheel so that a new engagement starts from here

@@ -8,11 +8,21 @@ turn signal, drive mode and misc, and the content of every report.
 Per physics step (``step``), in this order (the "StepDbw" of the Physics Step):
 
 1. driver input -> override detection; ULC status; pre-emption;
-2. actuator statuses (timeouts, overrides, enabled);
+2. actuator statuses (timeouts, overrides, enabled; ``<X>CmdTimeout`` and
+   ``<X>CmdDisengage``, §4.11);
 3. driver logic: ``dbw_enabled``, request drop, 50 ms auto-clear timer;
 4. ULC control (when it drives the pedals), gear requests;
-5. brake, throttle and steering dynamics; drive mode; gear lever request;
+5. brake (and its hold budget, §4.7), throttle and steering dynamics (the
+   column model of steering_column.py reads the front tyres' lateral forces
+   of the model's last step); drive mode and its 250 ms command timeout;
+   gear lever request;
 6. wheel-encoder counters and the measured acceleration.
+
+What the real driver would print (engage and disengage, enable refused for a
+fault, a subsystem's command timeout, the one-time ULC pre-emption warning,
+gear rejects, the brake-hold requests; §4.1, §4.7, §4.9, §4.12) is collected
+as ``(level, text)`` log events (``logging`` levels); the node drains them
+into its logger (``drain_log``). The core stays ROS-free.
 
 The returned ``DbwOutputs`` always hold finite values within the physical
 limits: pedal 0..1, line pressure 0..``dbw.brake.max_bar``, steering-wheel
@@ -26,11 +36,13 @@ with ``dbw.system_sync_mode`` = 2, managed by the firmware (ALL_OR_NONE,
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 
 from . import reports as R
 from .actuators import FirstOrderLag, clamp, quantize
+from .brake_hold import BrakeHold
 from .commands import (
     BrakeCmd, DisableEvent, DriveModeCmd, EnableEvent, GearCmd, MiscCmd, SteeringCalibrateEvent,
     SteeringCmd, ThrottleCmd, TurnSignalCmd, UlcCmd,
@@ -46,6 +58,19 @@ from .ulc import Ulc
 
 __all__ = ["DbwSystem", "DriverInput", "DbwOutputs", "DbwReports", "SUBSYSTEMS",
            "REASON_NOT_READY", "REASON_DISENGAGE", "SIM_VIN"]
+
+#: Log levels of the log events (``DbwSystem.drain_log``).
+INFO, WARN = logging.INFO, logging.WARNING
+
+#: Subsystem names of the log lines (steering, brake, throttle).
+_NAMES = ("Steering", "Brake", "Throttle")
+
+#: GearReject -> the text the driver logs once per new reject (§4.9, own words).
+GEAR_REJECT_TEXT = {
+    1: "gear fault", 2: "unsupported gear", 3: "shift in progress",
+    4: "override on brake, throttle or steering", 5: "brake-hold time depleted, staying in PARK",
+    6: "vehicle speed too high", 7: "vehicle refused the shift (try pressing the brake)",
+}
 
 #: Subsystem names accepted by ``set_fault``.
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
@@ -147,7 +172,9 @@ class DbwReports:
 
     Attribute names are the topic names without the ``/vehicle/`` prefix
     (``/`` -> ``_``); ``ecu_info`` holds one ``EcuInfo`` per module (Gateway,
-    Throttle, §5.1); ``vin`` is the ``std_msgs/String`` content.
+    Throttle, §5.1); ``vin`` is the ``std_msgs/String`` content;
+    ``gear_report_changes`` and ``system_report_changes`` count the changes of
+    those reports (they go out early on a change, §1.4, schedule.py).
     """
 
     steering_report: R.SteeringReport = field(default_factory=R.SteeringReport)
@@ -177,6 +204,9 @@ class DbwReports:
     ecu_info: tuple = ()
     vin: str = SIM_VIN
     dbw_enabled: bool = False
+    #: number of changes of the gear and system reports' content (early publication, schedule.py)
+    gear_report_changes: int = 0
+    system_report_changes: int = 0
 
 
 def _f(x: object, default: float = 0.0) -> float:
@@ -196,7 +226,8 @@ class _StateView:
     ``specific_force_body_mps2``, ``wheel_spin_rad_s``, ``gear``,
     ``gear_target``, ``shift_in_progress``, ``last_gear_reject``,
     ``drive_mode``, ``engine_rpm``, ``engine_torque_nm``, ``cvt_ratio``,
-    ``brake_torque_nm``, ``fuel_l``); a missing or non-finite value reads as 0.
+    ``brake_torque_nm``, ``fuel_l``, ``wheel_fy_n``); a missing or
+    non-finite value reads as 0.
 
     ``v`` and ``wheel_spin`` are what the DBW measures: with ``DIR_PRNDL``
     (``dbw.vehicle_velocity_dir_src`` = 1) their sign is that of the gear,
@@ -208,7 +239,7 @@ class _StateView:
 
     __slots__ = ("v", "speed", "omega", "f_spec", "wheel_spin", "gear", "gear_target", "shifting",
                  "gear_reject", "drive_mode", "engine_rpm", "engine_torque", "cvt_ratio",
-                 "brake_torque", "fuel_l", "prndl")
+                 "brake_torque", "fuel_l", "prndl", "fy_front")
 
     def __init__(self, dir_src: int = DIR_PRNDL) -> None:
         self.prndl = dir_src == DIR_PRNDL
@@ -227,6 +258,7 @@ class _StateView:
         self.cvt_ratio = 0.0
         self.brake_torque = math.nan
         self.fuel_l = math.nan
+        self.fy_front = 0.0
 
     def read(self, s: object) -> None:
         vb = getattr(s, "velocity_body_mps", None)
@@ -256,6 +288,8 @@ class _StateView:
         self.brake_torque = sum(_f(x) for x in bt) if bt is not None else math.nan
         fl = getattr(s, "fuel_l", None)
         self.fuel_l = _f(fl, math.nan) if fl is not None else math.nan
+        fy = getattr(s, "wheel_fy_n", None)  # front tyres' lateral forces (steering column)
+        self.fy_front = _f(fy[0] + fy[1]) if fy is not None else 0.0
         if self.prndl:  # sign from the gear lever, not from the wheels (DIR_PRNDL)
             sg = -1.0 if self.gear == int(Gear.REVERSE) else 1.0
             self.v = sg * abs(self.v)
@@ -313,6 +347,9 @@ class DbwSystem:
         self.throttle = ThrottleActuator(params, self.dt_s)
         self.gear = GearActuator(params.gear_max_shift_speed_mps)
         self.ulc = Ulc(params, self.dt_s)
+        self.hold = BrakeHold(params, self.dt_s)
+        #: pending log events ``(level, text)``, drained by the node (``drain_log``)
+        self.log_events: list = []
         self.engage = EngageLogic(0.05)
         self.sync = FirmwareEngage(0.05)
         #: Firmware-managed engagement (SystemSyncMode ALL_OR_NONE, §4.2).
@@ -327,6 +364,7 @@ class DbwSystem:
         self._rep.ecu_info = self._ecu
         self._three = (self.steering.status, self.brake.status, self.throttle.status)
         self._four = self._three + (self.ulc.status,)
+        self._bases = ((0x20, self.steering.status), (0x40, self.brake.status), (0x60, self.throttle.status))
         self.reset(steering_wheel_deg, drive_mode)
 
     # ------------------------------------------------------------------ lifecycle
@@ -348,6 +386,7 @@ class DbwSystem:
         self.throttle.reset()
         self.gear.reset()
         self.ulc.reset()
+        self.hold.reset()
         self.engage.reset()
         self.sync.reset()
         self.driver = DriverInput()
@@ -360,6 +399,7 @@ class DbwSystem:
         self.drive_mode_cmd = (0, 0)  # (awd_mode_cmd, rear_diff_cmd) in force
         self.turn_signal_cmd = int(TurnSignal.NONE)
         self.turn_signal_t = -math.inf
+        self.drive_mode_t = -math.inf
         self.t_s = 0.0
         self.wheel_counts = [0.0, 0.0, 0.0, 0.0]
         self.odometer_km = 0.0
@@ -372,6 +412,31 @@ class DbwSystem:
         self.ulc_preempt_warned = False
         self._angle_prev = self.steering.angle_deg
         self.angle_rate = 0.0
+        self.log_events.clear()
+        self._logged_enabled = False
+        self._logged_reject = 0
+        self._logged_park_brake = False
+        self._logged_shift_park = False
+
+    def _log(self, level: int, text: str) -> None:
+        """Queue one log event (``logging`` level, text) for the node (the oldest beyond 1000 dropped)."""
+        ev = self.log_events
+        if len(ev) >= 1000:  # nobody drains (headless runs): keep memory bounded
+            del ev[0]
+        ev.append((level, text))
+
+    def drain_log(self) -> list:
+        """Return the pending log events ``[(level, text), ...]`` and forget them.
+
+        ``level`` is a ``logging`` level (``INFO``, ``WARN``); the texts are
+        what the real driver would print (§4.1, §4.7, §4.9, §4.12), in this
+        project's words. Empty most of the time (no allocation then).
+        """
+        ev = self.log_events
+        if not ev:
+            return ev
+        self.log_events = []
+        return ev
 
     @property
     def dbw_enabled(self) -> bool:
@@ -397,7 +462,13 @@ class DbwSystem:
         if self.firmware_managed:
             self.sync.on_enable(self._four)
             return True
-        return self.engage.on_enable(self._three, self.gear.fault_injected, self._gear_override())
+        ok = self.engage.on_enable(self._three, self.gear.fault_injected, self._gear_override())
+        if not ok:
+            faulted = [n for n, st in zip(_NAMES, self._three) if st.fault and not st.timeout]
+            if self.gear.fault_injected:
+                faulted.append("Gear")
+            self._log(WARN, f"DBW enable refused: fault on {', '.join(faulted)}")
+        return ok
 
     def disable(self, t_s: float | None = None) -> None:
         """``/vehicle/disable``: drop the request (§4.1 event 2) or send System *Disable* (§4.2)."""
@@ -454,11 +525,13 @@ class DbwSystem:
             self.ulc.command(t_s, command, mask, clr)
         elif isinstance(command, GearCmd):
             s = self._state
-            self.gear.command(command, en, s.v, s.gear, s.shifting, self._any_override(), int(CmdSrc.USER))
+            self.gear.command(command, en, s.v, s.gear, s.shifting, self._any_override(), int(CmdSrc.USER),
+                              self.hold.req_shift_park)
         elif isinstance(command, TurnSignalCmd):
             self.turn_signal_t = t_s
             self.turn_signal_cmd = as_enum(getattr(command, "cmd", 0), frozenset({0, 1, 2, 3})) if en else 0
         elif isinstance(command, DriveModeCmd):
+            self.drive_mode_t = t_s  # the frame goes out either way (NONE values when not enabled)
             if en:
                 awd = as_enum(getattr(command, "awd_mode_cmd", 0), frozenset({0, 1, 2, 3, 4}))
                 rear = as_enum(getattr(command, "rear_diff_cmd", 0), frozenset({0, 1, 2}))
@@ -577,11 +650,18 @@ class DbwSystem:
                 fresh_user = True
         ulc.preempted = fresh_user and ulc.status.enabled
         ulc_drives = ulc.status.enabled and not fresh_user
+        if ulc.preempted and not self.ulc_preempt_warned:  # one-time warning (§4.12, 2.1.8+)
+            self.ulc_preempt_warned = True
+            self._log(WARN, "ULC pre-empted: user brake/throttle commands take priority over the ULC")
 
         # 2. actuator statuses
-        self.steering.status.update(t_s, over_steer, False, permitted)
-        self.brake.status.update(t_s, over_brake, ulc_drives, permitted)
-        self.throttle.status.update(t_s, over_throttle, ulc_drives, permitted)
+        st_s, st_b, st_t = self._three
+        st_s.update(t_s, over_steer, False, permitted)
+        ulc_stream = ulc.status.enable_bit and not ulc.status.timeout
+        st_b.update(t_s, over_brake, ulc_drives, permitted, ulc_stream)
+        st_t.update(t_s, over_throttle, ulc_drives, permitted, ulc_stream)
+        if st_s.dropped or st_b.dropped or st_t.dropped:
+            self._subsystem_dropped()
 
         # 3. driver logic (§4.1) or the firmware's system state (§4.2)
         if fw:
@@ -601,7 +681,7 @@ class DbwSystem:
             ulc.step(s.v, s.gear, s.shifting, self.grade_mps2, self.accel_meas, s.engine_rpm, s.cvt_ratio)
             if ulc.gear_request != int(Gear.NONE) and ulc.gear_request != self.gear.pending:
                 self.gear.command(GearCmd(cmd=ulc.gear_request), self.dbw_enabled, s.v, s.gear,
-                                  s.shifting, self._any_override(), int(CmdSrc.ULC))
+                                  s.shifting, self._any_override(), int(CmdSrc.ULC), self.hold.req_shift_park)
         elif ulc.engaged or ulc.throttle_pct or ulc.brake_bar:
             ulc.disengage(s.v)
         else:
@@ -610,9 +690,26 @@ class DbwSystem:
         # 5. actuators
         o = self.outputs
         o.brake_line_bar = self.brake.step(driver_bar, ulc.brake_bar)
+        hold = self.hold  # brake-hold budget (§4.7, brake_hold.py); nothing to do when released and full
+        if self.brake.actuator_bar > hold.min_bar or hold.remaining_s < hold.budget_s:
+            hold.step(self.brake.actuator_bar, s.speed)
+        if hold.req_park_brake != self._logged_park_brake:
+            self._logged_park_brake = hold.req_park_brake
+            if hold.req_park_brake:
+                self._log(WARN, "Brake hold time running low: requesting the parking brake")
+        if hold.req_shift_park:
+            self.gear.request_park(s.gear, s.shifting, s.v)
+            # once PARK holds the vehicle the exhausted actuator lets go
+            self.brake.hold_exhausted = s.gear == int(Gear.PARK) and not s.shifting
+        else:
+            self.brake.hold_exhausted = False
+        if hold.req_shift_park != self._logged_shift_park:
+            self._logged_shift_park = hold.req_shift_park
+            if hold.req_shift_park:
+                self._log(WARN, "Brake hold time exhausted: shifting to PARK")
         o.pedal = clamp(self.throttle.step(d.accel_pedal_pct, ulc.throttle_pct), 0.0, 1.0)
         drv_angle = d.steering_wheel_deg
-        o.steering_wheel_deg = self.steering.step(s.v, d.steering_torque_nm, drv_angle)
+        o.steering_wheel_deg = self.steering.step(s.v, d.steering_torque_nm, drv_angle, s.fy_front)
         self.angle_rate = (o.steering_wheel_deg - self._angle_prev) / dt
         self._angle_prev = o.steering_wheel_deg
         if d.drive_mode >= 0:
@@ -620,8 +717,15 @@ class DbwSystem:
         o.drive_mode = self.drive_mode
         req = self.gear.update(s.gear, s.shifting, s.gear_reject)
         o.gear_request = d.gear if d.gear != 0 else req
+        rj = self.gear.reject
+        if rj != self._logged_reject:  # the driver logs each new reject once (§4.9)
+            self._logged_reject = rj
+            if rj:
+                self._log(WARN, f"Gear command rejected: {GEAR_REJECT_TEXT.get(rj, 'unknown reason')}")
         if t_s - self.turn_signal_t > 0.25 + 1e-9:
             self.turn_signal_cmd = 0
+        if t_s - self.drive_mode_t > 0.25 + 1e-9:  # drive-mode command timeout 250 ms (§4.4)
+            self.drive_mode_cmd = (0, 0)
 
         # 6. sensors integrated over the step
         cpr = p.wheel_counts_per_rev / (2.0 * math.pi)
@@ -633,7 +737,34 @@ class DbwSystem:
             self.accel_meas = self._accel_filter.step((s.v - self._v_prev) / dt)
         self._v_prev = s.v
         self.grade_mps2 = self._grade_filter.step(clamp(s.f_spec[0] - self.accel_meas, -9.81, 9.81))
+        en = self.sync.active if fw else self.engage.enabled  # dbw_enabled
+        if en != self._logged_enabled:
+            self._logged_enabled = en
+            if en:
+                self._log(INFO, "DBW system enabled")
+            else:
+                why = REASON_DISENGAGE.get(self.disengage_reason, "Unknown") or "no reason given"
+                self._log(WARN, f"DBW system disabled: {why}")
         return o
+
+    def _subsystem_dropped(self) -> None:
+        """§4.11: a subsystem left ``enabled`` because of its own command stream.
+
+        A command timeout gives ``<X>CmdTimeout`` (and the driver's message,
+        §3.3); an enable bit the stack cleared while DBW was enabled gives
+        ``<X>CmdDisengage`` (the driver's own masking after a disable or an
+        override keeps the reason of that event). Overrides and faults are
+        coded when ``dbw_enabled`` drops (``_disengage_code``).
+        """
+        for k, (base, st) in enumerate(self._bases):
+            if not st.dropped:
+                continue
+            if st.disengage == 4:
+                self.disengage_reason = base + 4
+                self._log(WARN, f"{_NAMES[k]} subsystem disengaged: no command for "
+                                f"{1000.0 * st.timeout_s:.0f} ms (command timeout)")
+            elif st.disengage == 1 and self.dbw_enabled:
+                self.disengage_reason = base + 1
 
     def _disengage_code(self) -> int:
         """ReasonDisengage of the transition that just dropped ``dbw_enabled``."""
@@ -690,8 +821,9 @@ class DbwSystem:
         sr.limiting_rate = stg.limiting_rate and st_s.enabled
         self._flags(sr, st_s)
         sr.actuator_temp = nan
+        # the limits the servo applies now (§2.9, §4.6; steering.py): rate and (speed-dependent) angle
         sr.limit_rate = stg.rate_limit if stg.rate_limit == math.inf else quantize(stg.rate_limit, 4.0)
-        sr.limit_value = quantize(p.steering_lock_deg, 1.0)
+        sr.limit_value = quantize(stg.angle_limit_deg, 1.0)
         sr.cmd_src = int(CmdSrc.USER)
 
         # ---- brake
@@ -731,12 +863,20 @@ class DbwSystem:
         br.limiting_value = brk.limiting_value and btype != 0
         br.limiting_rate = brk.limiting_rate and st_b.enabled
         self._flags(br, st_b)
-        br.limit_value = math.inf
-        br.brake_available_partial_inf = 0
-        br.brake_available_duration = math.inf
-        br.brake_available_full = True
-        br.req_shift_park = False
-        br.req_park_brake = False
+        # the set-point limit in the unit of the command (§4.7 limit_value modes): % for the
+        # percent types, m/s^2 (deceleration) for the accel types, bar otherwise
+        if btype in (13, 14):
+            br.limit_value = 100.0
+        elif btype in (8, 9, 10):
+            br.limit_value = quantize(min(10.0, p.brake_max_bar / brk.bar_per_mps2), 0.02)
+        else:
+            br.limit_value = quantize(p.brake_max_bar, 0.2)
+        hold = self.hold  # §4.7 brake-hold budget (brake_hold.py)
+        br.brake_available_partial_inf = 0  # BrakeInfDur UNSUPPORTED: the hold is finite
+        br.brake_available_duration = hold.reported_duration_s()
+        br.brake_available_full = hold.full
+        br.req_shift_park = hold.req_shift_park
+        br.req_park_brake = hold.req_park_brake
         br.external_button = False
         br.comms_loss_armed = False
         br.cmd_src = int(CmdSrc.ULC) if st_b.driven_by_ulc else int(CmdSrc.USER)
@@ -761,12 +901,14 @@ class DbwSystem:
         tr.limiting_value = thr.limiting_value and ttype != 0
         tr.limiting_rate = thr.limiting_rate and st_t.enabled
         self._flags(tr, st_t)
-        tr.limit_value = math.inf
+        tr.limit_value = 100.0  # the percent set-point is clipped to 100 % (§4.8, pedals.py)
         tr.cmd_src = int(CmdSrc.ULC) if st_t.driven_by_ulc else int(CmdSrc.USER)
 
         # ---- gear
         gr = r.gear_report
         g = self.gear
+        if gr.gear != s.gear or gr.cmd != g.pending or gr.driver != s.gear_target or gr.reject != g.reject:
+            r.gear_report_changes += 1
         gr.gear = s.gear
         gr.cmd = g.pending
         gr.driver = s.gear_target
@@ -802,12 +944,15 @@ class DbwSystem:
         else:
             sy.enabled = st_s.enabled and st_b.enabled and st_t.enabled and not g.fault_injected
             active = sy.enabled
-        sy.state = int(SystemState.FAULT if sy.fault else SystemState.ACTIVE if active
-                       else SystemState.READY if sy.ready else SystemState.MANUAL)
+        state = int(SystemState.FAULT if sy.fault else SystemState.ACTIVE if active
+                    else SystemState.READY if sy.ready else SystemState.MANUAL)
         nr = self._not_ready_code()
+        dr = self.disengage_reason
+        if state != sy.state or nr != sy.reason_not_ready or dr != sy.reason_disengage:
+            r.system_report_changes += 1
+        sy.state = state
         sy.reason_not_ready = nr
         sy.reason_not_ready_str = REASON_NOT_READY.get(nr, "Unknown")
-        dr = self.disengage_reason
         sy.reason_disengage = dr
         sy.reason_disengage_str = REASON_DISENGAGE.get(dr, "Unknown")
         sy.btn_enable = sy.btn_disable = sy.lockout = False

@@ -7,17 +7,21 @@
     acres-replay BAG --live [--speed X] [--clock [HZ]] [--topic-map ...] [--namespace NS]
     acres-replay BAG --info
 
-Exit status: 0 done (problems found in the bag are reported, and what could
-be read was replayed), 2 nothing could be replayed or an argument is invalid,
-130 interrupted.
+Exit status (one rule for the offline replay, ``--info`` and ``--live``):
+0 replayed, the whole recording; 1 replayed what could be read, but a serious
+problem is listed (damaged bag, messages lost, a topic the replay reads
+unusable, engagement unknown); 2 nothing replayed (invalid arguments or
+output directory, not a bag, no command message); 130 interrupted. A closed
+standard output (``| head``) ends the printing quietly.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from .reader import BagReadError
+from .reader import BagReadError, exit_status
 from .topics import NODE_DEFAULTS, TopicMap, TopicMapError
 
 __all__ = ["main"]
@@ -32,8 +36,9 @@ def _parser() -> argparse.ArgumentParser:
                     "offline (no ROS needed; writes the simulated topics as a new bag, timeseries.csv, "
                     "summary.json, plots and a comparison with the recorded reports) or live into a running "
                     "node over DDS (--live). Details: docs/bags.md.",
-        epilog="exit status: 0 done (bag problems are reported, what could be read is replayed), 2 nothing "
-               "replayable or invalid arguments, 130 interrupted")
+        epilog="exit status: 0 replayed, the whole recording; 1 replayed what could be read, but a serious bag "
+               "problem is listed (damage, lost messages, an unusable topic, engagement unknown); 2 nothing "
+               "replayed (invalid arguments or --out, not a bag, no command message); 130 interrupted")
     p.add_argument("bag", help="rosbag2 directory, or a .mcap / .db3 file")
     p.add_argument("--out", metavar="DIR", help=f"output directory (default {DEFAULT_OUT}/<bag name>)")
     pace = p.add_mutually_exclusive_group()
@@ -61,7 +66,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--clock", nargs="?", type=float, const=100.0, default=None, metavar="HZ",
                    help="live: also publish /clock with the bag's time at HZ (default 100) for nodes with "
                         "use_sim_time that have no other clock source")
-    p.add_argument("--info", action="store_true", help="print the bag's topics and problems; replay nothing")
+    p.add_argument("--info", action="store_true", help="print the bag's topics and the problems the replay would "
+                   "report (same exit status); replay nothing")
     p.add_argument("--quiet", "-q", action="store_true", help="print only problems and errors")
     return p
 
@@ -81,35 +87,75 @@ def _params(items: list) -> dict:
 
 def _print_problems(problems: list, stream) -> None:
     for pr in problems:
-        print(f"  bag problem: {pr}", file=stream)
+        print(f"  bag problem{' (serious)' if pr.serious else ''}: {pr}", file=stream)
 
 
-def _info(bag: str, tm: TopicMap) -> int:
+def _info(bag: str, tm: TopicMap, params: dict, max_backjump_s: float, state: dict) -> int:
+    """Print the bag's topics and the problems the replay would report; the exit status it would have."""
     from msg_adapters import bag as B
 
+    from .offline import ReplayError, load_replay
     from .reader import scan_bag
-    scan = scan_bag(bag, lambda t: False)
+    try:
+        inp = load_replay(bag, tm, params, max_backjump_s)
+        scan, problems, error = inp.scan, inp.problems, None
+    except ReplayError as err:
+        scan, problems, error = scan_bag(bag, lambda t: False), err.problems, err
+    state["status"] = 2 if error is not None else exit_status(problems)
     store = B.typestore()
     dur = (scan.end_ns - scan.start_ns) * 1e-9 if scan.message_count else 0.0
     print(f"{scan.path}: {scan.storage}, {scan.message_count} messages, {dur:.3f} s")
+    counts = scan.topic_counts()
     for ch in sorted(scan.topics().values(), key=lambda c: c.topic):
         ours = tm.ours(ch.topic)
         known = "" if ch.msgtype in store.fielddefs else "  (type unknown here" + (
             ", defined in the bag)" if ch.msgdef else ")")
-        print(f"  {ch.topic:40s} {ch.msgtype or '?':42s} {ch.count:8d}" + (f"  -> {ours}" if ours else "") + known)
+        print(f"  {ch.topic:40s} {ch.msgtype or '?':42s} {counts[ch.topic]:8d}" + (f"  -> {ours}" if ours else "")
+              + known)
     for k, v in scan.custom.items():
         print(f"  custom_data {k} = {v[:120]}")
-    _print_problems(scan.problems, sys.stdout)
-    return 0
+    _print_problems(problems, sys.stdout)
+    if error is not None:
+        print(f"acres-replay: error: {error}", file=sys.stderr)
+    sys.stdout.flush()   # a closed pipe shows here, not at exit
+    return state["status"]
+
+
+def _quiet_stdout() -> None:
+    """stdout was closed by the reader (``acres-replay ... | head``): send the rest nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def main(argv: list | None = None) -> int:
-    """Entry point of ``acres-replay``; returns the exit status."""
+    """Entry point of ``acres-replay``; returns the exit status.
+
+    Exit status: 0 replayed, the whole recording; 1 replayed, but with a
+    serious problem (listed; the bag is damaged or messages were lost, a topic
+    the replay reads cannot be used, or the engagement cannot be determined);
+    2 nothing replayed (invalid arguments or output directory, not a bag, no
+    command message); 130 interrupted. ``--info`` and ``--live`` follow the
+    same rule. A closed standard output (a pipe into ``head``) stops the
+    printing quietly and changes nothing else.
+    """
+    state = {"status": 0}   # the status of the work done, kept if the printing meets a closed pipe
+    try:
+        return _main(argv, state)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return state["status"]
+
+
+def _main(argv: list | None, state: dict) -> int:
     args = _parser().parse_args(argv)
     try:
         tm = TopicMap(args.namespace, args.topic_map)
+        params = _params(args.param)
         if args.info:
-            return _info(args.bag, tm)
+            return _info(args.bag, tm, params, args.max_backjump, state)
         if args.live:
             if args.as_fast_as_possible:
                 raise TopicMapError("--live replays at recorded timing: use --speed X, not --as-fast-as-possible")
@@ -120,13 +166,15 @@ def main(argv: list | None = None) -> int:
         from .offline import ReplayError, replay_bag
         out = Path(args.out) if args.out else DEFAULT_OUT / Path(args.bag).stem
         try:
-            res = replay_bag(args.bag, out, tm, _params(args.param), plots=not args.no_plots,
+            res = replay_bag(args.bag, out, tm, params, plots=not args.no_plots,
                              write_bag=not args.no_bag, output_every=args.output_every, speed=args.speed,
                              storage=args.storage, max_backjump_s=args.max_backjump)
         except ReplayError as err:
+            _print_problems(err.problems, sys.stderr)
             print(f"acres-replay: error: {err}", file=sys.stderr)
             return 2
         inp = res.input
+        state["status"] = exit_status(inp.problems)
         _print_problems(inp.problems, sys.stderr)
         if not args.quiet:
             n_cmd = sum(inp.command_counts.values())
@@ -137,7 +185,8 @@ def main(argv: list | None = None) -> int:
                 print(f"  {name:26s} RMS {e['rms']:.4g}  max {e['max_abs']:.4g}  bias {e['mean']:+.3g}  "
                       f"lag {e['lag_s']:+.3f} s  ({e['samples']} samples)")
             print("wrote " + ", ".join(str(f) for f in res.files))
-        return 0
+        sys.stdout.flush()   # a closed pipe shows here, not at exit
+        return state["status"]
     except (BagReadError, TopicMapError) as err:
         print(f"acres-replay: error: {err}", file=sys.stderr)
         return 2

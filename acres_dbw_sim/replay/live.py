@@ -6,7 +6,9 @@ unchanged (``Publisher.publish(bytes)``) on our topics (``<namespace>/...``;
 command at once and every later one at its log-time offset divided by
 ``speed``. Backwards log times are clamped to their predecessor's
 (:mod:`.offline` explains the rule). QoS: RELIABLE, VOLATILE, KEEP_LAST as the
-node subscribes (§1.3).
+node subscribes (§1.3). A bag without any ``enable`` message gets an ``enable`` /
+``disable`` where its reports show the vehicle engaged / disengaged, as in the
+offline replay (:func:`.offline.engagement_changes`).
 
 With ``clock_hz`` the bag's time is also published on ``/clock`` (rosgraph_msgs/Clock)
 at that rate, starting at the first command's log time, for a node run with
@@ -16,13 +18,15 @@ add a second source then.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import sys
 import time
 from pathlib import Path
 
-from .offline import select_channels
-from .reader import scan_bag
-from .topics import COMMAND_TOPICS, EVENT_TOPICS, TopicMap
+from .offline import engagement_changes, select_channels
+from .reader import exit_status, scan_bag
+from .topics import COMMAND_TOPICS, ENGAGEMENT_TOPICS, EVENT_TOPICS, TopicMap
 
 __all__ = ["play"]
 
@@ -49,7 +53,8 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
     Returns
     -------
     int
-        0 done, 2 nothing to publish or invalid ``speed``, 130 interrupted.
+        0 done, 1 done but a serious bag problem was listed (:func:`.reader.exit_status`), 2 nothing to
+        publish or invalid ``speed``, 130 interrupted.
     """
     import rclpy
     from builtin_interfaces.msg import Time
@@ -65,15 +70,21 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
     tm = topic_map or TopicMap()
     cmds = {t: getattr(dbw_msgs, n) for t, n in COMMAND_TOPICS}
     cmds.update({t: Empty for t, _ in EVENT_TOPICS})
-    scan = scan_bag(bag, lambda t: tm.ours(t) in cmds)
+    flags = {t: f for t, _typ, f in ENGAGEMENT_TOPICS}
+    scan = scan_bag(bag, lambda t: tm.ours(t) in cmds or tm.ours(t) in flags)
     problems = list(scan.problems)
-    usable = {cid: ours for cid, (ours, _ts) in select_channels(scan, tm, problems).items() if ours in cmds}
-    for pr in problems:
-        print(f"  bag problem: {pr}", file=sys.stderr)
+    channels = select_channels(scan, tm, problems)
+    usable = {cid: ours for cid, (ours, _ts) in channels.items() if ours in cmds}
     records = [r for r in scan.records if r[1] in usable]
     if not records:
+        for pr in problems:
+            print(f"  bag problem{' (serious)' if pr.serious else ''}: {pr}", file=sys.stderr)
         print(f"acres-replay: error: {bag}: no DBW command messages to publish", file=sys.stderr)
         return 2
+    if not any(usable[cid] == "enable" for _t, cid, _d in records):
+        records = _with_engagement(scan, channels, records, usable, flags, tm, problems)
+    for pr in problems:
+        print(f"  bag problem{' (serious)' if pr.serious else ''}: {pr}", file=sys.stderr)
     ctx_owned = not rclpy.ok()
     if ctx_owned:
         rclpy.init()
@@ -114,15 +125,44 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
                 if now >= due:
                     break
                 time.sleep(min(due - now, (next_clock - now) if period is not None else 0.05, 0.05))
-            pubs[usable[cid]].publish(data)
+            pubs[usable[cid]].publish(data if data is not None else Empty())
             sent += 1
         if not quiet:
             print(f"{Path(bag).name}: published {sent} commands on {len(pubs)} topics over "
                   f"{time.monotonic() - wall0:.2f} s (bag {(last - t_first) * 1e-9:.2f} s at {speed:g}x)")
-        return 0
+        return exit_status(problems)
     except KeyboardInterrupt:
         return 130
     finally:
         node.destroy_node()
         if ctx_owned:
             rclpy.try_shutdown()
+
+
+def _with_engagement(scan, channels: dict, records: list, usable: dict, flags: dict, tm: TopicMap,
+                     problems: list) -> list:
+    """``records`` with an ``enable`` / ``disable`` (data None: an Empty message) inserted where the
+    recorded reports show the vehicle engaged or disengaged (:func:`.offline.engagement_changes`); the
+    bag has no enable message. ``usable`` gains the synthetic channel ids."""
+    engagement = {t: (f, []) for t, f in flags.items()}
+    for t, cid, data in scan.records:
+        ours_ts = channels.get(cid)
+        if ours_ts is None or ours_ts[0] not in flags:
+            continue
+        ours, ts = ours_ts
+        try:
+            msg = ts.deserialize_cdr(data, scan.channels[cid].msgtype)
+        except Exception:  # counted by the offline replay; here only the engagement matters
+            continue
+        engagement[ours][1].append((t, bool(getattr(msg, flags[ours]))))
+    changes = engagement_changes(engagement, records[0][0], tm, problems)
+    if not changes:
+        return records
+    ids = {True: -1, False: -2}   # channel ids no bag uses
+    usable[-1], usable[-2] = "enable", "disable"
+    latest = list(itertools.accumulate((t for t, _c, _d in records), max))
+    out = list(records)
+    for t, on in reversed(changes):   # from the end, so earlier positions stay valid
+        at = 0 if t is None else bisect.bisect_left(latest, t)
+        out.insert(at, (records[0][0] if t is None else t, ids[on], None))
+    return out

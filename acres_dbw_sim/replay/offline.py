@@ -38,18 +38,20 @@ import numpy as np
 from msg_adapters import bag as B
 
 from ..dbw import commands as core_cmd
+from ..dbw.schedule import CanSchedule, report_schedule
 from ..model.enums import DriveMode, Gear
 from ..model.params import ParameterError, load_parameters
 from ..model.terrain import FlatTerrain
 from ..scenario.runner import RunResult, write_outputs
 from ..scenario.schema import InitialSpec, Scenario, TerrainSpec
 from ..scenario.signals import RowReader
-from ..simulation import Simulation
+from ..simulation import MODELS, Simulation
 from .reader import BagScan, Problem, scan_bag
-from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, EVENT_TOPICS, IMU_PERIOD_S, NODE_DEFAULTS,
-                     REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
+from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EVENT_TOPICS, IMU_PERIOD_S,
+                     NODE_DEFAULTS, REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
 
 __all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "run_replay", "replay_bag",
+           "check_output_dir", "OUTPUT_NAMES", "engagement_changes",
            "SIM_SIGNALS", "GEARS", "DRIVE_MODES", "REPLAY_DEFAULTS"]
 
 GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE, "L": Gear.LOW}
@@ -69,7 +71,12 @@ REPORT_RATES = ("mission", "vehicle")
 
 
 class ReplayError(ValueError):
-    """The bag cannot be replayed at all (no command topic, bad parameter); the message says why."""
+    """The bag cannot be replayed at all (no command topic or message, bad parameter or output directory);
+    the message says why. ``problems`` holds what was found in the bag on the way (may be empty)."""
+
+    def __init__(self, message: str, problems: list | None = None) -> None:
+        super().__init__(message)
+        self.problems = list(problems or [])
 
 
 @dataclass
@@ -238,18 +245,18 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     for cid, ch in scan.channels.items():
         if not ch.msgtype or ch.msgtype == "__schemaless__":
             problems.append(Problem("missing_type", ch.topic, "no message type stored for this topic: its "
-                                    f"{ch.count} messages cannot be decoded", ch.count))
+                                    f"{ch.count} messages cannot be decoded", ch.count, tm.ours(ch.topic) is not None))
         elif ch.msgtype not in store.fielddefs and not ch.msgdef:
             problems.append(Problem("unknown_type", ch.topic, f"type {ch.msgtype} is neither ours (ds_dbw_msgs, "
                                     "tf2_msgs, ROS 2 Kilted) nor defined in the bag: its messages cannot be "
-                                    "decoded", ch.count))
+                                    "decoded", ch.count, tm.ours(ch.topic) is not None))
 
     usable = select_channels(scan, tm, problems)
     if not any(ours in decoders or ours in events_by_topic for ours, _ in usable.values()):
         cmd_topics = ", ".join(tm.bag_topic(t) for t, _ in COMMAND_TOPICS)
         listing = "; ".join(f"{ch.topic} [{ch.msgtype or '?'}]" for ch in scan.topics().values()) or "none"
         raise ReplayError(f"{bag}: no DBW command topic to replay (looked for {cmd_topics}); the bag's topics: "
-                          f"{listing}. Use --namespace or --topic-map BAG_TOPIC=steering/cmd")
+                          f"{listing}. Use --namespace or --topic-map BAG_TOPIC=steering/cmd", problems)
 
     # pass 1, file order: backwards log times clamped to their predecessor's, or (jumps over
     # max_backjump_s) taken as clock resets that shift every later message
@@ -291,6 +298,11 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
         epoch_s, t0_ns = first * 1e-9, first
     end_ns = max(scan.end_ns if not back["resets"] else 0, timeline[-1][0] if timeline else 0)
 
+    # the engagement from the reports when the bag has no enable message (docs/bags.md, "Engagement")
+    engagement = {t: (f, []) for t, _typ, f in ENGAGEMENT_TOPICS}
+    need_engagement = not any(u[0] == "enable" for _t, _c, _d, u in timeline)
+    skip = set() if need_engagement else {t for t in engagement if t not in dict(REFERENCE_TOPICS)}
+
     # pass 2: decode
     events: list = []
     counts: dict = {}
@@ -303,6 +315,8 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     before = 0
     for t, cid, data, u in timeline:
         ours, ts = u
+        if ours in skip:
+            continue
         rel = (t - t0_ns) / dt_ns
         k = math.ceil(rel - _STEP_SLACK)
         if k < 0:
@@ -320,6 +334,9 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
                 events.append((k, decoders[ours](msg)))
                 counts[scan.channels[cid].topic] = counts.get(scan.channels[cid].topic, 0) + 1
                 continue
+            if need_engagement and ours in engagement:
+                flag, samples = engagement[ours]
+                samples.append((t, bool(getattr(msg, flag))))
             t_s = (t - t0_ns) * 1e-9
             if ours == "vehicle_velocity":
                 _add(refs, "speed_mps", t_s, msg.vehicle_velocity_propulsion)
@@ -339,6 +356,13 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
             b[0] += 1
     for topic, (n, err) in bad.items():
         problems.append(Problem("undecodable", topic, f"{n} messages cannot be decoded ({err}); skipped", n))
+    if not events:
+        found = ", ".join(f"{tm.bag_topic(t)} ({scan.topic_counts().get(tm.bag_topic(t), 0)})"
+                          for t, _ in COMMAND_TOPICS + EVENT_TOPICS if tm.bag_topic(t) in scan.topic_counts())
+        raise ReplayError(f"{bag}: no DBW command message could be read, nothing to replay (command topics and "
+                          f"messages read: {found or 'none'})", problems)
+    if need_engagement:
+        events[:0] = _engagement_events(engagement, t0_ns, dt_ns, tm, problems)
     if back["n"]:
         topic, at_ns = back["first"]
         at = (at_ns - t0_ns) * 1e-9
@@ -368,11 +392,88 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     return ReplayInput(Path(bag), scan, p, source, epoch_s, dt, n_steps, events, counts, references, problems)
 
 
+def engagement_changes(engagement: dict, t0_ns: int, tm: TopicMap, problems: list) -> list:
+    """Where the recorded reports show the vehicle engaged or disengaged, for a bag without ``enable``.
+
+    The first of :data:`.topics.ENGAGEMENT_TOPICS` with messages (``dbw_enabled``,
+    ``system/report``, the actuator reports) is the source of the state. A
+    first message already showing the vehicle engaged engages it from the
+    start. A later change is placed at the earliest change to the same state
+    of any of those topics after the source's previous message (a 10 ms
+    steering report narrows a 100 ms system report). The problem
+    ``engaged_from_reports`` (or ``not_engaged`` without any source) is
+    appended to ``problems`` (docs/bags.md, "Engagement").
+
+    Parameters
+    ----------
+    engagement : dict
+        ``{our topic: (flag field, [(log time [ns], engaged)])}`` in file order.
+    t0_ns : int
+        Bag time of simulation time 0 [ns] (for the message).
+    tm : TopicMap
+    problems : list of Problem
+
+    Returns
+    -------
+    list of (int or None, bool)
+        ``(log time [ns], engaged)`` of every change; None: from the start.
+    """
+    import bisect
+    src = next((t for t, (_f, samples) in engagement.items() if samples), None)
+    if src is None:
+        names = ", ".join(tm.bag_topic(t) for t in engagement)
+        problems.append(Problem("not_engaged", None, f"the bag has no enable message and no report showing the "
+                                f"engagement ({names}): the simulation stays disengaged and ignores the commands; "
+                                "map the topic that shows it with --topic-map, or replay a bag with enable"))
+        return []
+    changes: dict = {True: [], False: []}   # log times at which any of the topics changes to engaged / not
+    for _f, samples in engagement.values():
+        was = False
+        for t, on in samples:
+            if on != was:
+                changes[on].append(t)
+                was = on
+    changes = {on: sorted(ts) for on, ts in changes.items()}
+    out: list = []
+    prev, prev_t = False, None
+    for ts, on in engagement[src][1]:
+        if on != prev:
+            if prev_t is None:   # engaged from the first message on: from the start
+                out.append((None, on))
+            else:                # the change happened in (prev_t, ts]: the first topic to show it
+                later = changes[on][bisect.bisect_right(changes[on], prev_t):]
+                out.append((min(ts, later[0]) if later else ts, on))
+            prev = on
+        prev_t = ts
+    ons = [t for t, on in out if on]
+    topic = tm.bag_topic(src)
+    if ons:
+        first = 0.0 if ons[0] is None else (ons[0] - t0_ns) * 1e-9
+        problems.append(Problem("engaged_from_reports", topic, f"the bag has no enable message: the vehicle is "
+                                f"engaged and disengaged as {topic} shows ({len(ons)} engagement(s), the first at "
+                                f"t={first:.3f} s)", len(out)))
+    else:
+        problems.append(Problem("engaged_from_reports", topic, f"the bag has no enable message and {topic} never "
+                                "shows the vehicle engaged: the simulation stays disengaged, as the vehicle was"))
+    return out
+
+
+def _engagement_events(engagement: dict, t0_ns: int, dt_ns: float, tm: TopicMap, problems: list) -> list:
+    """``[(step, ENABLE | DISABLE)]`` from :func:`engagement_changes`: each applied in the physics step that
+    ends at its log time, so the simulation's report of that step shows the same state at the same time."""
+    out = []
+    for t, on in engagement_changes(engagement, t0_ns, tm, problems):
+        k = 0 if t is None else math.ceil((t - t0_ns) / dt_ns - _STEP_SLACK) - 1
+        out.append((max(0, k), core_cmd.ENABLE if on else core_cmd.DISABLE))
+    return out
+
+
 def expected_types() -> dict:
     """``{our relative topic: message type}`` of every topic the replay reads."""
     out = {t: ds_type(n) for t, n in COMMAND_TOPICS}
     out.update({t: "std_msgs/msg/Empty" for t, _ in EVENT_TOPICS})
     out.update(dict(REFERENCE_TOPICS))
+    out.update({t: typ for t, typ, _f in ENGAGEMENT_TOPICS})
     return out
 
 
@@ -390,7 +491,7 @@ def select_channels(scan: BagScan, tm: TopicMap, problems: list) -> dict:
         want = expected[ours]
         if ch.msgtype != want:
             problems.append(Problem("type_mismatch", ch.topic, f"type {ch.msgtype}, expected {want}: not replayed "
-                                    "(--topic-map maps another topic here)", ch.count))
+                                    "(--topic-map maps another topic here)", ch.count, True))
             continue
         ts = store
         if ch.digest and ch.digest != store.hash_rihs01(want):
@@ -433,8 +534,10 @@ def _simulation(p: dict) -> tuple:
             raise ReplayError(f"drive_mode = {p['drive_mode']!r}: must be one of {sorted(DRIVE_MODES)}")
         gear, mode = GEARS[p["initial_gear"]], DRIVE_MODES[p["drive_mode"]]
         terrain = TerrainSpec(surface=p["surface"], grade_pct=p["grade_pct"], bank_pct=p["bank_pct"])
+        if p["model"] not in MODELS:
+            raise ReplayError(f"model = {p['model']!r}: must be one of {', '.join(MODELS)}")
         sim = Simulation(params, FlatTerrain(p["grade_pct"], p["bank_pct"], p["surface"]), 1.0 / p["step_hz"],
-                         gear=gear, drive_mode=mode)
+                         gear=gear, drive_mode=mode, model=p["model"])
         initial = InitialSpec(p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"], p["initial_speed_mps"],
                               gear, mode)
         sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode)
@@ -464,11 +567,11 @@ class _Outputs:
         self.w = writer
         self.reports = []
         for topic, attr, name, period in REPORT_TOPICS:
-            every = max(1, int(round(period / dt))) if vehicle else 1
+            every = report_schedule(attr, period, dt, vehicle)  # the node's schedule (dbw/schedule.py)
             cid = writer.add_topic(tm.output_topic(topic), ds_type(name), qos)
             self.reports.append((cid, attr, B.ReportFiller(ds_type(name), getattr(reports, attr)), every))
         self.imu = (writer.add_topic(tm.output_topic("imu/data_raw"), "sensor_msgs/msg/Imu", B.reliable_qos(10)),
-                    B.ImuFiller(p["frame_id"]), max(1, int(round(IMU_PERIOD_S / dt))) if vehicle else 1)
+                    B.ImuFiller(p["frame_id"]), CanSchedule(IMU_PERIOD_S if vehicle else 0.0, dt))
         self.odom = (writer.add_topic(tm.output_topic("odom"), "nav_msgs/msg/Odometry", B.reliable_qos(10)),
                      B.OdometryFiller(p["odom_frame"], p["base_frame"]))
         self.tf = ((writer.add_topic("/tf", "tf2_msgs/msg/TFMessage", B.reliable_qos(100)),
@@ -481,10 +584,10 @@ class _Outputs:
         sec, nsec = t_ns // 1_000_000_000, t_ns % 1_000_000_000
         write = self.w.write_message
         for cid, attr, fill, every in self.reports:
-            if step % every == 0:
+            if every.due(step, reports):
                 write(cid, t_ns, fill(getattr(reports, attr), sec, nsec))
         cid, fill, every = self.imu
-        if step % every == 0:
+        if every.due(step):
             write(cid, t_ns, fill(sec, nsec, reports.imu))
         cid, msg, every = self.enabled
         en = reports.dbw_enabled
@@ -592,9 +695,9 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
                                           "occupants": p["occupants"], "cargo_kg": p["cargo_kg"]},
                   step_hz=p["step_hz"], dt_s=dt, duration_s=n * dt, n_steps=n, output_every=output_every,
                   terrain=terrain, initial=initial, control="dbw", command_rate_hz=p["step_hz"], timeline=(),
-                  stop_when=(), metrics=(), expect=())
+                  stop_when=(), metrics=(), expect=(), model=p["model"])
     led = vehicle.ledger.as_dict()
-    led["relative_residual"] = vehicle.ledger.relative_residual
+    led["relative_residual"] = vehicle.ledger.relative_residual if math.isfinite(vehicle.ledger.fuel_j) else math.nan
     run = RunResult(sc, data, n, n * dt, "end of bag", wall, ledger=led)
     t_sim = np.arange(1, n + 1, dtype=float) * dt
     names = list(SIM_SIGNALS)
@@ -608,6 +711,87 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
     return res
 
 
+#: What :func:`replay_bag` writes into its output directory (the only names it ever replaces there).
+OUTPUT_NAMES = ("timeseries.csv", "summary.json", "plots.png", "overlay.png", "replay.json", "bag")
+
+
+def check_output_dir(bag: str | Path, out_dir: str | Path, names: tuple = OUTPUT_NAMES) -> None:
+    """Refuse an output directory whose outputs would touch the input bag or files this tool did not write.
+
+    The outputs (:data:`OUTPUT_NAMES`) replace files of the same name in
+    ``out_dir``. That is allowed only for the outputs of an earlier replay:
+    ``bag/`` when its ``metadata.yaml`` says it is a replay's
+    (``custom_data`` ``acres_dbw_sim.replay_of``), the other files when
+    ``out_dir`` holds a ``replay.json`` written by this tool. Paths are
+    compared after resolving symbolic links and ``..``.
+
+    Parameters
+    ----------
+    bag : str or Path
+        The input bag (directory or storage file).
+    out_dir : str or Path
+        The output directory (need not exist).
+    names : tuple of str
+        The outputs that will be written or replaced (default all of :data:`OUTPUT_NAMES`).
+
+    Raises
+    ------
+    ReplayError
+        If ``out_dir`` is the bag or lies inside it, if an output would be the
+        bag or contain it, or if an output name exists and was not written by a
+        replay; the message names the path.
+    """
+    src = Path(bag).resolve()
+    out = Path(out_dir).resolve()
+    if out == src or src in out.parents:
+        raise ReplayError(f"--out {out_dir}: that is the input bag or a directory inside it; a replay never "
+                          "writes into its input: choose another output directory")
+    ours = _is_replay_output(out)
+    foreign = []
+    for name in names:
+        target = out / name
+        real = target.resolve()
+        if real == src or real in src.parents:
+            raise ReplayError(f"--out {out_dir}: its output {target} would replace the input bag {bag}; the input "
+                              "is never removed or overwritten: choose another output directory")
+        if not (target.exists() or target.is_symlink()):
+            continue
+        if name == "bag":
+            if target.is_symlink() or not _is_replay_bag(target):
+                foreign.append(name)
+        elif target.is_symlink() or not target.is_file() or not ours:
+            foreign.append(name)
+    if foreign:
+        raise ReplayError(f"--out {out_dir} already holds {', '.join(foreign)}, not written by an earlier replay "
+                          "(no replay.json of acres-replay, or a bag/ that is not a replay's output); nothing "
+                          "the tool did not create is replaced: choose a new output directory")
+
+
+def _is_replay_output(out: Path) -> bool:
+    """True if ``out/replay.json`` is one :func:`replay_bag` wrote."""
+    f = out / "replay.json"
+    if f.is_symlink() or not f.is_file():
+        return False
+    try:
+        rep = json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(rep, dict) and {"bag", "problems", "run", "parameters"} <= set(rep)
+
+
+def _is_replay_bag(path: Path) -> bool:
+    """True if ``path`` is a bag directory written by a replay (``custom_data`` ``acres_dbw_sim.replay_of``)."""
+    import yaml
+    meta = path / "metadata.yaml"
+    if not path.is_dir() or not meta.is_file():
+        return False
+    try:
+        info = yaml.safe_load(meta.read_text(encoding="utf-8"))["rosbag2_bagfile_information"]
+        return B.CUSTOM_PREFIX + "replay_of" in (info.get("custom_data") or {})
+    except (OSError, yaml.YAMLError, KeyError, TypeError, AttributeError):
+        return False
+
+
 def replay_bag(bag: str | Path, out_dir: str | Path, topic_map: TopicMap | None = None,
                params: dict | None = None, plots: bool = True, write_bag: bool = True, output_every: int = 1,
                speed: float | None = None, storage: str = "mcap", max_backjump_s: float = 1.0) -> ReplayResult:
@@ -615,10 +799,13 @@ def replay_bag(bag: str | Path, out_dir: str | Path, topic_map: TopicMap | None 
 
     Files: ``timeseries.csv``, ``summary.json`` and (``plots``) ``plots.png``
     as the scenario runner writes them; ``bag/`` (a rosbag2 of the simulated
-    topics, ``write_bag``); ``replay.json`` (bag, parameters and their source,
+    topics, ``write_bag``; its storage file is ``bag/bag.mcap`` or
+    ``bag/bag.db3``); ``replay.json`` (bag, parameters and their source,
     commands per topic, problems, comparison, timing); ``overlay.png``
-    (``plots`` and recorded reports present). An existing ``bag/`` in
-    ``out_dir`` is replaced only once the new one is complete.
+    (``plots`` and recorded reports present). The output bag is written into
+    a temporary directory inside ``out_dir`` and moved to ``bag/`` once
+    complete. The input bag is never written, moved or removed, and only the
+    outputs of an earlier replay are replaced (:func:`check_output_dir`).
 
     Returns
     -------
@@ -627,37 +814,41 @@ def replay_bag(bag: str | Path, out_dir: str | Path, topic_map: TopicMap | None 
     Raises
     ------
     ReplayError, acres_dbw_sim.replay.reader.BagReadError
-        When nothing can be replayed; damage inside the bag is reported in
+        When nothing can be replayed, or ``out_dir`` is refused
+        (:func:`check_output_dir`); damage inside the bag is reported in
         ``replay.json`` and the result's ``input.problems`` instead.
     """
+    import tempfile
     tm = topic_map or TopicMap()
+    names = tuple(n for n in OUTPUT_NAMES if (write_bag or n != "bag") and (plots or n != "overlay.png"))
+    check_output_dir(bag, out_dir, names)
     inp = load_replay(bag, tm, params, max_backjump_s)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    tmp_bag = out / f".bag.tmp-{os.getpid()}"
-    if tmp_bag.exists():
-        shutil.rmtree(tmp_bag)
+    check_output_dir(bag, out_dir, names)   # again: out_dir may have been created meanwhile
+    work = Path(tempfile.mkdtemp(prefix=".acres-replay-", suffix=".tmp", dir=out))
     t0 = time.perf_counter()
     try:
-        res = run_replay(inp, tmp_bag if write_bag else None, output_every, speed, storage, tm)
+        res = run_replay(inp, work / "bag" if write_bag else None, output_every, speed, storage, tm)
         res.wall_s = time.perf_counter() - t0
         files = write_outputs(res.run, out, plots)
         if write_bag:
             final = out / "bag"
-            if final.exists():
-                shutil.rmtree(final)
-            os.replace(tmp_bag, final)
+            if final.exists():   # an earlier replay's output bag (checked above): swapped out, then removed
+                os.replace(final, work / "old_bag")
+            os.replace(work / "bag", final)
             files.append(final)
     finally:
-        if tmp_bag.exists():
-            shutil.rmtree(tmp_bag, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
     if plots and res.comparison:
         from .compare import plot_overlay
         plot_overlay(res, out / "overlay.png")
         files.append(out / "overlay.png")
     report = replay_report(res)
-    tmp = out / ".replay.json.tmp"
-    tmp.write_text(json.dumps(report, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=".replay.json.", suffix=".tmp", dir=out)
+    os.chmod(tmp, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     os.replace(tmp, out / "replay.json")
     files.append(out / "replay.json")
     res.files = files
@@ -686,8 +877,8 @@ def replay_report(res: ReplayResult) -> dict:
         "parameters": inp.params,
         "parameter_source": inp.param_source,
         "commands": inp.command_counts,
-        "problems": [{"kind": p.kind, "topic": p.topic, "message": p.message, "count": p.count}
-                     for p in inp.problems],
+        "problems": [{"kind": p.kind, "topic": p.topic, "message": p.message, "count": p.count,
+                      "serious": p.serious} for p in inp.problems],
         "run": {"steps": res.run.steps, "simulated_s": res.run.simulated_s, "wall_s": res.wall_s,
                 "real_time_factor": res.real_time_factor, "bag_messages": res.bag_messages},
         "comparison": res.comparison,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import interface
 from ..dbw import commands as core_cmd
 
-__all__ = ["COMMAND_TOPICS", "EVENT_TOPICS", "REFERENCE_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S",
+__all__ = ["COMMAND_TOPICS", "EVENT_TOPICS", "REFERENCE_TOPICS", "ENGAGEMENT_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S",
            "DBW_ENABLED_PERIOD_S", "NODE_DEFAULTS", "TopicMap", "TopicMapError", "ds_type"]
 
 #: (relative topic, ds_dbw_msgs type name) of the command topics (§1.3).
@@ -23,6 +23,13 @@ REFERENCE_TOPICS = (("steering/report", "ds_dbw_msgs/msg/SteeringReport"),
                     ("vehicle_velocity", "ds_dbw_msgs/msg/VehicleVelocity"),
                     ("imu/data_raw", "sensor_msgs/msg/Imu"),
                     ("gear/report", "ds_dbw_msgs/msg/GearReport"))
+#: Reports that show the engagement, in the order the replay prefers them when the bag has no
+#: ``enable`` message: (relative topic, message type, field holding the engaged flag).
+ENGAGEMENT_TOPICS = (("dbw_enabled", "std_msgs/msg/Bool", "data"),
+                     ("system/report", "ds_dbw_msgs/msg/SystemReport", "enabled"),
+                     ("steering/report", "ds_dbw_msgs/msg/SteeringReport", "enabled"),
+                     ("brake/report", "ds_dbw_msgs/msg/BrakeReport", "enabled"),
+                     ("throttle/report", "ds_dbw_msgs/msg/ThrottleReport", "enabled"))
 #: (relative topic, DbwReports attribute, ds_dbw_msgs type name, CAN period [s]): the node's table.
 REPORT_TOPICS = interface.REPORT_TOPICS
 IMU_PERIOD_S = interface.IMU_PERIOD_S
@@ -34,7 +41,7 @@ DBW_ENABLED_PERIOD_S = interface.DBW_ENABLED_PERIOD_S
 NODE_DEFAULTS = {name: interface.PARAMETERS[name][0] for name in (
     "vehicle_config", "overrides", "occupants", "cargo_kg", "step_hz", "report_rates", "initial_x_m",
     "initial_y_m", "initial_yaw_rad", "initial_speed_mps", "initial_gear", "drive_mode", "surface",
-    "grade_pct", "bank_pct", "odom_frame", "base_frame", "frame_id", "publish_tf")}
+    "grade_pct", "bank_pct", "odom_frame", "base_frame", "frame_id", "publish_tf", "model")}
 
 
 def ds_type(name: str) -> str:
@@ -64,14 +71,15 @@ class TopicMap:
     Raises
     ------
     TopicMapError
-        For an entry without ``=`` or naming a topic that is neither a command
-        nor a reference topic.
+        For an entry without ``=`` or naming a topic that is neither a command,
+        a reference nor an engagement topic.
     """
 
     def __init__(self, namespace: str = "/vehicle", mapping: tuple | list = ()) -> None:
         ns = "/" + namespace.strip("/") if namespace.strip("/") else ""
         self.namespace = ns
         known = [t for t, _ in COMMAND_TOPICS] + [t for t, _ in EVENT_TOPICS] + [t for t, _ in REFERENCE_TOPICS]
+        known += [t for t, _typ, _f in ENGAGEMENT_TOPICS if t not in known]
         self.known = tuple(known)
         self._to_ours: dict = {f"{ns}/{t}": t for t in known}
         for entry in mapping:

@@ -37,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
                     "Format: docs/scenarios.md.",
         epilog="exit status: 0 done, 1 an expectation failed, 2 invalid scenario or arguments")
     p.add_argument("scenario", nargs="*", help="scenario file(s) (YAML)")
-    p.add_argument("--out", metavar="DIR", help=f"output directory (default {DEFAULT_OUT}/<scenario name>; "
+    p.add_argument("--out", metavar="DIR", help=f"output directory (default {DEFAULT_OUT}/<file stem>, "
+                   f"e.g. {DEFAULT_OUT}/wot_high for wot_high.yaml; "
                    f"with --batch or several files: one sub-directory per scenario under DIR, default {DEFAULT_OUT})")
     p.add_argument("--set", metavar="KEY=VALUE;...", action="append", default=[],
                    help="edit the scenario (terrain.surface=gravel, timeline[1].brake_bar=15) or override a "
@@ -152,13 +153,22 @@ def _run_one(path: str, out: Path, sets: list, plots: bool, progress: bool, quie
                 e = res.expect[name]
                 line += f"   expected {e['expected']}: {'ok' if e['passed'] else 'FAILED'}"
             print(line)
-        print(f"  ledger residual {res.ledger['residual_j']:.4g} J "
-              f"({100 * res.ledger['relative_residual']:.4f} % of the fuel energy)")
+        if res.ledger['residual_j'] == res.ledger['residual_j']:
+            print(f"  ledger residual {res.ledger['residual_j']:.4g} J "
+                  f"({100 * res.ledger['relative_residual']:.4f} % of the fuel energy)")
+        else:
+            print("  no energy ledger at the kinematic level")
+        for name, r in res.vehicles.items():
+            failed = [m for m, e in r.expect.items() if not e["passed"]]
+            print(f"  vehicle {name} ({r.scenario.model}, {r.scenario.control}): final speed "
+                  f"{r.column('speed_mps')[-1]:.3g} m/s; " + ("FAILED " + ", ".join(failed) if failed else "ok"))
         print("wrote " + ", ".join(str(f) for f in files))
     elif not res.passed:
-        for name, e in res.expect.items():
-            if not e["passed"]:
-                print(f"{sc.name}: {name} = {_fmt(e['measured'])}, expected {e['expected']}: FAILED")
+        for vname, r in (res.vehicles.items() if res.vehicles else (("", res),)):
+            for name, e in r.expect.items():
+                if not e["passed"]:
+                    who = f"{sc.name}/{vname}" if vname else sc.name
+                    print(f"{who}: {name} = {_fmt(e['measured'])}, expected {e['expected']}: FAILED")
     return 0 if res.passed else 1
 
 

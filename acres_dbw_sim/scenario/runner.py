@@ -11,6 +11,13 @@ the ROS node steps) and drives it at one of two levels:
   Streamed messages (steering, brake, throttle, ulc) are re-sent at
   ``command_rate_hz`` until the timeline changes them or sets them to null.
 
+The model level behind either (``model: full`` or ``kinematic``) is the
+scenario's. A scenario with a ``vehicles`` list runs every vehicle (own initial
+state, model level, control level and timeline) over the same time span on one
+shared terrain object; the vehicles do not interact (no collisions, the
+terrain is static), so they are stepped one after the other, which gives the
+same rows as stepping them in lockstep.
+
 Nothing here reads a clock or a random source inside the loop except the wall
 time for the summary, so the CSV is a function of the scenario alone.
 
@@ -20,12 +27,14 @@ place only when complete: a failed run leaves ``out`` as it was.
 from __future__ import annotations
 
 import array
+import dataclasses
 import json
 import math
 import os
 import shutil
 import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,7 +78,11 @@ class RunResult:
     passed : bool
         Every expectation met (True when there are none).
     ledger : dict
-        Energy-ledger terms [J], residual and relative residual.
+        Energy-ledger terms [J], residual and relative residual (NaN: the kinematic level has no ledger).
+    vehicles : dict
+        ``{name: RunResult}`` of every vehicle of a ``vehicles`` list (empty for one vehicle). The
+        fields above are then those of the first vehicle, except ``passed`` (all of them) and
+        ``wall_s`` (all of them together).
     """
 
     scenario: Scenario
@@ -82,6 +95,7 @@ class RunResult:
     expect: dict = field(default_factory=dict)
     passed: bool = True
     ledger: dict = field(default_factory=dict)
+    vehicles: dict = field(default_factory=dict)
 
     @property
     def real_time_factor(self) -> float:
@@ -110,9 +124,12 @@ class RunResult:
         mp = sc.params.mass_properties
         d = self.data
         fin = bool(np.isfinite(d).all())
+        with warnings.catch_warnings():      # a column the model level does not fill is NaN throughout
+            warnings.simplefilter("ignore", RuntimeWarning)
+            d_max, d_min = np.nanmax(d, axis=0), np.nanmin(d, axis=0)
         scen = {"name": sc.name, "description": sc.description,
                 "file": str(sc.source) if sc.source is not None else None, "sets": list(sc.sets),
-                "control": sc.control, "step_hz": sc.step_hz, "duration_s": sc.duration_s,
+                "control": sc.control, "model": sc.model, "step_hz": sc.step_hz, "duration_s": sc.duration_s,
                 "output_every": sc.output_every}
         if sc.control == "dbw":
             scen["command_rate_hz"] = sc.command_rate_hz
@@ -125,13 +142,21 @@ class RunResult:
                     "rows": int(d.shape[0]), "all_finite": fin, "wall_time_s": self.wall_s,
                     "steps_per_s": self.steps_per_s, "real_time_factor": self.real_time_factor},
             "final": _row_dict(d[-1]),
-            "max": _row_dict(np.nanmax(d, axis=0)),
-            "min": _row_dict(np.nanmin(d, axis=0)),
+            "max": _row_dict(d_max),
+            "min": _row_dict(d_min),
             "ledger": self.ledger,
             "metrics": self.metrics,
         }
         if self.expect:
             out["expect"] = self.expect
+        if self.vehicles:
+            out["vehicles"] = {
+                name: {"model": r.scenario.model, "control": r.scenario.control,
+                       "initial": {"x_m": r.scenario.initial.x_m, "y_m": r.scenario.initial.y_m,
+                                   "yaw_rad": r.scenario.initial.yaw_rad, "speed_mps": r.scenario.initial.speed_mps},
+                       "stop_reason": r.stop_reason, "final": _row_dict(r.data[-1]), "metrics": r.metrics,
+                       "expect": r.expect, "passed": r.passed, "outputs": f"vehicles/{name}"}
+                for name, r in self.vehicles.items()}
         out["passed"] = self.passed
         return _finite_json(out)
 
@@ -173,9 +198,31 @@ def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = Non
     Returns
     -------
     RunResult
+        With ``vehicles`` filled for a scenario with a vehicles list (the controller, if any, is
+        called for every vehicle's simulation).
     """
+    if sc.vehicles:
+        return _run_vehicles(sc, progress, controller)
+    return _run_single(sc, sc.terrain.build(), progress, controller)
+
+
+def _run_vehicles(sc: Scenario, progress, controller) -> RunResult:
+    """Every vehicle of ``sc.vehicles`` on one terrain object; the first vehicle's result carries them all."""
+    terrain = sc.terrain.build()
+    results: dict = {}
+    for vs in sc.vehicles:
+        sub = dataclasses.replace(sc, name=f"{sc.name}/{vs.name}", initial=vs.initial, control=vs.control,
+                                  timeline=vs.timeline, model=vs.model, vehicles=())
+        results[vs.name] = _run_single(sub, terrain, progress, controller)
+    lead = next(iter(results.values()))
+    return dataclasses.replace(lead, scenario=sc, vehicles=results, passed=all(r.passed for r in results.values()),
+                               wall_s=sum(r.wall_s for r in results.values()))
+
+
+def _run_single(sc: Scenario, terrain, progress, controller) -> RunResult:
+    """One vehicle on ``terrain``."""
     ini = sc.initial
-    sim = Simulation(sc.params, sc.terrain.build(), sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode)
+    sim = Simulation(sc.params, terrain, sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode, model=sc.model)
     sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
     v = sim.vehicle
     fuel = sc.params.fuel
@@ -190,7 +237,7 @@ def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = Non
         progress(steps, sc.n_steps)
     data = np.frombuffer(buf, dtype=np.float64).reshape(-1, len(COLUMN_NAMES))
     led = v.ledger.as_dict()
-    led["relative_residual"] = v.ledger.relative_residual
+    led["relative_residual"] = v.ledger.relative_residual if math.isfinite(v.ledger.fuel_j) else math.nan
     res = RunResult(sc, data, steps, steps * sc.dt_s, reason, wall, ledger=led)
     values: dict = {}
     for m in sc.metrics:
@@ -312,12 +359,19 @@ def write_outputs(result: RunResult, out_dir: str | Path, plots: bool = False) -
     a mix of two runs (a ``plots.png`` of an earlier run is removed when no
     plot is asked for).
 
+    A run with several vehicles also writes each vehicle's files into
+    ``out_dir/vehicles/<name>/`` (the top-level ``timeseries.csv`` is the first
+    vehicle's; ``summary.json`` lists them all).
+
     Returns
     -------
     list of Path
         The files written.
     """
     out = Path(out_dir)
+    sub_written = []
+    for name, r in result.vehicles.items():
+        sub_written += write_outputs(r, out / "vehicles" / name, plots)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     try:
@@ -338,6 +392,6 @@ def write_outputs(result: RunResult, out_dir: str | Path, plots: bool = False) -
             written.append(out / name)
         if not plots and (out / "plots.png").exists():
             (out / "plots.png").unlink()
-        return written
+        return written + sub_written
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -29,12 +29,12 @@ from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DriveMode, Gear
 from ..model.params import ParameterError, VehicleParameters, load_parameters
 from ..model.terrain import FlatTerrain, HeightMapTerrain, Region, Terrain
-from ..simulation import Simulation
+from ..simulation import MODELS, Simulation
 from .signals import COLUMN_NAMES, Condition, expression_names, parse_condition
 from .source import SCENARIO_SECTIONS, Document, ScenarioError, apply_sets, read_document, split_sets
 
-__all__ = ["Scenario", "TerrainSpec", "InitialSpec", "Entry", "MetricSpec", "Expectation", "load_scenario",
-           "validate", "ACTUATOR_KEYS", "DBW_KEYS", "STREAMED", "EVENT_ORDER"]
+__all__ = ["Scenario", "TerrainSpec", "InitialSpec", "Entry", "MetricSpec", "Expectation", "VehicleSpec",
+           "load_scenario", "validate", "ACTUATOR_KEYS", "DBW_KEYS", "STREAMED", "EVENT_ORDER"]
 
 _INF = math.inf
 
@@ -237,6 +237,21 @@ class Expectation:
         return ", ".join(parts)
 
 
+@dataclass(frozen=True)
+class VehicleSpec:
+    """One vehicle of a ``vehicles`` list: its name, model level, initial state, control level and timeline.
+
+    Vehicles share the scenario's parameters, terrain, step, duration, stop conditions, metrics and
+    expectations (evaluated for each vehicle); they do not collide with each other.
+    """
+
+    name: str
+    model: str
+    initial: InitialSpec
+    control: str
+    timeline: tuple
+
+
 @dataclass
 class Scenario:
     """A validated scenario, ready to run (see :func:`acres_dbw_sim.scenario.runner.run_scenario`).
@@ -269,6 +284,11 @@ class Scenario:
         The run stops after the first step at which any of them holds.
     metrics : tuple of MetricSpec
     expect : tuple of Expectation
+    model : str
+        Model level behind the DBW: ``full`` or ``kinematic`` (:data:`acres_dbw_sim.simulation.MODELS`).
+    vehicles : tuple of VehicleSpec
+        Empty for one vehicle; otherwise every vehicle, and ``initial``, ``control``, ``timeline`` and
+        ``model`` above are those of the first.
     """
 
     name: str
@@ -290,6 +310,8 @@ class Scenario:
     metrics: tuple
     expect: tuple
     sets: tuple = field(default_factory=tuple)
+    model: str = "full"
+    vehicles: tuple = ()
 
 
 # --------------------------------------------------------------------------- checking helpers
@@ -547,8 +569,8 @@ def _mode(c: _Check, value: Any, path: tuple) -> DriveMode:
     return DriveMode(c.choice(value, path, _MODE_NAMES, "drive mode (Turf, 2WD, AWD)", numbers=(0, 1, 2)))
 
 
-def _initial(c: _Check, raw: Any) -> InitialSpec:
-    path = ("initial",)
+def _initial(c: _Check, raw: Any, base: tuple = ()) -> InitialSpec:
+    path = base + ("initial",)
     d = c.mapping(raw, path, ("pose", "speed_mps", "gear", "drive_mode"))
     kw: dict = {}
     if "pose" in d:
@@ -686,18 +708,18 @@ def _entry_actuator(c: _Check, e: dict, path: tuple, params: VehicleParameters) 
     return tuple(out)
 
 
-def _control(c: _Check, raw_timeline: list, declared: Any) -> str:
+def _control(c: _Check, raw_timeline: list, declared: Any, base: tuple = (), declared_path: tuple = ("control",)) -> str:
     first_act = first_dbw = None
     for i, e in enumerate(raw_timeline):
         if not isinstance(e, dict):
             continue
         for k in e:
             if k in _ACT_ONLY and first_act is None:
-                first_act = ("timeline", i, k)
+                first_act = base + ("timeline", i, k)
             if k in _DBW_ONLY and first_dbw is None:
-                first_dbw = ("timeline", i, k)
+                first_dbw = base + ("timeline", i, k)
     if declared is not None:
-        level = c.choice(declared, ("control",), {"ACTUATOR": "actuator", "DBW": "dbw"}, "control level")
+        level = c.choice(declared, declared_path, {"ACTUATOR": "actuator", "DBW": "dbw"}, "control level")
         other = first_dbw if level == "actuator" else first_act
         if other is not None:
             raise c.fail(other, f"a {'DBW' if level == 'actuator' else 'actuator'}-level key in a scenario with "
@@ -707,23 +729,24 @@ def _control(c: _Check, raw_timeline: list, declared: Any) -> str:
     if first_act is not None and first_dbw is not None:
         a_line = c.doc.locate(first_act)[1] or 0
         d_line = c.doc.locate(first_dbw)[1] or 0
-        later = first_act if (a_line, first_act[1]) > (d_line, first_dbw[1]) else first_dbw
+        later = first_act if (a_line, first_act[-2]) > (d_line, first_dbw[-2]) else first_dbw
         raise c.fail(later, f"mixes the actuator level ({first_act[2]!r}, line {a_line}) with the DBW level "
                      f"({first_dbw[2]!r}, line {d_line}); a scenario drives at one level. At the DBW level a "
                      f"person's pedals and steering are the 'driver' key")
     return "dbw" if first_dbw is not None else "actuator"
 
 
-def _timeline(c: _Check, raw: Any, control: str, params: VehicleParameters, dt_s: float) -> tuple:
+def _timeline(c: _Check, raw: Any, control: str, params: VehicleParameters, dt_s: float,
+              base: tuple = ()) -> tuple:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise c.fail(("timeline",), f"expected a list of entries {{t: seconds, ...}}, got {_describe(raw)}")
+        raise c.fail(base + ("timeline",), f"expected a list of entries {{t: seconds, ...}}, got {_describe(raw)}")
     allowed = ("t",) + (ACTUATOR_KEYS if control == "actuator" else DBW_KEYS)
     entries = []
     prev = None
     for i, e in enumerate(raw):
-        path = ("timeline", i)
+        path = base + ("timeline", i)
         e = c.mapping(e, path, allowed, ("t",), " (a timeline entry)")
         t = c.number(e["t"], path + ("t",), "s", 0.0)
         if prev is not None and t <= prev:
@@ -737,7 +760,7 @@ def _timeline(c: _Check, raw: Any, control: str, params: VehicleParameters, dt_s
             entries.append(Entry(t, step, f"timeline[{i}]", commands=_entry_dbw(c, e, path)))
     for a, b in zip(entries, entries[1:]):
         if a.step == b.step:
-            raise c.fail(("timeline", entries.index(b), "t"), f"t = {b.t_s:g} s falls in the same physics step as "
+            raise c.fail(base + ("timeline", entries.index(b), "t"), f"t = {b.t_s:g} s falls in the same physics step as "
                          f"t = {a.t_s:g} s (step {1e3 * dt_s:g} ms); merge the entries")
     return tuple(entries)
 
@@ -858,11 +881,17 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
     n_steps = max(1, int(round(duration * step_hz)))
     output_every = c.integer(d.get("output_every", 1), ("output_every",), 1, 10**9)
     terrain = _terrain(c, d.get("terrain"), params)
-    initial = _initial(c, d.get("initial"))
-    raw_tl = d.get("timeline")
-    control = _control(c, raw_tl if isinstance(raw_tl, list) else [], d.get("control"))
     rate = c.number(d.get("command_rate_hz", step_hz), ("command_rate_hz",), "Hz", 0.0, step_hz, lo_open=True)
-    timeline = _timeline(c, raw_tl, control, params, dt)
+    vehicles = _vehicles(c, d, params, dt)
+    if vehicles:
+        lead = vehicles[0]
+        model, initial, control, timeline = lead.model, lead.initial, lead.control, lead.timeline
+    else:
+        model = _model(c, d.get("model", "full"), ("model",))
+        initial = _initial(c, d.get("initial"))
+        raw_tl = d.get("timeline")
+        control = _control(c, raw_tl if isinstance(raw_tl, list) else [], d.get("control"))
+        timeline = _timeline(c, raw_tl, control, params, dt)
     sw = d.get("stop_when")
     if sw is None:
         stop = ()
@@ -873,15 +902,60 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
     metrics = _metrics(c, d.get("metrics"))
     expect = _expect(c, d.get("expect"), metrics)
     # the objects the run builds must build: fail here, not half-way through writing
-    try:
-        sim = Simulation(params, terrain.build(), dt, gear=initial.gear, drive_mode=initial.drive_mode)
-        sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, initial.gear, initial.drive_mode)
-    except (ValueError, KeyError) as exc:
-        raise c.fail(("vehicle",), f"the simulation cannot be built: {exc}") from None
+    each = vehicles if vehicles else (VehicleSpec("", model, initial, control, timeline),)
+    for i, vs in enumerate(each):
+        where = ("vehicles", i) if vehicles else ("vehicle",)
+        try:
+            sim = Simulation(params, terrain.build(), dt, gear=vs.initial.gear, drive_mode=vs.initial.drive_mode,
+                             model=vs.model)
+            ini = vs.initial
+            sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
+        except (ValueError, KeyError) as exc:
+            raise c.fail(where, f"the simulation cannot be built: {exc}") from None
     return Scenario(name=name, description=description, source=doc.path, params=params, vehicle=vinfo,
                     step_hz=step_hz, dt_s=dt, duration_s=duration, n_steps=n_steps, output_every=output_every,
                     terrain=terrain, initial=initial, control=control, command_rate_hz=rate, timeline=timeline,
-                    stop_when=stop, metrics=metrics, expect=expect)
+                    stop_when=stop, metrics=metrics, expect=expect, model=model, vehicles=vehicles)
+
+
+def _model(c: _Check, value: Any, path: tuple) -> str:
+    return c.choice(value, path, {m.upper(): m for m in MODELS}, "model level")
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def _vehicles(c: _Check, d: dict, params: VehicleParameters, dt_s: float) -> tuple:
+    """The ``vehicles`` list (empty tuple when absent)."""
+    raw = d.get("vehicles")
+    if raw is None:
+        return ()
+    for key in ("initial", "timeline", "model"):
+        if key in d:
+            raise c.fail((key,), f"a scenario with a vehicles list gives each vehicle its own {key} "
+                         f"(vehicles[i].{key}), not a top-level one")
+    if not isinstance(raw, list) or not raw:
+        raise c.fail(("vehicles",), f"expected a non-empty list of vehicles {{name, model, initial, timeline}}, "
+                     f"got {_describe(raw)}")
+    out = []
+    seen: dict = {}
+    for i, rv in enumerate(raw):
+        base = ("vehicles", i)
+        e = c.mapping(rv, base, ("name", "model", "initial", "control", "timeline"), ("name",), " (a vehicle)")
+        name = c.text(e["name"], base + ("name",))
+        if not name or not set(name) <= _NAME_CHARS:
+            raise c.fail(base + ("name",), f"{name!r}: use letters, digits, '_' and '-' (it names a directory)")
+        if name in seen:
+            raise c.fail(base + ("name",), f"{name!r} is already vehicles[{seen[name]}]")
+        seen[name] = i
+        model = _model(c, e.get("model", "full"), base + ("model",))
+        initial = _initial(c, e.get("initial"), base)
+        raw_tl = e.get("timeline")
+        declared, dpath = (e["control"], base + ("control",)) if "control" in e else (d.get("control"), ("control",))
+        control = _control(c, raw_tl if isinstance(raw_tl, list) else [], declared, base, dpath)
+        timeline = _timeline(c, raw_tl, control, params, dt_s, base)
+        out.append(VehicleSpec(name, model, initial, control, timeline))
+    return tuple(out)
 
 
 def load_scenario(path: str | Path, sets: list | tuple | str | None = None) -> Scenario:

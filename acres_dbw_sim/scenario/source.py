@@ -27,7 +27,8 @@ __all__ = ["ScenarioError", "Document", "key_str", "read_document", "apply_sets"
 
 #: Top-level keys of a scenario file (a ``--set`` key starting with one of these edits the scenario).
 SCENARIO_SECTIONS = ("name", "description", "vehicle", "step_hz", "duration_s", "output_every", "terrain",
-                     "initial", "control", "command_rate_hz", "timeline", "stop_when", "metrics", "expect")
+                     "initial", "control", "command_rate_hz", "timeline", "stop_when", "metrics", "expect",
+                     "model", "vehicles")
 
 _SET_KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[\d+\])?(\.[A-Za-z_][A-Za-z0-9_]*(\[\d+\])?)*$")
 _PART_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[\d+\])*)")

@@ -1,0 +1,351 @@
+"""The fit: groups in order, least squares for the continuous variables, a step grid for the dead times.
+
+For each group (:data:`.keys.GROUPS`, in that order) the residual is the
+group's signal (:data:`.keys.GROUP_SIGNAL`), simulated - recorded, at every
+recorded sample of every segment of the group's kinds, each segment replayed
+open loop (:func:`.segments.replay_segment`) with the values fitted so far
+(earlier groups) and the candidate values of this group.
+
+1. **Identifiability check.** A variable is *not identifiable* when the bag
+   has no segment of its group's kinds, or when moving it by 10 % of its
+   bound width changes the residual by less than the signal's resolution
+   (:data:`RESOLUTION`) in RMS. It keeps its start value and is reported so.
+2. **Continuous variables** (``scipy.optimize.least_squares``, trust-region
+   reflective, bounds from :mod:`.keys`): each variable is mapped to
+   ``u = (x - lower) / (upper - lower)`` in [0, 1]; the Jacobian is by
+   forward differences with a step of 0.1 % of the bound width (the
+   simulated side of the residual is the model's unquantised state, so the sum
+   of squares is smooth in the parameters, :func:`.segments.residual`).
+3. **Dead times** are whole physics steps in the model. Each is searched on
+   its grid ``round(T / dt)`` from the start value, one step at a time
+   downhill on the sum of squares (with the continuous variables at their
+   fitted values); if a dead time moved, the continuous variables are fitted
+   again.
+4. **Standard errors** from the Jacobian at the solution:
+   ``cov = s^2 (J^T J)^-1`` with ``s^2 = SSR / (m - p)`` (m samples,
+   p continuous variables), the correlation ``cov_ij / (se_i se_j)``. A dead
+   time's uncertainty is its grid: it is reported *resolved* when both
+   neighbouring steps raise the sum of squares by more than ``s^2``.
+   A variable whose standard error exceeds a quarter of its bound width is
+   moved back to its start value and reported not identifiable
+   (the bag does not determine it), and the rest is fitted again; so is,
+   of two variables correlated beyond +-0.99, the one with the larger
+   standard error relative to its bound width (e.g. the drag area against
+   the rolling resistance in a bag without fast coast-downs).
+5. A value within 0.1 % of the bound width of a bound is reported *at bound*.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import least_squares
+
+from .keys import GROUP_SEGMENTS, GROUP_SIGNAL, GROUPS, FitVar, fmt_value
+from .segments import replay_segment, residual
+
+__all__ = ["VarResult", "GroupResult", "fit_groups", "overrides_text", "RESOLUTION"]
+
+#: Resolution of each residual signal (the identifiability threshold): a little above the report
+#: quantum (vehicle_velocity 0.01 km/h) and a small yaw rate.
+RESOLUTION = {"speed_mps": 0.005, "yaw_rate_rad_s": 0.001}
+_DIFF_STEP = 1e-3
+_PROBE = 0.1
+_SE_LIMIT = 0.25
+_CORR_LIMIT = 0.99
+_AT_BOUND = 1e-3
+
+
+@dataclass
+class VarResult:
+    """Outcome for one variable.
+
+    Attributes
+    ----------
+    var : FitVar
+    value : float
+        Fitted value, or the start value when not identifiable [key unit].
+    se : float or None
+        Standard error [key unit] (None: not fitted, or a dead time).
+    identifiable : bool
+    note : str
+        Why not identifiable, ``at lower bound``/``at upper bound``, dead-time resolution.
+    at_bound : str or None
+        ``'lower'`` or ``'upper'``.
+    """
+
+    var: FitVar
+    value: float
+    se: float | None = None
+    identifiable: bool = False
+    note: str = ""
+    at_bound: str | None = None
+
+
+@dataclass
+class GroupResult:
+    """Outcome for one group.
+
+    Attributes
+    ----------
+    group : str
+    signal : str
+    segments : list of Segment
+    variables : list of VarResult
+    correlation : ndarray, shape (p, p)
+        Between the continuous fitted variables (``fitted`` order).
+    fitted : list of str
+        Names of the continuous variables the correlation refers to.
+    rms_before, rms_after : list of float
+        Per segment, residual RMS with the start and the fitted values [signal unit].
+    evaluations : int
+        Segment-set replays spent.
+    wall_s : float
+    """
+
+    group: str
+    signal: str
+    segments: list
+    variables: list = field(default_factory=list)
+    correlation: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    fitted: list = field(default_factory=list)
+    rms_before: list = field(default_factory=list)
+    rms_after: list = field(default_factory=list)
+    evaluations: int = 0
+    wall_s: float = 0.0
+
+
+def overrides_text(values: dict) -> str:
+    """``key=value;...`` from ``{key: value}`` (sorted keys)."""
+    return ";".join(f"{k}={fmt_value(v)}" for k, v in sorted(values.items()))
+
+
+class _Problem:
+    """Residual of one group as a function of its variables' values."""
+
+    def __init__(self, inp, segs: list, signal: str, fixed: dict, dt_s: float) -> None:
+        self.inp, self.segs, self.signal, self.fixed, self.dt_s = inp, segs, signal, fixed, dt_s
+        self.evaluations = 0
+        # segments replayed from the same anchor share one replay, to the latest end among them
+        runs: dict = {}
+        for i, seg in enumerate(segs):
+            runs.setdefault(seg.k_warm, []).append(i)
+        self.runs = [(dataclasses.replace(segs[ix[0]], k_end=max(segs[i].k_end for i in ix)), ix)
+                     for ix in runs.values()]
+
+    def overrides(self, assign: dict) -> dict:
+        ov = dict(self.fixed)
+        for var, x in assign.items():
+            ov.update(var.overrides(x))
+        return ov
+
+    def per_segment(self, assign: dict) -> list:
+        ov = overrides_text(self.overrides(assign))
+        self.evaluations += 1
+        out: list = [None] * len(self.segs)
+        for run, ix in self.runs:
+            res = replay_segment(self.inp, run, ov, (self.signal,))
+            for i in ix:
+                out[i] = residual(res, self.segs[i], self.signal)[1]
+        return out
+
+    def __call__(self, assign: dict) -> np.ndarray:
+        return np.concatenate(self.per_segment(assign)) if self.segs else np.zeros(0)
+
+
+def _rms(r: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(r * r))) if len(r) else math.nan
+
+
+def _lsq(prob: _Problem, cont: list, assign: dict) -> tuple:
+    """Fit ``cont`` (others at ``assign``); returns (assign, jacobian in x units, residual)."""
+    lo = np.array([v.lower for v in cont])
+    w = np.array([v.upper - v.lower for v in cont])
+    u0 = np.clip((np.array([assign[v] for v in cont]) - lo) / w, 0.0, 1.0)
+
+    def f(u: np.ndarray) -> np.ndarray:
+        a = dict(assign)
+        a.update({v: float(lo[i] + w[i] * u[i]) for i, v in enumerate(cont)})
+        return prob(a)
+
+    sol = least_squares(f, u0, bounds=(0.0, 1.0), method="trf", diff_step=_DIFF_STEP, x_scale=1.0,
+                        xtol=1e-5, ftol=1e-6, max_nfev=25)
+    out = dict(assign)
+    out.update({v: float(lo[i] + w[i] * sol.x[i]) for i, v in enumerate(cont)})
+    return out, sol.jac / w[None, :], sol.fun, sol.x
+
+
+def _delay_search(prob: _Problem, var: FitVar, assign: dict, dt_s: float) -> tuple:
+    """Downhill on the step grid of a dead time; returns (assign, {step: ssr})."""
+    k_lo, k_hi = int(round(var.lower / dt_s)), int(round(var.upper / dt_s))
+    k = int(round(assign[var] / dt_s))
+    ssr: dict = {}
+
+    def cost(kk: int) -> float:
+        if kk not in ssr:
+            a = dict(assign)
+            a[var] = kk * dt_s
+            r = prob(a)
+            ssr[kk] = float(r @ r)
+        return ssr[kk]
+
+    best = cost(k)
+    for direction in (-1, 1):
+        while k_lo <= k + direction <= k_hi and cost(k + direction) < best:
+            k += direction
+            best = ssr[k]
+    for kk in (k - 1, k + 1):          # both neighbours, for the resolution check
+        if k_lo <= kk <= k_hi:
+            cost(kk)
+    out = dict(assign)
+    out[var] = var.start if int(round(var.start / dt_s)) == k else k * dt_s
+    return out, ssr
+
+
+def fit_groups(inp, segments: list, variables: list, dt_s: float, log=None) -> list:
+    """Fit every group of ``variables`` in :data:`GROUPS` order.
+
+    Parameters
+    ----------
+    inp : acres_dbw_sim.replay.ReplayInput
+        The whole bag.
+    segments : list of Segment
+    variables : list of FitVar
+        The variables to fit (the others stay at the file's values).
+    dt_s : float
+        Physics step [s] (the dead-time grid).
+    log : callable, optional
+        ``log(str)`` for progress lines.
+
+    Returns
+    -------
+    list of GroupResult
+    """
+    log = log or (lambda s: None)
+    fixed: dict = {}
+    results = []
+    for group in GROUPS:
+        gvars = [v for v in variables if v.group == group]
+        if not gvars:
+            continue
+        t0 = time.perf_counter()
+        signal = GROUP_SIGNAL[group]
+        segs = [s for s in segments if s.kind in GROUP_SEGMENTS[group]]
+        gr = GroupResult(group, signal, segs)
+        results.append(gr)
+        start = {v: v.start for v in gvars}
+        vres = {v: VarResult(v, v.start) for v in gvars}
+        gr.variables = [vres[v] for v in gvars]
+        if not segs:
+            for v in gvars:
+                vres[v].note = f"not identifiable: no {'/'.join(GROUP_SEGMENTS[group])} segment in the bag"
+            continue
+        prob = _Problem(inp, segs, signal, fixed, dt_s)
+        base_segs = prob.per_segment(start)
+        gr.rms_before = [_rms(r) for r in base_segs]
+        base = np.concatenate(base_segs)
+        res_lim = RESOLUTION[signal]
+        active = []
+        for v in gvars:      # 1. identifiability probe
+            a = dict(start)
+            if v.delay:
+                step = max(1, int(round(_PROBE * (v.upper - v.lower) / dt_s)))
+                a[v] = (int(round(v.start / dt_s)) + (step if v.start + step * dt_s <= v.upper else -step)) * dt_s
+            else:
+                d = _PROBE * (v.upper - v.lower)
+                a[v] = v.start + d if v.start + d <= v.upper else v.start - d
+            change = _rms(prob(a) - base)
+            if change < res_lim:
+                vres[v].note = (f"not identifiable: a change of {_PROBE:.0%} of its range moves the {signal} "
+                                f"residual by {change:.2g} RMS (< resolution {res_lim:g})")
+            else:
+                active.append(v)
+        assign = dict(start)
+        while True:
+            cont = [v for v in active if not v.delay]
+            delays = [v for v in active if v.delay]
+            jac = np.zeros((0, 0))
+            r = prob(assign)
+            if cont:
+                assign, jac, r, _u = _lsq(prob, cont, assign)
+            ssr_grid = {}
+            if delays:
+                moved = False
+                for v in delays:
+                    before = assign[v]
+                    assign, ssr_grid[v] = _delay_search(prob, v, assign, dt_s)
+                    moved |= assign[v] != before
+                if cont and moved:
+                    assign, jac, r, _u = _lsq(prob, cont, assign)
+                elif not cont:
+                    r = prob(assign)
+            m, p = len(r), len(cont)
+            s2 = float(r @ r) / max(1, m - p)
+            se = np.full(p, math.inf)
+            corr = np.eye(p)
+            if p:
+                try:
+                    cov = s2 * np.linalg.pinv(jac.T @ jac)
+                    se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        corr = cov / np.outer(se, se)
+                except np.linalg.LinAlgError:
+                    pass
+            bad = [v for i, v in enumerate(cont) if not se[i] <= _SE_LIMIT * (v.upper - v.lower)]
+            if bad:
+                for v in bad:
+                    i = cont.index(v)
+                    vres[v].note = (f"not identifiable: standard error {se[i]:.3g} exceeds a quarter of its "
+                                    f"range {v.lower:g}..{v.upper:g}; left at its start value")
+                    active.remove(v)
+                    assign[v] = v.start
+                continue
+            # a pair the bag cannot tell apart: the one with the larger relative error goes back
+            rel = [se[i] / (v.upper - v.lower) for i, v in enumerate(cont)]
+            pair = max(((abs(corr[i, j]), i, j) for i in range(p) for j in range(i + 1, p)), default=(0.0, 0, 0))
+            if pair[0] > _CORR_LIMIT:
+                _c, i, j = pair
+                drop, keep = (cont[i], cont[j]) if rel[i] >= rel[j] else (cont[j], cont[i])
+                vres[drop].note = (f"not identifiable: correlation {corr[i, j]:+.3f} with {keep.name} (the bag "
+                                   "cannot separate them); left at its start value")
+                active.remove(drop)
+                assign = {v: (v.start if v is drop else x) for v, x in assign.items()}
+                continue
+            break
+        for i, v in enumerate(cont):
+            x = assign[v]
+            vr = vres[v]
+            vr.value, vr.se, vr.identifiable = x, float(se[i]), True
+            tol = _AT_BOUND * (v.upper - v.lower)
+            vr.at_bound = "lower" if x <= v.lower + tol else "upper" if x >= v.upper - tol else None
+            if vr.at_bound:
+                bound = v.lower if vr.at_bound == "lower" else v.upper
+                vr.note = f"at {vr.at_bound} bound {bound:g}: the optimum may lie beyond"
+        for v in delays:
+            vr = vres[v]
+            k = int(round(assign[v] / dt_s))
+            grid = ssr_grid[v]
+            rise = [grid[kk] - grid[k] for kk in (k - 1, k + 1) if kk in grid]
+            resolved = bool(rise) and min(rise) > s2
+            vr.value, vr.identifiable = (v.start if int(round(v.start / dt_s)) == k else k * dt_s), True
+            vr.note = (f"{k} steps of {dt_s * 1e3:.2f} ms (grid search); "
+                       + ("resolved to one step" if resolved else "not resolved to one step: neighbours fit as well"))
+            k_lo, k_hi = int(round(v.lower / dt_s)), int(round(v.upper / dt_s))
+            if k in (k_lo, k_hi) and len(grid) > 1:
+                vr.at_bound = "lower" if k == k_lo else "upper"
+                vr.note += f"; at {vr.at_bound} bound"
+        gr.fitted = [v.name for v in cont]
+        gr.correlation = corr
+        after = prob.per_segment(assign)
+        gr.rms_after = [_rms(x) for x in after]
+        for v in gvars:
+            fixed.update(v.overrides(vres[v].value))
+        gr.evaluations = prob.evaluations
+        gr.wall_s = time.perf_counter() - t0
+        log(f"{group}: {len(segs)} segments, {prob.evaluations} evaluations, {gr.wall_s:.1f} s; "
+            + ", ".join(f"{vr.var.name}={vr.value:.5g}" + (f"±{vr.se:.2g}" if vr.se is not None else "")
+                        + ("" if vr.identifiable else " (not identifiable)") for vr in gr.variables))
+    return results

@@ -1,0 +1,184 @@
+"""The Ranger's URDF, generated from the vehicle parameter file (no ROS import).
+
+One source for the model and for RViz: the wheelbase, the tracks and the tyre
+radius of the URDF are those of :class:`acres_dbw_sim.model.params.VehicleParameters`
+(``config/polaris.json`` with its overrides), so the drawing and the physics
+cannot disagree. The joint names are the ones ``joint_states`` publishes
+(``msg_adapters.vehicle_state.JOINT_NAMES``, repeated here as data so that this
+module needs no ROS import; a test checks that the two agree).
+
+Frames (REP-103/105; x forward, y left, z up):
+
+``base_footprint``
+    The root, on the ground under the rear-axle centre: the point the model's
+    odometry reports (model/vehicle.py).
+``base_link``
+    At mid-wheelbase and wheel-centre height, ``(L/2, 0, R)`` from
+    ``base_footprint`` (L wheelbase, R unloaded tyre radius): the placement of
+    Dataspeed's Polaris description package (``dbw_polaris_description``,
+    fixed joint ``base_link`` at +L/2, +R).
+``chassis``
+    A box standing for the body (visual only; its size is a drawing, not a model
+    parameter).
+``<corner>_steer_link``, ``<corner>_wheel``
+    Front steer knuckles (revolute about z, positive = left, the road-wheel
+    angle) carrying the front wheels; the rear wheels hang on ``base_link``.
+    Wheel joints are continuous about the wheel's y axis (positive = rolling
+    forward), at ``(±L/2, ±b/2, 0)`` from ``base_link`` (b the axle's track).
+``steering_wheel``
+    On its column (continuous about -x: positive = counter-clockwise as seen by
+    the driver, the DBW's steering-wheel angle), at a drawn cockpit position.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from xml.sax.saxutils import quoteattr
+
+__all__ = ["JOINT_NAMES", "Joint", "base_link_offset_m", "joints", "urdf"]
+
+#: Movable joints in ``joint_states`` order: wheel spins FL FR RL RR, front steer
+#: angles FL FR, steering wheel.
+JOINT_NAMES = ("front_left_wheel_joint", "front_right_wheel_joint",
+               "rear_left_wheel_joint", "rear_right_wheel_joint",
+               "front_left_steer_joint", "front_right_steer_joint",
+               "steering_wheel_joint")
+
+# Drawing only (not model parameters) [m]: body box beyond the axles and height,
+# steering-wheel position from base_link (left-hand drive) and its radius.
+_BODY_OVERHANG_M = 0.55
+_BODY_HEIGHT_M = 1.1
+_STEERING_WHEEL_XYZ_M = (0.55, 0.35, 0.55)
+_STEERING_WHEEL_RADIUS_M = 0.18
+_STEER_LIMIT_RAD = 0.6  # knuckle joint limit of Dataspeed's Polaris description
+
+
+@dataclass(frozen=True)
+class Joint:
+    """A URDF joint: ``parent -> child`` at ``xyz_m`` (no rotation), moving about ``axis``.
+
+    ``kind`` is ``fixed``, ``continuous`` or ``revolute`` (limits ``±limit_rad``).
+    """
+
+    name: str
+    kind: str
+    parent: str
+    child: str
+    xyz_m: tuple[float, float, float]
+    axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    limit_rad: float = 0.0
+
+
+def base_link_offset_m(params) -> tuple[float, float, float]:
+    """``base_footprint -> base_link`` translation [m]: ``(L/2, 0, R)``.
+
+    Parameters
+    ----------
+    params : acres_dbw_sim.model.params.VehicleParameters
+    """
+    return (0.5 * params.geometry.wheelbase_m, 0.0, params.tyres.radius_m)
+
+
+def joints(params, base_frame: str = "base_footprint", base_link_frame: str = "base_link") -> list[Joint]:
+    """Every joint of the Ranger's URDF, parents before children.
+
+    Parameters
+    ----------
+    params : acres_dbw_sim.model.params.VehicleParameters
+        Wheelbase L, tracks b_f, b_r and tyre radius R come from here.
+    base_frame, base_link_frame : str
+        Names of the root link and of ``base_link`` (the node's parameters).
+    """
+    half_l = 0.5 * params.geometry.wheelbase_m
+    half_bf, half_br = 0.5 * params.geometry.track_front_m, 0.5 * params.geometry.track_rear_m
+    out = [Joint("base_link_joint", "fixed", base_frame, base_link_frame, base_link_offset_m(params)),
+           Joint("chassis_joint", "fixed", base_link_frame, "chassis", (0.0, 0.0, 0.5 * _BODY_HEIGHT_M))]
+    for side, y in (("left", half_bf), ("right", -half_bf)):
+        out.append(Joint(f"front_{side}_steer_joint", "revolute", base_link_frame, f"front_{side}_steer_link",
+                         (half_l, y, 0.0), (0.0, 0.0, 1.0), _STEER_LIMIT_RAD))
+        out.append(Joint(f"front_{side}_wheel_joint", "continuous", f"front_{side}_steer_link",
+                         f"front_{side}_wheel", (0.0, 0.0, 0.0), (0.0, 1.0, 0.0)))
+    for side, y in (("left", half_br), ("right", -half_br)):
+        out.append(Joint(f"rear_{side}_wheel_joint", "continuous", base_link_frame, f"rear_{side}_wheel",
+                         (-half_l, y, 0.0), (0.0, 1.0, 0.0)))
+    out.append(Joint("steering_wheel_joint", "continuous", base_link_frame, "steering_wheel",
+                     _STEERING_WHEEL_XYZ_M, (-1.0, 0.0, 0.0)))
+    return out
+
+
+def _v(values) -> str:
+    return " ".join(f"{x:.6g}" for x in values)
+
+
+def urdf(params, name: str = "polaris_ranger", base_frame: str = "base_footprint",
+         base_link_frame: str = "base_link") -> str:
+    """The URDF (XML text) of the Ranger with the dimensions of ``params``.
+
+    Parameters
+    ----------
+    params : acres_dbw_sim.model.params.VehicleParameters
+    name : str
+        ``<robot name>``.
+    base_frame, base_link_frame : str
+        Names of the root link and of ``base_link``.
+
+    Returns
+    -------
+    str
+        A URDF document; link and joint names as in the module docstring,
+        movable joints named as ``JOINT_NAMES``.
+    """
+    g, t = params.geometry, params.tyres
+    radius = t.radius_m
+    width = {"front": t.front_width_m, "rear": t.rear_width_m}
+    body = (g.wheelbase_m + 2.0 * _BODY_OVERHANG_M, max(g.track_front_m, g.track_rear_m), _BODY_HEIGHT_M)
+    lines = ['<?xml version="1.0"?>',
+             f"<!-- Generated by acres_dbw_sim.description from the vehicle parameters: "
+             f"wheelbase {g.wheelbase_m} m, tracks {g.track_front_m}/{g.track_rear_m} m, "
+             f"tyre radius {radius} m. Do not edit. -->",
+             f"<robot name={quoteattr(name)}>",
+             '  <material name="body"><color rgba="0.15 0.35 0.15 1"/></material>',
+             '  <material name="tyre"><color rgba="0.1 0.1 0.1 1"/></material>',
+             f"  <link name={quoteattr(base_frame)}/>",
+             f"  <link name={quoteattr(base_link_frame)}/>",
+             '  <link name="chassis"><visual><geometry>'
+             f'<box size="{_v(body)}"/></geometry><material name="body"/></visual></link>']
+    for axle in ("front", "rear"):
+        for side in ("left", "right"):
+            if axle == "front":
+                lines.append(f'  <link name="front_{side}_steer_link"/>')
+            lines.append(
+                f'  <link name="{axle}_{side}_wheel"><visual>'
+                f'<origin xyz="0 0 0" rpy="{math.pi / 2:.9f} 0 0"/>'
+                f'<geometry><cylinder radius="{radius:.6g}" length="{width[axle]:.6g}"/></geometry>'
+                '<material name="tyre"/></visual></link>')
+    lines.append('  <link name="steering_wheel"><visual>'
+                 f'<origin xyz="0 0 0" rpy="0 {math.pi / 2:.9f} 0"/>'
+                 f'<geometry><cylinder radius="{_STEERING_WHEEL_RADIUS_M}" length="0.03"/></geometry>'
+                 '<material name="tyre"/></visual></link>')
+    for j in joints(params, base_frame, base_link_frame):
+        body_xml = (f"<parent link={quoteattr(j.parent)}/><child link={quoteattr(j.child)}/>"
+                    f'<origin xyz="{_v(j.xyz_m)}" rpy="0 0 0"/>')
+        if j.kind != "fixed":
+            body_xml += f'<axis xyz="{_v(j.axis)}"/>'
+        if j.kind == "revolute":
+            body_xml += f'<limit lower="{-j.limit_rad}" upper="{j.limit_rad}" effort="1000" velocity="2"/>'
+        lines.append(f'  <joint name="{j.name}" type="{j.kind}">{body_xml}</joint>')
+    lines.append("</robot>")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m acres_dbw_sim.description [vehicle_config.json] [overrides]``: print the URDF."""
+    import sys
+
+    from .model.params import load_parameters
+
+    args = sys.argv[1:] if argv is None else argv
+    print(urdf(load_parameters(args[0] if args else None, args[1] if len(args) > 1 else None)), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

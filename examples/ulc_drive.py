@@ -1,0 +1,133 @@
+"""A minimal DBW2 client to copy: engage, shift to D, 10 m/s with the ULC, stop, park.
+
+Talks to any node that serves Dataspeed's DBW2 interface on /vehicle (this simulator or
+the real ds_dbw_can driver) with ds_dbw_msgs and std_msgs only. Run it beside a node:
+
+    python examples/ulc_drive.py                                   # node in real time
+    python examples/ulc_drive.py --ros-args -p use_sim_time:=true  # node in sim mode
+
+Exit status 0 once the vehicle stands in PARK, 1 if a phase times out.
+"""
+from __future__ import annotations
+
+import sys
+
+import rclpy
+from ds_dbw_msgs.msg import Gear, GearCmd, GearReport, UlcCmd, UlcReport
+from rclpy.node import Node
+from std_msgs.msg import Bool, Empty
+
+PERIOD_S = 0.02       # commands at 50 Hz: well inside the DBW's 100 ms command timeout
+SPEED_MPS = 10.0
+PHASE_TIMEOUT_S = 60.0
+
+
+class UlcDrive(Node):
+    """The client: a 50 Hz timer steps through the phases; ``result`` is the exit status.
+
+    Phases: engage (send ``enable`` until ``dbw_enabled``), shift to D, drive (ULC at
+    ``SPEED_MPS`` until the ULC report's ``vel_meas`` is within 0.2 m/s), stop (ULC at
+    0 m/s until below 0.05 m/s), park (shift to P), then ``disable``. Each phase may take
+    ``PHASE_TIMEOUT_S`` [s] of ROS time (the node's ``/clock`` with ``use_sim_time``).
+    """
+
+    def __init__(self) -> None:
+        super().__init__("ulc_drive")
+        self.enable = self.create_publisher(Empty, "/vehicle/enable", 10)
+        self.disable = self.create_publisher(Empty, "/vehicle/disable", 10)
+        self.gear_cmd = self.create_publisher(GearCmd, "/vehicle/gear/cmd", 1)
+        self.ulc_cmd = self.create_publisher(UlcCmd, "/vehicle/ulc/cmd", 1)
+        # dbw_enabled is VOLATILE on the DBW2 node: subscribe with a plain depth, not latched.
+        self.create_subscription(Bool, "/vehicle/dbw_enabled", self.on_enabled, 1)
+        self.create_subscription(GearReport, "/vehicle/gear/report", self.on_gear, 1)
+        self.create_subscription(UlcReport, "/vehicle/ulc/report", self.on_ulc, 1)
+        self.enabled, self.gear, self.reject, self.speed_mps = False, Gear.NONE, 0, 0.0
+        self.phase, self.t_phase, self.t_shift, self.result = "engage", self.now_s(), 0.0, None
+        self.create_timer(PERIOD_S, self.tick)
+
+    def now_s(self) -> float:
+        return self.get_clock().now().nanoseconds * 1e-9
+
+    def on_enabled(self, msg: Bool) -> None:
+        self.enabled = msg.data
+
+    def on_gear(self, msg: GearReport) -> None:
+        self.gear, self.reject = msg.gear.value, msg.reject.value
+
+    def on_ulc(self, msg: UlcReport) -> None:
+        self.speed_mps = msg.vel_meas
+
+    def next_phase(self, phase: str) -> None:
+        self.get_logger().info(f"{self.phase} done (speed {self.speed_mps:.2f} m/s, gear {self.gear})")
+        self.phase, self.t_phase = phase, self.now_s()
+
+    def shift(self, gear: int) -> None:
+        # A gear command is an event (no timeout, no need to repeat it): the gear report says
+        # when the lever got there (1 s through neutral; refused at 0.3 m/s and above). It is
+        # sent again only if the lever has not moved after 2 s (e.g. a command sent before
+        # the node's subscription was matched is lost).
+        self.gear_cmd.publish(GearCmd(cmd=Gear(value=gear)))
+        self.t_shift = self.now_s()
+
+    def shifted(self, gear: int) -> bool:
+        if self.gear != gear and self.now_s() - self.t_shift > 2.0:
+            self.get_logger().info(f"gear still {self.gear} (reject {self.reject}): sending again")
+            self.shift(gear)
+        return self.gear == gear
+
+    def ulc(self, speed_mps: float) -> None:
+        # limit_accel / limit_decel = 0 mean the DBW's defaults (1 m/s^2 each here).
+        self.ulc_cmd.publish(UlcCmd(cmd=speed_mps, cmd_type=UlcCmd.CMD_VELOCITY, enable=True,
+                                    limit_accel=0.0, limit_decel=0.0))
+
+    def tick(self) -> None:
+        if self.result is not None:
+            return
+        if self.now_s() - self.t_phase > PHASE_TIMEOUT_S:
+            self.get_logger().error(f"phase '{self.phase}' timed out")
+            self.result = 1
+        elif self.phase == "engage":
+            self.enable.publish(Empty())          # repeated until dbw_enabled says true
+            if self.enabled:
+                self.next_phase("shift to D")
+                self.shift(Gear.DRIVE)
+        elif self.phase == "shift to D":
+            self.ulc(0.0)                         # speed 0: the ULC holds the brake meanwhile
+            if self.shifted(Gear.DRIVE):
+                self.next_phase("drive")
+        elif self.phase == "drive":
+            self.ulc(SPEED_MPS)
+            if abs(self.speed_mps - SPEED_MPS) < 0.2:
+                self.next_phase("stop")
+        elif self.phase == "stop":
+            self.ulc(0.0)
+            if abs(self.speed_mps) < 0.05:
+                self.next_phase("park")
+                self.shift(Gear.PARK)
+        elif self.phase == "park":
+            self.ulc(0.0)
+            if self.shifted(Gear.PARK):
+                self.next_phase("done")
+                self.disable.publish(Empty())
+                self.get_logger().info("parked")
+                self.result = 0
+
+
+def main() -> int:
+    """Run the client until it ends; return 0 when parked, 1 on a timeout, 130 on Ctrl-C."""
+    rclpy.init(args=sys.argv)
+    node = UlcDrive()
+    try:
+        while rclpy.ok() and node.result is None:
+            rclpy.spin_once(node, timeout_sec=0.1)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        result = node.result
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 1 if result is None else result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

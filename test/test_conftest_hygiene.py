@@ -1,0 +1,64 @@
+"""The suite's clean-up signals only the processes the suite started (issue 13 item 7).
+
+An unrelated process with the same DDS domain in its environment (another
+user's shell tool, the ros2 daemon) must survive a test; a process a test
+started and left behind must still be found."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import conftest
+
+_UNRELATED: dict[str, int] = {}
+
+
+def _start_unrelated_sleep() -> int:
+    """``sleep 300`` outside the suite: a double fork, re-parented away from pytest,
+    in its own session, with this run's ROS_DOMAIN_ID in its environment."""
+    out = subprocess.run(["setsid", "sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"],
+                         capture_output=True, text=True, check=True, env=dict(os.environ))
+    return int(out.stdout.strip())
+
+
+def test_an_unrelated_sleep_is_not_the_suites():
+    pid = _start_unrelated_sleep()
+    _UNRELATED["pid"] = pid
+    time.sleep(0.1)
+    marker = f"ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}".encode()
+    assert marker in open(f"/proc/{pid}/environ", "rb").read().split(b"\0")  # what the old clean-up matched
+    assert pid not in conftest._own_processes()
+    # the autouse clean-up runs after this test: the next test checks the sleep survived it
+
+
+def test_the_unrelated_sleep_survived_the_clean_up():
+    pid = _UNRELATED.get("pid")
+    assert pid is not None, "run with the previous test"
+    try:
+        os.kill(pid, 0)          # still alive after the previous test's clean-up
+        assert conftest._proc_stat(pid) is not None
+    finally:
+        os.kill(pid, signal.SIGKILL)
+
+
+def test_a_process_left_in_a_started_group_is_found(ros_process, tmp_path):
+    # the child starts a grandchild in its group (a launch starting a node) and exits
+    proc = ros_process(["-c", "import subprocess; subprocess.Popen(['sleep', '300'])"], name="parent")
+    proc.proc.wait(timeout=30)
+    left = [pid for pid, cmd in conftest._own_processes().items() if cmd.startswith("sleep 300")]
+    assert left, "the grandchild in the started process group was not found"
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+
+
+def test_a_child_of_pytest_is_found():
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    try:
+        assert child.pid in conftest._own_processes()
+    finally:
+        child.kill()
+        child.wait()

@@ -1,0 +1,45 @@
+"""The README's client (examples/ulc_drive.py) drives the node over DDS and ends parked.
+
+The node runs in `sim` mode (4x real time, /clock published) and the client, a separate
+process exactly as a user would start it, on that clock. Afterwards examples/watch.py, the
+README's stand-in for `ros2 topic echo`, reads the gear report: PARK.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ament_index_python.packages import get_package_prefix
+from ds_dbw_msgs.msg import Gear
+
+ROOT = Path(__file__).resolve().parents[1]
+NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
+
+
+def _wait_exit(proc, timeout_s: float) -> int | None:
+    deadline = time.monotonic() + timeout_s
+    while proc.alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return proc.proc.poll()
+
+
+def test_client_engages_drives_10_mps_stops_and_parks(ros_process):
+    node = ros_process([str(NODE_EXE), "--ros-args", "-p", "time_mode:=sim",
+                        "-p", "rate_factor:=4.0"], name="sim_node")
+    client = ros_process([str(ROOT / "examples" / "ulc_drive.py"), "--ros-args",
+                          "-p", "use_sim_time:=true"], name="ulc_drive")
+    rc = _wait_exit(client, 180.0)
+    out = client.output()
+    assert rc == 0, f"client exit status {rc}\n--- client:\n{out}\n--- node:\n{node.output()}"
+    phases = ["engage done", "shift to D done", "drive done", "stop done", "park done", "parked"]
+    positions = [out.find(p) for p in phases]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions), out
+    # the speed the client saw when it left "drive": within 0.2 m/s of 10 m/s
+    line = next(ln for ln in out.splitlines() if "drive done" in ln)
+    assert abs(float(line.split("speed ")[1].split(" m/s")[0]) - 10.0) < 0.2, line
+
+    watch = ros_process([str(ROOT / "examples" / "watch.py"), "/vehicle/gear/report",
+                         "--field", "gear.value", "--once", "--timeout", "30"], name="watch")
+    assert _wait_exit(watch, 60.0) == 0, watch.output()
+    assert watch.output().strip().splitlines()[-1] == str(Gear.PARK), watch.output()
+    assert node.alive(), node.output()

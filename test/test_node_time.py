@@ -1,0 +1,128 @@
+"""Time that never jumps back (issue 13 items 4 and 5, issue 14 item 4), over real DDS:
+a reset or a new pose in any time mode continues the stamps and /clock; realtime
+stamps stay on the wall clock, also after a reset and while recording a bag."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+import rclpy
+from ament_index_python.packages import get_package_prefix
+from geometry_msgs.msg import PoseWithCovarianceStamped
+from nav_msgs.msg import Odometry
+from rosgraph_msgs.msg import Clock
+from std_srvs.srv import Trigger
+
+from conftest import wait_for
+
+NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
+
+
+def _s(stamp) -> float:
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
+class Probe:
+    """Odometry (stamp, wall time at receipt), /clock, ~/reset and /initialpose of one node."""
+
+    def __init__(self, ns: str) -> None:
+        rclpy.init()
+        self.node = rclpy.create_node("time_probe")
+        self.odom: list[tuple[float, float, float]] = []   # (stamp, receipt wall time, x)
+        self.clock: list[float] = []
+        self.node.create_subscription(
+            Odometry, f"/{ns}/odom",
+            lambda m: self.odom.append((_s(m.header.stamp), time.time(), m.pose.pose.position.x)), 100)
+        self.node.create_subscription(Clock, "/clock", lambda m: self.clock.append(_s(m.clock)), 100)
+        self.reset = self.node.create_client(Trigger, f"/{ns}/dbw_node/reset")
+        self.step = self.node.create_client(Trigger, f"/{ns}/dbw_node/step")
+        self.pose = self.node.create_publisher(PoseWithCovarianceStamped, "/initialpose", 1)
+
+    def spin(self, seconds: float) -> None:
+        wait_for(lambda: False, seconds, spin=lambda: rclpy.spin_once(self.node, timeout_sec=0.005))
+
+    def call(self, client) -> None:
+        assert client.wait_for_service(timeout_sec=60.0)
+        future = client.call_async(Trigger.Request())
+        rclpy.spin_until_future_complete(self.node, future, timeout_sec=10.0)
+        assert future.result() is not None and future.result().success
+
+    def set_pose(self, x: float) -> None:
+        msg = PoseWithCovarianceStamped()
+        msg.pose.pose.position.x = x
+        msg.pose.pose.orientation.w = 1.0
+        self.pose.publish(msg)
+
+    def close(self) -> None:
+        self.node.destroy_node()
+        rclpy.try_shutdown()
+
+
+def _assert_monotonic(values: list[float], what: str) -> None:
+    back = [(a, b) for a, b in zip(values, values[1:]) if b < a]
+    assert not back, f"{what} went back {len(back)} times, first {back[0]}"
+
+
+@pytest.mark.parametrize("mode", ["sim", "lockstep"])
+def test_reset_and_initialpose_never_move_time_back(ros_process, mode):
+    extra = ["-p", "rate_factor:=4"] if mode == "sim" else []
+    proc = ros_process([str(NODE_EXE), "--ros-args", "-r", f"__ns:=/t{mode}", "-p", f"time_mode:={mode}",
+                        *extra], name=mode)
+    probe = Probe(f"t{mode}")
+    try:
+        def advance():
+            if mode == "lockstep":
+                for _ in range(5):
+                    probe.call(probe.step)
+            else:
+                probe.spin(0.5)
+
+        assert wait_for(lambda: probe.reset.service_is_ready() and probe.pose.get_subscription_count(),
+                        60.0, spin=lambda: rclpy.spin_once(probe.node, timeout_sec=0.05)), proc.output()
+        advance()
+        before = max(probe.clock)
+        probe.call(probe.reset)
+        advance()
+        probe.set_pose(25.0)
+        probe.spin(0.3)
+        advance()
+        assert wait_for(lambda: probe.odom and abs(probe.odom[-1][2] - 25.0) < 1.0, 10.0,
+                        spin=lambda: rclpy.spin_once(probe.node, timeout_sec=0.02)), probe.odom[-1:]
+        assert max(probe.clock) > before + 0.1
+        _assert_monotonic(probe.clock, "/clock")
+        _assert_monotonic([s for s, _w, _x in probe.odom], "odom stamps")
+    finally:
+        probe.close()
+    assert proc.alive(), proc.output()
+
+
+@pytest.mark.parametrize("record", [False, True], ids=["plain", "recording"])
+def test_realtime_stamps_stay_on_the_wall_clock_across_a_reset(ros_process, tmp_path, record):
+    extra = ["-p", f"record_bag:={tmp_path / 'bag'}"] if record else []
+    proc = ros_process([str(NODE_EXE), "--ros-args", "-r", "__ns:=/treal", *extra], name="realtime")
+    probe = Probe("treal")
+    try:
+        assert wait_for(lambda: len(probe.odom) > 20, 60.0,
+                        spin=lambda: rclpy.spin_once(probe.node, timeout_sec=0.05)), proc.output()
+        probe.spin(1.0)
+        probe.call(probe.reset)
+        probe.set_pose(5.0)
+        n = len(probe.odom)
+        probe.spin(2.0)
+        after = probe.odom[n:]
+        _assert_monotonic([s for s, _w, _x in probe.odom], "odom stamps")
+        # receipt - stamp: the stamp trails the wall clock by the publication's latency
+        lag_ms = sorted(1e3 * (w - s) for s, w, _x in after)
+        p50, p99 = statistics.median(lag_ms), lag_ms[int(0.99 * (len(lag_ms) - 1))]
+        assert len(after) > 100, len(after)
+        assert lag_ms[0] > -1.0, f"stamps ahead of the wall clock: {lag_ms[0]:.2f} ms"
+        # The lag was -18.8 ms median and growing before (issue 13 item 5), 0.27 s with a
+        # recording (issue 14 item 4). p99 <= 5 ms is the goal (bench/bench_node.py measures it
+        # over 60 s); the test allows for the load of a shared CI machine on both sides.
+        assert p50 < 8.0 and p99 < 30.0, f"receipt - stamp p50 {p50:.2f} ms, p99 {p99:.2f} ms"
+    finally:
+        probe.close()
+    assert proc.alive(), proc.output()

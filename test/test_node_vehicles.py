@@ -1,0 +1,90 @@
+"""Two vehicles side by side in one DDS domain, sim mode (issue 13 item 2): separate
+TF trees (frame prefixes), one monotonic /clock (one owner, the other follows),
+independent /initialpose (remapped per vehicle), a robot_description each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import rclpy
+from ament_index_python.packages import get_package_prefix
+from geometry_msgs.msg import PoseWithCovarianceStamped
+from nav_msgs.msg import Odometry
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rosgraph_msgs.msg import Clock
+from std_msgs.msg import String
+from tf2_msgs.msg import TFMessage
+
+from conftest import wait_for
+
+NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
+
+
+def _s(stamp) -> float:
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
+def _vehicle(ros_process, name: str, owner: bool, y_m: float):
+    """A vehicle as vehicles.launch.py starts it."""
+    return ros_process([str(NODE_EXE), "--ros-args", "-r", f"__ns:=/{name}",
+                        "-r", f"/initialpose:=/{name}/initialpose",
+                        "-p", "time_mode:=sim", "-p", "rate_factor:=2", "-p", "use_sim_time:=true",
+                        "-p", f"frame_prefix:={name}/", "-p", f"clock_owner:={str(owner).lower()}",
+                        "-p", f"initial_y_m:={y_m}", "-p", "publish_wheel_tf:=true"], name=name)
+
+
+def test_two_namespaced_vehicles_in_sim_mode(ros_process):
+    procs = [_vehicle(ros_process, "car1", True, 0.0), _vehicle(ros_process, "car2", False, 4.0)]
+    rclpy.init()
+    node = rclpy.create_node("fleet_probe")
+    try:
+        clock, tf, odom = [], [], {"car1": [], "car2": []}
+        node.create_subscription(Clock, "/clock", lambda m: clock.append(_s(m.clock)), 100)
+        node.create_subscription(TFMessage, "/tf", tf.append, 100)
+        for name in odom:
+            node.create_subscription(Odometry, f"/{name}/odom", odom[name].append, 100)
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        descriptions = {}
+        for name in odom:
+            node.create_subscription(String, f"/{name}/robot_description",
+                                     lambda m, n=name: descriptions.__setitem__(n, m.data), latched)
+        spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
+        assert wait_for(lambda: all(len(v) > 20 for v in odom.values()), 90.0, spin=spin), \
+            "\n".join(p.output() for p in procs)
+        # one /clock publisher, monotonic
+        assert [i.node_namespace for i in node.get_publishers_info_by_topic("/clock")] == ["/car1"]
+        # separate TF trees: each vehicle's odom -> base_footprint in its own frames
+        pairs = {(t.header.frame_id, t.child_frame_id) for m in tf for t in m.transforms}
+        for name in odom:
+            assert (f"{name}/odom", f"{name}/base_footprint") in pairs, pairs
+            assert (f"{name}/base_link", f"{name}/rear_left_wheel") in pairs, pairs
+        assert ("odom", "base_footprint") not in pairs
+        assert {o.header.frame_id for o in odom["car2"]} == {"car2/odom"}
+        # independent initialpose: only car2 moves
+        pose = node.create_publisher(PoseWithCovarianceStamped, "/car2/initialpose", 1)
+        assert wait_for(lambda: pose.get_subscription_count() == 1, 10.0, spin=spin)
+        msg = PoseWithCovarianceStamped()
+        msg.pose.pose.position.x, msg.pose.pose.position.y, msg.pose.pose.orientation.w = 40.0, 4.0, 1.0
+        pose.publish(msg)
+        assert wait_for(lambda: abs(odom["car2"][-1].pose.pose.position.x - 40.0) < 1.0, 10.0, spin=spin)
+        wait_for(lambda: False, 0.5, spin=spin)
+        assert abs(odom["car1"][-1].pose.pose.position.x) < 1.0
+        assert abs(odom["car1"][-1].pose.pose.position.y) < 0.5
+        assert abs(odom["car2"][-1].pose.pose.position.y - 4.0) < 0.5
+        # the follower's stamps are the owner's clock (at rate 2, up to the delivery delay)
+        assert abs(_s(odom["car2"][-1].header.stamp) - _s(odom["car1"][-1].header.stamp)) < 0.5
+        assert wait_for(lambda: len(descriptions) == 2, 10.0, spin=spin)
+        assert all("<robot" in d and "rear_left_wheel_joint" in d for d in descriptions.values())
+        back = [(a, b) for a, b in zip(clock, clock[1:]) if b < a]
+        assert len(clock) > 20 and not back, back[:3]
+        # the follower has no clock of its own: with the owner stopped, it stops
+        assert procs[0].stop() == 0
+        wait_for(lambda: False, 1.0, spin=spin)
+        n = len(odom["car2"])
+        wait_for(lambda: False, 1.0, spin=spin)
+        assert len(odom["car2"]) == n, "car2 went on without the owner's /clock"
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    assert procs[1].alive(), procs[1].output()

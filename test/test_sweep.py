@@ -1,0 +1,403 @@
+"""Parameter sweeps: file checks, designs, draws, local and Ray engines, kill and resume, analysis."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.scenario import ScenarioError
+from acres_dbw_sim.sweep import load_sweep, main, run_sweep
+from acres_dbw_sim.sweep.analysis import sobol, src
+from acres_dbw_sim.sweep.design import make_samples, unit_design
+from acres_dbw_sim.sweep.spec import ParamSpec, Sweep, format_value
+
+ROOT = Path(__file__).resolve().parents[1]
+BRAKE = ROOT / "scenarios" / "brake_70bar_asphalt.yaml"
+
+
+def write(tmp_path: Path, text: str, name: str = "sw.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(text).lstrip("\n"))
+    return p
+
+
+def small_sweep(tmp_path: Path, samples: int = 6, design: str = "montecarlo", extra_set: str = "",
+                params: str = "[brakes.front_nm_per_bar, brakes.rear_nm_per_bar, mass.cargo_kg]") -> Path:
+    return write(tmp_path, f"""
+        name: small
+        scenarios:
+          - file: {BRAKE}
+            set: "initial.speed_mps=10;metrics=null{extra_set}"
+        parameters: {params}
+        design: {design}
+        samples: {samples}
+        seed: 3
+        metrics:
+          stopping_distance_m: {{final: x_m}}
+          t_stop_s: {{first_t: "speed_mps <= 0.05"}}
+        """)
+
+
+def rows(path: Path) -> list:
+    with open(path, newline="") as f:
+        return list(csv.reader(f))
+
+
+# --------------------------------------------------------------------------- bad sweep files
+
+
+BAD = {
+    "unknown top-level key": ("""
+        scenarios: [{BRAKE}]
+        sampels: 8
+        """, ":2: sampels: unknown key (did you mean 'samples'?)"),
+    "unknown parameter": ("""
+        scenarios: [{BRAKE}]
+        parameters:
+          - brakes.front_nm_per_bar
+          - brakes.front_nm_per_barr
+        samples: 8
+        """, ":4: parameters[1]: 'brakes.front_nm_per_barr': unknown parameter (did you mean "
+             "'brakes.front_nm_per_bar'?)"),
+    "parameter that does not vary": ("""
+        scenarios: [{BRAKE}]
+        parameters: [brakes.max_bar]
+        samples: 8
+        """, ":2: parameters[0]: 'brakes.max_bar' does not vary in the parameter file (sd 0)"),
+    "range outside the loader's limits": ("""
+        scenarios: [{BRAKE}]
+        parameters:
+          - brakes.rear_nm_per_bar
+          - brakes.front_nm_per_bar: {{range: [-5, 30]}}
+        samples: 8
+        """, ":4: parameters[1].brakes.front_nm_per_bar: 'brakes.front_nm_per_bar': range [-5.0, 30.0] is outside "
+             "the loader's limits: lo = -5.0: non-physical value -5.0: must be >= 0.0"),
+    "range outside the DBW loader's limits": ("""
+        scenarios: [{BRAKE}]
+        parameters:
+          - dbw.ulc.kp_speed: {{range: [1, 200]}}
+        samples: 8
+        """, ":3: parameters[0].dbw.ulc.kp_speed: 'dbw.ulc.kp_speed': range [1.0, 200.0] is outside the loader's "
+             "limits: hi = 200.0"),
+    "glob matching nothing": ("""
+        scenarios: [{BRAKE}]
+        parameters: [brake.*]
+        samples: 8
+        """, ":2: parameters[0]: 'brake.*' matches no parameter with an sd or range"),
+    "Sobol' base not a power of 2": ("""
+        scenarios: [{BRAKE}]
+        design: sobol
+        samples: 100
+        """, ":3: samples: the Sobol' design needs a power of 2"),
+    "metric the scenario lacks": ("""
+        scenarios: [{BRAKE}]
+        parameters: [brakes.*]
+        samples: 8
+        metrics: [t_stop_s, stopping_distance_m]
+        """, ":4: metrics[1]: scenario 'brake_70bar_asphalt' (brake_70bar_asphalt.yaml) has no metric "
+             "'stopping_distance_m'"),
+    "bad metric definition": ("""
+        scenarios: [{BRAKE}]
+        samples: 8
+        metrics:
+          d_m: {{final: x_mm}}
+        """, ":4: metrics.d_m"),
+    "not a mapping": ("""
+        - {BRAKE}
+        """, ":1: a sweep file is a mapping of name, description, scenarios"),
+    "missing scenario file": ("""
+        scenarios:
+          - file: nothere.yaml
+        samples: 8
+        """, ":2: scenarios[0].file: file not found"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_sweep_file_names_file_line_and_key_before_anything_runs(tmp_path, capsys, case):
+    text, expected = BAD[case]
+    sw = write(tmp_path, text.format(BRAKE=BRAKE))
+    out = tmp_path / "out"
+    assert main([str(sw), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {sw}"), err
+    assert expected in err, err
+    assert not out.exists()  # nothing ran, nothing written
+
+
+_JUNK = st.one_of(st.none(), st.booleans(), st.integers(-5, 2**70), st.floats(allow_nan=True),
+                  st.text(max_size=12), st.lists(st.integers(-3, 3), max_size=3),
+                  st.dictionaries(st.sampled_from(["sd", "range", "values", "x"]),
+                                  st.one_of(st.floats(-1e3, 1e3), st.lists(st.floats(-50, 50), max_size=3)),
+                                  max_size=2))
+_FIELDS = st.fixed_dictionaries({}, optional={
+    "design": st.one_of(st.sampled_from(["montecarlo", "lhs", "sobol", "grid", "nope"]), _JUNK),
+    "samples": st.one_of(st.integers(-2, 70), _JUNK), "seed": st.one_of(st.integers(-2, 99), _JUNK),
+    "levels": st.one_of(st.integers(0, 4), _JUNK), "metrics": st.one_of(st.just(["t_stop_s"]), _JUNK),
+    "parameters": st.one_of(st.lists(st.one_of(
+        st.sampled_from(["brakes.*", "mass.dry_kg", "engine.torque_curve_nm[3]", "engine.torque_curve_nm",
+                         "nope.key", "surfaces.*.mu", "cvt.ebs"]),
+        st.dictionaries(st.sampled_from(["brakes.front_nm_per_bar", "mass.cargo_kg", "cvt.adc"]), _JUNK,
+                        min_size=1, max_size=1)), max_size=3), _JUNK)})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fields=_FIELDS)
+def test_any_sweep_file_loads_or_fails_with_a_located_error(tmp_path, fields):
+    """Whatever the values, loading gives a Sweep or a ScenarioError naming the file: no other exception."""
+    p = tmp_path / "fuzz.yaml"
+    p.write_text(yaml.safe_dump({"scenarios": [str(BRAKE)], **fields}))
+    try:
+        sw = load_sweep(p)
+    except ScenarioError as exc:
+        assert str(exc).startswith(str(p)), exc
+        return
+    assert sw.params and sw.n_runs >= 1 and sw.metric_columns
+
+
+def test_key_without_sd_or_range_is_refused(tmp_path, capsys):
+    tree = json.loads((ROOT / "config" / "polaris.json").read_text())
+    del tree["brakes"]["front_nm_per_bar"]["range"]
+    (tmp_path / "p.json").write_text(json.dumps(tree))
+    scen = BRAKE.read_text().replace("duration_s: 20", f"duration_s: 20\nvehicle: {{parameters: {tmp_path / 'p.json'}}}")
+    write(tmp_path, scen, "s.yaml")
+    sw = write(tmp_path, """
+        scenarios: [s.yaml]
+        parameters:
+          - brakes.front_nm_per_bar
+        samples: 4
+        """)
+    assert main([str(sw), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"{sw}:3: parameters[0]: 'brakes.front_nm_per_bar' has neither sd nor range in the parameter file" in err
+
+
+def test_an_error_in_the_scenario_names_the_scenario_file(tmp_path, capsys):
+    sw = write(tmp_path, f"""
+        scenarios:
+          - file: {BRAKE}
+            set: "initial.speed_kph=3"
+        samples: 4
+        """)
+    assert main([str(sw), "--out", str(tmp_path / "out")]) == 2
+    assert "--set: initial.speed_kph: unknown key" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- designs and draws
+
+
+def _sweep(params: tuple, design: str, samples: int = 0, levels: int = 0, seed: int = 1) -> Sweep:
+    pf = str(ROOT / "config" / "polaris.json")
+    return Sweep(name="t", description="", source=None, scenarios=(), params=params, design=design,
+                 samples=samples, seed=seed, levels=levels, metric_columns=("y",), parameter_file=pf,
+                 base_checks=((pf, "", None, None),))
+
+
+P_UNIFORM = ParamSpec("brakes.front_nm_per_bar", "uniform", 22, lo=18.0, hi=26.0)
+P_INTEGER = ParamSpec("mass.occupants", "integer", 1, lo=0.0, hi=6.0)
+P_CHOICE = ParamSpec("cvt.adc", "choice", False, choices=(False, True))
+P_NORMAL = ParamSpec("mass.dry_kg", "normal", 1063, sd=10.0)
+
+
+@pytest.mark.parametrize("design", ["montecarlo", "lhs", "sobol"])
+def test_samples_stay_in_each_keys_range_and_are_reproducible(design):
+    sw = _sweep((P_UNIFORM, P_INTEGER, P_CHOICE, P_NORMAL), design, samples=32)
+    a, b = make_samples(sw), make_samples(sw)
+    assert [s.overrides for s in a] == [s.overrides for s in b]
+    assert len(a) == sw.n_runs == (32 * 6 if design == "sobol" else 32)
+    v = np.array([[float(x) for x in s.values] for s in a])
+    assert np.all((v[:, 0] >= 18.0) & (v[:, 0] < 26.0))
+    assert set(v[:, 1]) <= set(range(7)) and len(set(v[:, 1])) >= 5
+    assert set(v[:, 2]) == {0.0, 1.0}
+    assert abs(v[:, 3].mean() - 1063) < 6 and 5 < v[:, 3].std() < 15
+    assert all(not s.invalid for s in a)
+    assert all(isinstance(s.values[1], int) and isinstance(s.values[2], bool) for s in a)
+
+
+def test_lhs_puts_one_sample_in_each_stratum():
+    sw = _sweep((P_UNIFORM, ParamSpec("brakes.rear_nm_per_bar", "uniform", 12, lo=9.0, hi=15.0)), "lhs", samples=16)
+    u = unit_design(sw)
+    for j in range(2):
+        assert sorted(np.floor(u[:, j] * 16).astype(int)) == list(range(16))
+
+
+def test_grid_covers_every_combination():
+    sw = _sweep((P_UNIFORM, P_CHOICE), "grid", levels=4)
+    s = make_samples(sw)
+    assert len(s) == 4 * 4
+    assert sorted({x.values[0] for x in s}) == [19.0, 21.0, 23.0, 25.0]
+    assert {x.values[1] for x in s} == {False, True}
+
+
+def test_invalid_monte_carlo_draws_are_redrawn_not_clamped():
+    """droop must stay below travel: a wide normal for the droop is cut by the loader, not clamped."""
+    wide = ParamSpec("suspension.droop_m", "normal", 0.1, sd=0.15)
+    sw = _sweep((wide,), "montecarlo", samples=40)
+    s = make_samples(sw)
+    assert sum(x.redraws for x in s) > 0
+    droop = np.array([x.values[0] for x in s])
+    assert np.all((droop > 0.0) & (droop < 0.2794)), droop
+    assert len(set(droop.tolist())) == 40  # no pile-up at a bound
+    for x in s[:5]:
+        load_parameters(None, x.overrides)  # every kept draw loads
+
+
+def test_invalid_lhs_draws_are_reported_and_not_run(tmp_path):
+    sw_path = small_sweep(tmp_path, samples=8, design="lhs",
+                          params="[{suspension.droop_m: {sd: 0.15}}, brakes.front_nm_per_bar]")
+    sw = load_sweep(sw_path)
+    samples = make_samples(sw)
+    bad = [s for s in samples if s.invalid]
+    assert bad and len(bad) < 8
+    res = run_sweep(sw, tmp_path / "out", jobs=1, plots=False)
+    table = rows(res.results)
+    assert res.ran == 8 - len(bad)
+    invalid = [r for r in table[1:] if r[1] == "invalid"]
+    assert [int(r[0]) for r in invalid] == [s.sample_id for s in bad]
+    assert all("suspension.droop_m" in r[-1] and r[4] == "" for r in invalid)
+    assert res.counts["invalid"] == len(bad) and res.counts["ok"] == 8 - len(bad)
+
+
+def test_format_value_reads_back_exactly():
+    for x in (0.1, 1 / 3, 1e-300, 22.000000000000004, -0.0):
+        assert float(format_value(x)) == x
+    assert format_value(np.float64(0.1)) == "0.1"
+    assert (format_value(True), format_value(None), format_value(3)) == ("true", "null", "3")
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def test_src_and_sobol_rank_a_known_linear_function():
+    """y = 2 x1 + x2 with x uniform: SRC 2/sqrt(5), 1/sqrt(5); first-order Sobol' 0.8, 0.2."""
+    p1 = ParamSpec("a", "uniform", 0.5, lo=0.0, hi=1.0)
+    p2 = ParamSpec("b", "uniform", 0.5, lo=0.0, hi=1.0)
+    p3 = ParamSpec("c", "uniform", 0.5, lo=0.0, hi=1.0)
+    sw = _sweep((p1, p2, p3), "sobol", samples=1024)
+    u = unit_design(sw)
+    y = 2.0 * u[:, 0] + u[:, 1]
+    r = src(u, y, ["a", "b", "c"])
+    assert r["r2"] == pytest.approx(1.0)
+    assert [e["key"] for e in r["ranking"]] == ["a", "b", "c"]
+    assert r["ranking"][0]["src"] == pytest.approx(2 / 5 ** 0.5, abs=0.02)
+    assert r["ranking"][2]["src"] == pytest.approx(0.0, abs=1e-9)
+    s = sobol(y, 1024, ["a", "b", "c"])
+    first = {e["key"]: e["first"] for e in s["ranking"]}
+    assert first["a"] == pytest.approx(0.8, abs=0.05) and first["b"] == pytest.approx(0.2, abs=0.05)
+    assert abs(first["c"]) < 0.02 and s["ranking"][0]["key"] == "a"
+
+
+def test_a_sobol_sweep_reports_sobol_indices(tmp_path):
+    sw = load_sweep(small_sweep(tmp_path, samples=4, design="sobol",
+                                params="[brakes.front_nm_per_bar, mass.cargo_kg]"))
+    res = run_sweep(sw, tmp_path / "o", jobs=1, plots=False)
+    assert res.ran == 4 * (2 + 2) and res.counts["ok"] == 16
+    ranking = res.summary["metrics"]["stopping_distance_m"]["sobol"]["ranking"]
+    assert {e["key"] for e in ranking} == {"brakes.front_nm_per_bar", "mass.cargo_kg"}
+    assert all(np.isfinite(e["first"]) and np.isfinite(e["total"]) for e in ranking)
+
+
+# --------------------------------------------------------------------------- engines, outputs
+
+
+def test_local_and_ray_give_a_byte_identical_table(tmp_path):
+    ray = pytest.importorskip("ray")
+    sw = load_sweep(small_sweep(tmp_path, samples=6))
+    local = run_sweep(sw, tmp_path / "local", engine="local", jobs=1, plots=False)
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+    try:
+        remote = run_sweep(sw, tmp_path / "ray", engine="ray", jobs=2, plots=False)
+    finally:
+        ray.shutdown()
+    a, b = local.results.read_bytes(), remote.results.read_bytes()
+    assert a == b
+    table = rows(local.results)
+    assert table[0] == ["sample_id", "status", "brakes.front_nm_per_bar", "brakes.rear_nm_per_bar", "mass.cargo_kg",
+                        "stopping_distance_m", "t_stop_s", "simulated_s", "message"]
+    assert [r[0] for r in table[1:]] == [str(i) for i in range(6)] and {r[1] for r in table[1:]} == {"ok"}
+    d = np.array([float(r[5]) for r in table[1:]])
+    assert np.all((d > 4.0) & (d < 9.0))  # 10 m/s at about 8-9 m/s^2: 5.5-6 m
+    assert remote.ran == local.ran == 6
+
+
+def test_outputs_summary_and_plots(tmp_path):
+    res = run_sweep(load_sweep(small_sweep(tmp_path, samples=12, design="lhs")), tmp_path / "o", jobs=1)
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    m = s["metrics"]["stopping_distance_m"]
+    vals = np.array([float(r[5]) for r in rows(res.results)[1:]])
+    assert m["summary"]["mean"] == pytest.approx(vals.mean())
+    assert m["summary"]["q50"] == pytest.approx(np.median(vals))
+    assert m["summary"]["q05"] <= m["summary"]["q50"] <= m["summary"]["q95"]
+    keys = [e["key"] for e in m["src"]["ranking"]]
+    assert sorted(keys) == ["brakes.front_nm_per_bar", "brakes.rear_nm_per_bar", "mass.cargo_kg"]
+    for f in ("histograms.png", "tornado.png"):
+        assert (tmp_path / "o" / f).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_several_scenarios_give_one_row_per_sample_with_prefixed_columns(tmp_path):
+    sw = load_sweep(write(tmp_path, f"""
+        scenarios:
+          - {{file: {BRAKE}, name: asphalt, set: "initial.speed_mps=10"}}
+          - {{file: {BRAKE}, name: gravel, set: "initial.speed_mps=10;terrain.surface=gravel"}}
+        parameters: [brakes.front_nm_per_bar]
+        samples: 3
+        metrics: [t_stop_s]
+        """))
+    res = run_sweep(sw, tmp_path / "o", jobs=1, plots=False)
+    table = rows(res.results)
+    assert table[0][3:5] == ["asphalt.t_stop_s", "gravel.t_stop_s"]
+    for r in table[1:]:
+        assert float(r[4]) > float(r[3]) > 0.5  # gravel stops later than asphalt
+        assert float(r[5]) == pytest.approx(float(r[3]) + float(r[4]), abs=0.02)  # simulated_s: both runs
+
+
+def test_a_different_sweep_in_the_same_directory_is_refused(tmp_path, capsys):
+    out = tmp_path / "o"
+    assert main([str(small_sweep(tmp_path, samples=2)), "--out", str(out), "--no-plots", "-q", "-j", "1"]) == 0
+    assert main([str(small_sweep(tmp_path, samples=3)), "--out", str(out), "--no-plots", "-q", "-j", "1"]) == 2
+    assert "holds the results of a different sweep (changed: n_runs, samples)" in capsys.readouterr().err
+    assert main([str(small_sweep(tmp_path, samples=3)), "--out", str(out), "--no-plots", "-q", "-j", "1",
+                 "--fresh"]) == 0
+    assert len(rows(out / "results.csv")) == 4
+
+
+def test_kill_halfway_then_resume_runs_only_the_missing_samples(tmp_path):
+    n = 16
+    sw_path = small_sweep(tmp_path, samples=n, extra_set=";stop_when=null;duration_s=20")
+    ref = run_sweep(load_sweep(sw_path), tmp_path / "ref", jobs=1, plots=False)
+    out = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.sweep", str(sw_path), "--out", str(out),
+                             "--jobs", "1", "--no-plots", "-q"], start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    runs = out / "runs.csv"
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if runs.exists() and runs.read_bytes().count(b"\n") >= 4:  # header + 3 runs
+                break
+            time.sleep(0.01)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    done = runs.read_bytes().count(b"\n") - 1
+    assert 3 <= done < n, f"killed after {done} of {n} runs"
+    assert not (out / "results.csv").exists()
+    with open(runs, "a") as f:  # as if the kill had cut a line short
+        f.write("15,ok,21.5")
+    res = run_sweep(load_sweep(sw_path), out, jobs=2, plots=False)
+    assert res.resumed == done and res.ran == n - done
+    assert res.results.read_bytes() == ref.results.read_bytes()
+    assert runs.read_bytes().count(b"\n") == n + 1
