@@ -334,9 +334,10 @@ def test_drawbar_pull_rises_then_saturates_on_each_soil_class(params):
 
 
 def test_every_compiled_model_function_is_on_the_step_call_graph():
-    """ONE PHYSICS: each compiled function of acres_dbw_sim/model is called by the step (physics_step, directly
-    or through the functions it calls); none exists only for tests. The one exception is the inverse relation
-    that the public Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature commands) need."""
+    """ONE PHYSICS: each compiled function of acres_dbw_sim/model is called by a step (physics_step of the full
+    model, or the kinematic level's step_vehicles / place_vehicles, directly or through the functions they
+    call); none exists only for tests. The one exception is the inverse relation that the public
+    Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature commands) need."""
     import ast
     import pathlib
 
@@ -350,7 +351,7 @@ def test_every_compiled_model_function_is_on_the_step_call_graph():
                 calls = {c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", None)
                          for c in ast.walk(node) if isinstance(c, ast.Call)}
                 funcs[node.name] = (f.name, jit, calls)
-    seen, todo = set(), ["physics_step"]
+    seen, todo = set(), ["physics_step", "step_vehicles", "place_vehicles"]
     while todo:
         name = todo.pop()
         if name in seen or name not in funcs:
