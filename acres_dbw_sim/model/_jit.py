@@ -81,8 +81,3 @@ else:
     def to_list(a) -> list:
         """The values of a kernel list (a copy)."""
         return list(a)
-
-
-def py_func(fn):
-    """The Python function behind a compiled kernel (for callers that pass Python callables)."""
-    return getattr(fn, "py_func", fn)

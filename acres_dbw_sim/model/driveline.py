@@ -33,7 +33,7 @@ from ._jit import array, njit
 from .resistances import spin_factor
 from .soil import shear_shape
 
-__all__ = ["rising_root", "root_start", "root_next", "DrivelineSolver", "solve_driveline", "wheel_torque",
+__all__ = ["root_start", "root_next", "DrivelineSolver", "solve_driveline", "wheel_torque",
            "FRONT_FREE", "FRONT_OVERRUN", "FRONT_LOCKED", "ROOT_TOL_RAD_S"]
 
 WH_JDT, WH_W0, WH_FMAX_R, WH_A1, WH_A0, WH_TRES, WH_LK, WH_SPIN_RATE, WH_TBRAKE = range(9)
@@ -56,12 +56,13 @@ FRONT_OVERRUN = 1
 FRONT_LOCKED = 2
 
 ROOT_TOL_RAD_S = 1e-10
-"""Absolute part of the root tolerance [rad/s]; see :func:`rising_root`."""
+"""Absolute part of the root tolerance [rad/s]; see :func:`root_start`."""
 
 _MAX_ITER = 100
 
 
-def rising_root(f, x0: float, h: float, tol: float = ROOT_TOL_RAD_S, max_iter: int = 100) -> float:
+@njit
+def root_start(x0, h):
     """Root of an increasing function by safeguarded Newton with a bracket found on the way.
 
     The reference's RisingRoot brackets the root around a first estimate,
@@ -91,39 +92,12 @@ def rising_root(f, x0: float, h: float, tol: float = ROOT_TOL_RAD_S, max_iter: i
     the kinks (max, the overrunning clutch): a solve takes typically 3 to 5
     evaluations instead of ~50.
 
-    The algorithm is :func:`root_start` and :func:`root_next`; a caller
-    evaluates the function at ``st[0]`` and passes the value and slope to
-    ``root_next`` until it says done (the compiled solve has no callbacks).
+    A caller evaluates the function at ``st[0]`` and passes the value and
+    slope (f(x) increasing in x, slope > 0, an estimate is fine) to
+    :func:`root_next` until it says done (the compiled solve has no callbacks).
 
-    Parameters
-    ----------
-    f : callable
-        ``f(x) -> (value, slope)``; value increasing in x, slope > 0 (an
-        estimate is fine).
-    x0 : float
-        First estimate.
-    h : float
-        Initial step of the bracket expansion (> 0).
-    tol : float
-        Absolute tolerance on x.
-    max_iter : int
-
-    Returns
-    -------
-    float
-        x with f(x) ~ 0 (or the bracket end nearest to a sign change if f jumps).
-    """
-    st = root_start(x0, h)
-    while True:
-        fx, dfx = f(st[0])
-        done, st = root_next(st, fx, dfx, tol, max_iter)
-        if done:
-            return st[0]
-
-
-@njit
-def root_start(x0, h):
-    """State of :func:`rising_root` before the first evaluation, at ``x0``.
+    Returns the state before the first evaluation, at ``x0`` [rad/s] with the
+    bracket expansion step ``h`` [rad/s]:
 
     (x, lo, hi, expansion step, step before last, last step, iterations):
     the function will be evaluated at x; lo and hi are the nearest points
@@ -134,7 +108,7 @@ def root_start(x0, h):
 
 @njit
 def root_next(st, fx, dfx, tol, max_iter):
-    """One step of :func:`rising_root` given f(x) and f'(x) at ``st[0]``: (done, new state).
+    """One step of the root finder (:func:`root_start`) given f(x) and f'(x) at ``st[0]``: (done, new state).
 
     When done, ``st[0]`` is the root.
     """
