@@ -2,13 +2,16 @@
 
 Prints, on one core, each figure as the median of ``--reps`` repetitions
 (interleaved, so that a background load hits all of them alike), with the
-spread (min..max):
+spread (min..max); times are the process's CPU time (``time.process_time``),
+so that a loaded machine's waiting is not counted:
 
 * the powertrain + driveline part of a step (stage 3 ``powertrain`` and
   stage 5 ``solve_driveline`` of vehicle.py), replayed in a loop from the
   recorded states and wheel coefficients of the drive below [us],
 * the whole :meth:`Vehicle.step` over that drive [us] and its real-time
-  factor at 120 Hz (target: <= 83 us, >= 100x real time),
+  factor at 120 Hz (target: <= 83 us, >= 100x real time), on asphalt and on
+  the two soils (silt loam, dry sand: the tyre-on-soil model of soil.py in
+  every wheel), with the ratio soil / asphalt (target <= 2),
 * CommonRoad's multi-body model (``commonroad-vehicle-models`` 3.0.2,
   ``vehicle_dynamics_mb``, vehicle 2) with fixed-step RK4 at the same dt
   [us], and the ratio ours / theirs (target <= 0.5),
@@ -50,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from acres_dbw_sim.model import _jit  # noqa: E402
+from acres_dbw_sim.model import driveline as _dl  # noqa: E402
 from acres_dbw_sim.model import vehicle as _veh  # noqa: E402
 from acres_dbw_sim.model.driveline import solve_driveline  # noqa: E402
 from acres_dbw_sim.model.enums import DriveMode, Gear  # noqa: E402
@@ -58,6 +62,7 @@ from acres_dbw_sim.model.terrain import FlatTerrain  # noqa: E402
 from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs  # noqa: E402
 
 DT = 1.0 / 120.0
+SOILS = ("silt_loam", "sand")    # surfaces with a soil class in the shipped file
 COMMONROAD_START = (15.0, 0.3, 0.02, 0.5)   # v0 [m/s], acceleration, steering-velocity amplitude, deceleration
 
 
@@ -69,21 +74,21 @@ def _scenario(i: int, inp: VehicleInputs, centre: float) -> None:
     inp.steering_wheel_deg = centre + (40.0 * math.sin(0.5 * t) if 8.0 <= t < 15.0 else 0.0)
 
 
-def _new_vehicle() -> tuple:
+def _new_vehicle(surface: str = "asphalt") -> tuple:
     p = load_parameters()
-    v = Vehicle(p, FlatTerrain(surface="asphalt"), DT)
+    v = Vehicle(p, FlatTerrain(surface=surface), DT)
     v.reset(gear=Gear.DRIVE, drive_mode=DriveMode.AWD)
     return v, VehicleInputs(steering_wheel_deg=p.steering.center_deg), p.steering.center_deg
 
 
-def bench_whole_step(n: int) -> tuple:
-    """(us per Vehicle.step over n steps of the cycle, the vehicle)."""
-    v, inp, centre = _new_vehicle()
-    t0 = time.perf_counter()
+def bench_whole_step(n: int, surface: str = "asphalt") -> tuple:
+    """(us per Vehicle.step over n steps of the cycle on ``surface``, the vehicle)."""
+    v, inp, centre = _new_vehicle(surface)
+    t0 = time.process_time()
     for i in range(n):
         _scenario(i, inp, centre)
         v.step(inp)
-    return (time.perf_counter() - t0) / n * 1e6, v
+    return (time.process_time() - t0) / n * 1e6, v
 
 
 def record_powertrain_driveline(n: int) -> tuple:
@@ -108,10 +113,10 @@ def _replay(k, curves, s, wh, dres, states, wheels, inputs, n, n_state):
     for i in range(n):
         for q in range(n_state):
             s[q] = states[i * n_state + q]
-        for f in range(6):
+        for f in range(_dl.WH_SIZE):
             a = wh[f]
             for j in range(4):
-                a[j] = wheels[i * 24 + 4 * f + j]
+                a[j] = wheels[i * 4 * _dl.WH_SIZE + 4 * f + j]
         pedal, d_dir, i_r, ring = inputs[4 * i], inputs[4 * i + 1], inputs[4 * i + 2], inputs[4 * i + 3]
         t_e, u, fuel_on, t_fr, t_pu, w_free, cap_fwd, cap_rev, R_all = _veh.powertrain(k, curves, s, pedal,
                                                                                       int(d_dir), i_r)
@@ -124,9 +129,9 @@ def bench_powertrain_driveline(rec: tuple) -> float:
     v, states, wheels, inputs = rec
     n = len(inputs) // 4
     s = _jit.array([0.0] * _veh.N_STATE)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     _replay(v._k, v._curves_k, s, v.solver.wh, v.solver.out, states, wheels, inputs, n, _veh.N_STATE)
-    return (time.perf_counter() - t0) / n * 1e6
+    return (time.process_time() - t0) / n * 1e6
 
 
 def bench_commonroad(n: int) -> float | None:
@@ -144,7 +149,7 @@ def bench_commonroad(n: int) -> float | None:
     def f(xx, uu):
         return vehicle_dynamics_mb(xx, uu, p)
 
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for i in range(n):
         t = (i * DT) % 20.0
         u = [steer_rate * math.cos(0.5 * t) if 8.0 <= t < 15.0 else 0.0,
@@ -154,20 +159,20 @@ def bench_commonroad(n: int) -> float | None:
         k3 = f([a + 0.5 * DT * b for a, b in zip(x, k2)], u)
         k4 = f([a + DT * b for a, b in zip(x, k3)], u)
         x = [a + DT / 6.0 * (b + 2.0 * c + 2.0 * d + e) for a, b, c, d, e in zip(x, k1, k2, k3, k4)]
-    el = time.perf_counter() - t0
+    el = time.process_time() - t0
     assert all(math.isfinite(q) for q in x), "CommonRoad MB model diverged"
     return el / n * 1e6
 
 
 _FIRST_CALL = """
 import sys, time
-t0 = time.perf_counter()
+t0 = time.process_time()
 sys.path.insert(0, {root!r})
 from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
-t1 = time.perf_counter()
+t1 = time.process_time()
 v = Vehicle()
 v.step(VehicleInputs())
-t2 = time.perf_counter()
+t2 = time.process_time()
 print(t1 - t0, t2 - t1)
 """
 
@@ -200,12 +205,17 @@ def main() -> None:
     bench_whole_step(240)
     rec = record_powertrain_driveline(n)
     bench_powertrain_driveline(rec)
+    for surface in SOILS:
+        bench_whole_step(240, surface)
     pt, whole, cr = [], [], []
+    soil = {s: [] for s in SOILS}
     v = None
     for _ in range(a.reps):
         pt.append(bench_powertrain_driveline(rec))
         w, v = bench_whole_step(n)
         whole.append(w)
+        for surface in SOILS:
+            soil[surface].append(bench_whole_step(n, surface)[0])
         c = bench_commonroad(n)
         if c is not None:
             cr.append(c)
@@ -216,6 +226,10 @@ def main() -> None:
     print(f"whole Vehicle.step:           {_fmt(whole)}   real-time factor at 120 Hz: "
           f"{1e6 / 120.0 / wm:6.0f}x   (target <= 83 us, >= 100x)")
     print(f"  ledger residual of the last run: {v.ledger.relative_residual:.2e} of the fuel energy")
+    for surface in SOILS:
+        ratios = sorted(s / w for s, w in zip(soil[surface], whole))
+        print(f"whole Vehicle.step, {surface:9s}: {_fmt(soil[surface])}   ratio to asphalt "
+              f"{statistics.median(ratios):.2f} ({ratios[0]:.2f}..{ratios[-1]:.2f})   (target <= 2)")
     if not cr:
         print("commonroad-vehicle-models not installed: pip install commonroad-vehicle-models==3.0.2")
     else:

@@ -304,10 +304,12 @@ def test_vehicle_steering_port_is_tan_delta_over_tan_lock():
     lock = P.dbw["steering"]["lock_deg"]
     tan_locks = [abs(math.tan(v.steering_port(a)[1])) for a in (lock, -lock)]
     assert s == pytest.approx(kappa * P.geometry.wheelbase_m / max(tan_locks), rel=1e-12)
-    # +/-1 at the larger lock (the centre is off 0: the right lock is the larger), never beyond
+    # +/-1 at the rack stops (symmetric about straight ahead, as the full model's), never beyond; the DBW's
+    # raw command limit reaches the right stop but stops 12.5 deg of steering wheel short of the left one
     assert tan_locks[1] > tan_locks[0]
     assert v.steering_port(-lock)[0] == pytest.approx(-1.0) and v.steering_port(-1e4)[0] == pytest.approx(-1.0)
-    assert 0.9 < v.steering_port(1e4)[0] < 1.0
+    assert 0.9 < v.steering_port(lock)[0] < 1.0
+    assert v.steering_port(1e4)[0] == pytest.approx(1.0)
     assert v.steering_port(math.nan)[0] == 0.0
 
 

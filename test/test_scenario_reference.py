@@ -104,11 +104,16 @@ def test_parked_loads_equal_the_weight(tmp_path_factory, surface):
     v = summary["vehicle"]
     loads = [d[f"wheel_load_{w}_n"][-1] for w in ("fl", "fr", "rl", "rr")]
     assert sum(loads) == pytest.approx(v["mass_kg"] * G_MPS2, rel=1e-3)
+    # on soil the heavier rear-left sinks a little more than rear-right: that warp moves ~3 N between diagonals
     for w, n in zip(("fl", "fr", "rl", "rr"), loads):
-        assert n == pytest.approx(v["static_loads_n"][w], rel=1e-3)
+        assert n == pytest.approx(v["static_loads_n"][w], rel=1e-3 if surface != "silt_loam" else 2e-3)
     assert np.all(np.abs(d["speed_mps"]) < 1e-3)
-    # rigid surfaces: no sinkage (the reference's 2.24 cm on silt loam needs a soil model)
-    assert np.all(d["sinkage_rl_m"] == 0.0)
+    # the reference's rear sinkage on silt loam is 2.24 cm; hard ground does not yield
+    for w in ("rl", "rr"):
+        if surface == "silt_loam":
+            assert d[f"sinkage_{w}_m"][-1] == pytest.approx(0.0224, rel=0.05)
+        else:
+            assert np.all(d[f"sinkage_{w}_m"] == 0.0)
 
 
 @pytest.mark.parametrize("surface", ["asphalt", "silt_loam", "grass"])

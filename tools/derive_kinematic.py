@@ -44,7 +44,7 @@ from acres_dbw_sim.model.enums import Gear
 from acres_dbw_sim.model.kinematic import (KI_BRAKE, KI_DIRECTION, KI_RANGE, KI_THROTTLE, KS_SPEED_MPS,
                                            KS_X_M, KinematicFleet, KinematicParameters, RANGES)
 from acres_dbw_sim.model.params import default_config_path, load_parameters
-from acres_dbw_sim.model.steering import bicycle_angle_rad
+from acres_dbw_sim.model.steering import bicycle_angle_rad, rack_limited_deg
 from acres_dbw_sim.model.terrain import FlatTerrain
 from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
 
@@ -109,10 +109,13 @@ def steepest_grade(P, rng: str, tol_pct: float = 0.25) -> float:
 
 
 def lock_side(P) -> float:
-    """Raw steering-wheel angle [deg] of the lock with the larger bicycle angle."""
+    """Raw steering-wheel angle [deg] of the DBW's lock (``dbw.steering.lock_deg``) with the larger bicycle angle,
+    after the full model's rack stops (steering.py ``rack_limited_deg``; the stops are symmetric about straight
+    ahead, the raw command limit is not, so the right lock reaches the stop and is the larger)."""
     lock = float(P.dbw["steering"]["lock_deg"])
     s = P.steering
-    return max((lock, -lock), key=lambda a: abs(bicycle_angle_rad(a, s.ratio, s.center_deg)))
+    return max((lock, -lock), key=lambda a: abs(bicycle_angle_rad(rack_limited_deg(a, s.center_deg, s.rack_stop_deg),
+                                                                  s.ratio, s.center_deg)))
 
 
 def turning_radius(P, speed_mps: float = 1.5, duration_s: float = 30.0) -> float:

@@ -39,9 +39,15 @@ else:
 if JIT:
     import numpy as np
 
-    def njit(fn):
-        """Compile ``fn`` in nopython mode, cached on disk (no fast-math: IEEE results)."""
-        return numba.njit(cache=True, nogil=True)(fn)
+    def njit(fn=None, *, inline: bool = False):
+        """Compile ``fn`` in nopython mode, cached on disk (no fast-math: IEEE results).
+
+        ``inline=True`` (as ``@njit(inline=True)``) inlines a small function into its callers at
+        numba's level (the hot per-wheel functions of the driveline solve).
+        """
+        if fn is None:
+            return lambda f: njit(f, inline=inline)
+        return numba.njit(cache=True, nogil=True, inline="always" if inline else "never")(fn)
 
     def array(values) -> "np.ndarray":
         """A float64 array of ``values`` (the kernels' state and scratch)."""
@@ -58,8 +64,10 @@ else:
     warnings.warn(f"acres_dbw_sim.model runs interpreted ({_reason}); a step takes about 8x longer",
                   RuntimeWarning, stacklevel=2)
 
-    def njit(fn):
+    def njit(fn=None, *, inline: bool = False):
         """No compiler: ``fn`` runs as Python."""
+        if fn is None:
+            return lambda f: f
         return fn
 
     def array(values) -> list:
@@ -73,8 +81,3 @@ else:
     def to_list(a) -> list:
         """The values of a kernel list (a copy)."""
         return list(a)
-
-
-def py_func(fn):
-    """The Python function behind a compiled kernel (for callers that pass Python callables)."""
-    return getattr(fn, "py_func", fn)

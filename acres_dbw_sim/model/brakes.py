@@ -20,16 +20,12 @@ def brake_output_bar(line_bar: float, bias_bar: float, max_bar: float) -> float:
     return 0.0 if p < 0.0 else max_bar if p > max_bar else p
 
 
-def brake_torques_nm(line_bar: float, brakes) -> tuple:
-    """Brake torque of each wheel (FL, FR, RL, RR) [N m].
+@njit(inline=True)
+def brake_torques_nm(line_bar: float, bias_bar: float, max_bar: float, front_nm_per_bar: float,
+                     rear_nm_per_bar: float) -> tuple:
+    """Brake torque of a front and of a rear wheel (T_front, T_rear) [N m] for line pressure ``line_bar`` [bar].
 
-    Parameters
-    ----------
-    line_bar : float
-        Line pressure P_line [bar].
-    brakes : BrakeParams
+    T = G P_out with P_out = :func:`brake_output_bar`; G_f for wheels 0, 1 and G_r for 2, 3.
     """
-    p = brake_output_bar(line_bar, brakes.pressure_bias_bar, brakes.max_bar)
-    tf = brakes.front_nm_per_bar * p
-    tr = brakes.rear_nm_per_bar * p
-    return (tf, tf, tr, tr)
+    p = brake_output_bar(line_bar, bias_bar, max_bar)
+    return front_nm_per_bar * p, rear_nm_per_bar * p

@@ -21,7 +21,8 @@ import transforms3d
 
 from ._jit import array, njit, to_list
 
-__all__ = ["Chassis", "quat_to_matrix", "invert3", "integrate", "kinetic_energy_j"]
+__all__ = ["Chassis", "quat_to_matrix", "invert3", "integrate", "kinetic_energy_j", "effective_mass_kg",
+           "box_contact_force_n"]
 
 X_P, X_V, X_Q, X_W = 0, 3, 6, 10
 """Offsets of position, velocity, attitude and angular velocity in the state vector."""
@@ -123,6 +124,73 @@ def integrate(x, inertia, inertia_inv, mass_kg, angular_damping_per_s, fx, fy, f
     n = 1.0 / math.sqrt(nw * nw + nx * nx + ny * ny + nz * nz)
     x[6], x[7], x[8], x[9] = nw * n, nx * n, ny * n, nz * n
     return damping_loss, mx, my, mz
+
+
+@njit
+def effective_mass_kg(mass_kg, inertia_inv, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, dx, dy, dz):
+    """Mass [kg] that a point of the body at ``r`` (odom axes, from the centre of mass) shows along the unit
+    direction ``d`` (odom): 1 / m_eff = 1 / m + (r_b x d_b) . I^-1 (r_b x d_b), body-frame vectors
+    (rotation body -> odom ``R0..R8`` row-major, ``inertia_inv`` body frame, row-major)."""
+    rbx, rby, rbz = R0 * rx + R3 * ry + R6 * rz, R1 * rx + R4 * ry + R7 * rz, R2 * rx + R5 * ry + R8 * rz
+    dbx, dby, dbz = R0 * dx + R3 * dy + R6 * dz, R1 * dx + R4 * dy + R7 * dz, R2 * dx + R5 * dy + R8 * dz
+    cx, cy, cz = rby * dbz - rbz * dby, rbz * dbx - rbx * dbz, rbx * dby - rby * dbx
+    J = inertia_inv
+    q = (cx * (J[0] * cx + J[1] * cy + J[2] * cz) + cy * (J[3] * cx + J[4] * cy + J[5] * cz)
+         + cz * (J[6] * cx + J[7] * cy + J[8] * cz))
+    return 1.0 / (1.0 / mass_kg + q)
+
+
+@njit
+def box_contact_force_n(depth_m, v_n, tx, ty, tz, nx, ny, nz, m_eff_n, m_eff_t, share, dt, stiffness_n_m,
+                        damping_n_s_m, friction):
+    """Force [N] (odom) of the ground on one corner of the body box (gaps.md "Chassis": the game's Chaos box).
+
+    Penalty contact: normal ``N = k d - c' v_n`` (not pulling), Coulomb friction
+    ``|F_t| = min(mu N, share m_eff,t |v_t| / dt)`` against the tangential velocity ``v_t``.
+    The damping ``c' = min(c, share m_eff,n / dt)`` and the friction's velocity
+    bound are what the step can resolve: with ``share`` = 1 / (corners in contact)
+    neither can reverse the corner's velocity within one step, so a body at rest
+    on the box stays at rest (no step-to-step oscillation, no creep) instead of
+    the explicit penalty forces' limit cycle.
+
+    Parameters
+    ----------
+    depth_m : float
+        Penetration along the ground normal [m] (> 0).
+    v_n : float
+        Corner velocity along the normal [m/s].
+    tx, ty, tz : float
+        Tangential corner velocity (odom) [m/s].
+    nx, ny, nz : float
+        Ground normal (odom).
+    m_eff_n, m_eff_t : float
+        Effective mass of the corner along the normal and along the sliding direction [kg]
+        (:func:`effective_mass_kg`).
+    share : float
+        1 / number of corners in contact.
+    dt : float
+        Step [s].
+    stiffness_n_m, damping_n_s_m, friction : float
+        ``chassis.body_box.*`` parameters.
+
+    Returns
+    -------
+    (Fx, Fy, Fz) : floats, all 0 when the corner does not push.
+    """
+    c = damping_n_s_m
+    c_max = share * m_eff_n / dt
+    if c > c_max:
+        c = c_max
+    nb = stiffness_n_m * depth_m - c * v_n
+    if nb <= 0.0:
+        return 0.0, 0.0, 0.0
+    vt = math.sqrt(tx * tx + ty * ty + tz * tz)
+    ft = 0.0
+    if vt > 0.0:
+        f_lim = share * m_eff_t * vt / dt
+        f = friction * nb
+        ft = -(f if f < f_lim else f_lim) / vt
+    return nb * nx + ft * tx, nb * ny + ft * ty, nb * nz + ft * tz
 
 
 class Chassis:

@@ -5,7 +5,10 @@ needs the shaft torque
 
     T_j(w) = J_j (w - w_j) / dt + F_x,j(w) R_t + (T_roll,j + T_brake,j) tanh(w / 0.1)
 
-(increasing in w). With the hard-surface tyre of tyre.py, ``F_x = mu N tanh(a1 w + a0)``.
+(increasing in w). With the hard-surface tyre of tyre.py, ``F_x = mu N tanh(a1 w + a0)``; on soil
+(soil.py) the slip state gives the slip ``s = a1 w + a0`` itself and ``F_x = F_max g(s)``, the
+Janosi-Hanamoto shear over the contact (:func:`~acres_dbw_sim.model.soil.shear_shape`). The
+resistance's sign factor is :func:`~acres_dbw_sim.model.resistances.spin_factor`.
 Rear axle: locked ``T_rear(c) = T_2(c) + T_3(c)``; open: w_2 from
 ``T_2(w_2) = T_3(2c - w_2)``. Engaged front wheels turn at K c and add
 ``K T_j(K c)``. The clutch torque for a locked clutch is
@@ -18,30 +21,48 @@ Wheels: 0 FL, 1 FR, 2 RL, 3 RR. Front modes: 0 not driven (Turf, 2WD),
 1 overrunning clutches (AWD), 2 locked both ways (park + AWD, ADC).
 
 The solve is a set of kernels (compiled by numba when present, see _jit.py)
-over the wheel coefficients ``wh = (J/dt, w_0, mu N R_t, a1, a0, T_res)``,
-six arrays of four; :class:`DrivelineSolver` wraps them for callers in Python.
+over the wheel coefficients ``wh = (J/dt [kg m^2/s], w_0 [rad/s], F_max R_t [N m], a1 [s/rad], a0 [-],
+T_res [N m], l/K' [-] (0 on hard ground), 1/omega_s [s/rad], T_brake [N m])``, nine arrays of four
+(``WH_*``); :class:`DrivelineSolver` wraps them for callers in Python.
 """
 from __future__ import annotations
 
 import math
 
 from ._jit import array, njit
+from .resistances import spin_factor
+from .soil import shear_shape
 
-__all__ = ["rising_root", "root_start", "root_next", "DrivelineSolver", "solve_driveline", "wheel_torque",
+__all__ = ["root_start", "root_next", "DrivelineSolver", "solve_driveline", "wheel_torque",
            "FRONT_FREE", "FRONT_OVERRUN", "FRONT_LOCKED", "ROOT_TOL_RAD_S"]
+
+WH_JDT, WH_W0, WH_FMAX_R, WH_A1, WH_A0, WH_TRES, WH_LK, WH_SPIN_RATE, WH_TBRAKE = range(9)
+WH_SIZE = 9
+D_CARRIER = 0    # carrier speed c at the end of the step [rad/s]
+D_TC = 1         # clutch torque T_c [N m]
+D_TSUP = 2       # torque delivered to the carrier [N m]
+D_OMEGA = 3      # 4 wheel spins [rad/s]
+D_SHAFT = 7      # 4 shaft torques [N m]
+D_FX = 11        # 4 tyre forces F_x (shear on soil) [N]
+D_DRIVEN = 15    # 4 flags, 1.0 when connected to the carrier
+D_TRES = 19      # 4 resistance torques applied [N m]
+D_HELD = 23      # 4 flags, 1.0 when the brake holds the wheel at rest
+N_OUT = 27
+"""Layout and length of the solve's result array (:func:`solve_driveline`)."""
+"""Indices of the wheel-coefficient arrays in ``wh`` (module docstring)."""
 
 FRONT_FREE = 0
 FRONT_OVERRUN = 1
 FRONT_LOCKED = 2
 
 ROOT_TOL_RAD_S = 1e-10
-"""Absolute part of the root tolerance [rad/s]; see :func:`rising_root`."""
+"""Absolute part of the root tolerance [rad/s]; see :func:`root_start`."""
 
 _MAX_ITER = 100
-_tanh = math.tanh
 
 
-def rising_root(f, x0: float, h: float, tol: float = ROOT_TOL_RAD_S, max_iter: int = 100) -> float:
+@njit
+def root_start(x0, h):
     """Root of an increasing function by safeguarded Newton with a bracket found on the way.
 
     The reference's RisingRoot brackets the root around a first estimate,
@@ -71,39 +92,12 @@ def rising_root(f, x0: float, h: float, tol: float = ROOT_TOL_RAD_S, max_iter: i
     the kinks (max, the overrunning clutch): a solve takes typically 3 to 5
     evaluations instead of ~50.
 
-    The algorithm is :func:`root_start` and :func:`root_next`; a caller
-    evaluates the function at ``st[0]`` and passes the value and slope to
-    ``root_next`` until it says done (the compiled solve has no callbacks).
+    A caller evaluates the function at ``st[0]`` and passes the value and
+    slope (f(x) increasing in x, slope > 0, an estimate is fine) to
+    :func:`root_next` until it says done (the compiled solve has no callbacks).
 
-    Parameters
-    ----------
-    f : callable
-        ``f(x) -> (value, slope)``; value increasing in x, slope > 0 (an
-        estimate is fine).
-    x0 : float
-        First estimate.
-    h : float
-        Initial step of the bracket expansion (> 0).
-    tol : float
-        Absolute tolerance on x.
-    max_iter : int
-
-    Returns
-    -------
-    float
-        x with f(x) ~ 0 (or the bracket end nearest to a sign change if f jumps).
-    """
-    st = root_start(x0, h)
-    while True:
-        fx, dfx = f(st[0])
-        done, st = root_next(st, fx, dfx, tol, max_iter)
-        if done:
-            return st[0]
-
-
-@njit
-def root_start(x0, h):
-    """State of :func:`rising_root` before the first evaluation, at ``x0``.
+    Returns the state before the first evaluation, at ``x0`` [rad/s] with the
+    bracket expansion step ``h`` [rad/s]:
 
     (x, lo, hi, expansion step, step before last, last step, iterations):
     the function will be evaluated at x; lo and hi are the nearest points
@@ -114,7 +108,7 @@ def root_start(x0, h):
 
 @njit
 def root_next(st, fx, dfx, tol, max_iter):
-    """One step of :func:`rising_root` given f(x) and f'(x) at ``st[0]``: (done, new state).
+    """One step of the root finder (:func:`root_start`) given f(x) and f'(x) at ``st[0]``: (done, new state).
 
     When done, ``st[0]`` is the root.
     """
@@ -147,19 +141,51 @@ def root_next(st, fx, dfx, tol, max_iter):
 
 
 # ----------------------------------------------------------------- wheel level
-@njit
+@njit(inline=True)
+def tyre_shape(wh, j, w):
+    """(F_x / F_max, its slope d/dw [s/rad]) of wheel ``j`` at trial spin ``w``: tanh(a1 w + a0) on hard
+    ground, the soil's shear shape g(a1 w + a0) on soil."""
+    a1 = wh[WH_A1][j]
+    x = a1 * w + wh[WH_A0][j]
+    lk = wh[WH_LK][j]
+    if lk > 0.0:
+        g, dg = shear_shape(x, lk)
+        return g, dg * a1
+    th = math.tanh(x)
+    return th, a1 * (1.0 - th * th)
+
+
+@njit(inline=True)
 def wheel_torque(wh, j, w):
     """(T_j(w) [N m], dT_j/dw [N m s/rad]) of wheel ``j`` at trial spin ``w`` (reference "Wheel")."""
-    jdt, w0, munr, a1, a0, tres = wh
-    th = _tanh(a1[j] * w + a0[j])
-    tr = _tanh(10.0 * w)
-    return (jdt[j] * (w - w0[j]) + munr[j] * th + tres[j] * tr,
-            jdt[j] + munr[j] * a1[j] * (1.0 - th * th) + 10.0 * tres[j] * (1.0 - tr * tr))
+    jdt = wh[WH_JDT][j]
+    tres = wh[WH_TRES][j]
+    rs = wh[WH_SPIN_RATE][j]
+    g, dg = tyre_shape(wh, j, w)
+    tr = spin_factor(w, rs)
+    fr = wh[WH_FMAX_R][j]
+    return (jdt * (w - wh[WH_W0][j]) + fr * g + tres * tr,
+            jdt + fr * dg + tres * (1.0 - tr * tr) * rs)
+
+
+@njit(inline=True)
+def brake_holds(torque_at_rest_nm, brake_nm):
+    """True when a brake (or the brakes of a carrier) holds a wheel at rest: |T(0)| <= T_brake.
+
+    ``torque_at_rest_nm`` is the shaft torque the wheels need to end the step at rest without the
+    brake, ``T_j(0)`` (the resistances' tanh(0 / omega_s) is 0). A disc brake is dry friction: it
+    holds exactly (static friction up to T_brake) rather than the slow creep that the tanh law
+    alone leaves (the reference's tanh(omega / 0.1) applies while the wheel turns).
+    """
+    return brake_nm > 0.0 and -brake_nm <= torque_at_rest_nm <= brake_nm
 
 
 @njit
 def free_spin(wh, j):
-    """Spin of wheel ``j`` without a shaft: T_j(w) = 0."""
+    """Spin of wheel ``j`` without a shaft: T_j(w) = 0; 0 when its brake holds it (:func:`brake_holds`)."""
+    t0, _ = wheel_torque(wh, j, 0.0)
+    if brake_holds(t0, wh[WH_TBRAKE][j]):
+        return 0.0
     st = root_start(wh[1][j], 0.5)
     while True:
         t, d = wheel_torque(wh, j, st[0])
@@ -238,7 +264,7 @@ def carrier_locked_clutch(wh, open_rear, front, k, r, eta, je_dt, w_free):
             return st[0]
 
 
-@njit
+@njit(inline=True)
 def delivered_nm(r, eta, tc):
     """D(T_c) [N m] at the rear carrier (reference "Engine side")."""
     return r * eta * tc if tc >= 0.0 else r * tc / eta
@@ -251,13 +277,15 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
 
     Parameters
     ----------
-    wh : tuple of 6 arrays of 4
-        J/dt, w_0, mu N R_t, a1, a0, T_res of each wheel.
-    out : array of 19
+    wh : tuple of 9 arrays of 4
+        J/dt, w_0, F_max R_t, a1, a0, T_res, l/K', 1/omega_s, T_brake of each wheel (``WH_*``).
+    out : array of N_OUT (27)
         Results: carrier speed c [rad/s], clutch torque T_c [N m], torque
         delivered to the carrier (D(T_c), the pawl's or 0) [N m], then per
         wheel the spin [rad/s] (3..6), shaft torque [N m] (7..10), tyre force
-        F_x [N] (11..14), 1.0 when connected to the carrier (15..18).
+        F_x [N] (11..14), 1.0 when connected to the carrier (15..18), the resistance torque
+        applied (T_res tanh(w / omega_s), or the brake's reaction while it holds) [N m] (19..22),
+        1.0 when the brake holds the wheel at rest (23..26).
     Other parameters: see :meth:`DrivelineSolver.solve`.
     """
     je_dt = engine_inertia / dt_s
@@ -267,7 +295,34 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
     r = overall_ratio
     eta = efficiency
     tc = 0.0
-    if park:
+    tbk = wh[WH_TBRAKE]
+    # Brakes holding the carrier at rest (static friction, brake_holds): the wheels on the carrier at
+    # c = 0, the supply of the clutch at c = 0 against the brakes' total capacity at the carrier.
+    held = False
+    mu_hold = 0.0
+    if not park:
+        cap_h = tbk[2] + tbk[3] + (k * (tbk[0] + tbk[1]) if front_mode == FRONT_LOCKED else 0.0)
+        if cap_h > 0.0:
+            tc_h = 0.0
+            if in_gear and r != 0.0 and (cap_fwd > 0.0 or cap_rev > 0.0):
+                tc_h = je_dt * omega_free
+                tc_h = cap_fwd if tc_h > cap_fwd else -cap_rev if tc_h < -cap_rev else tc_h
+            sup_h = delivered_nm(r, eta, tc_h) if tc_h != 0.0 else 0.0
+            if open_rear:
+                t2, _ = wheel_torque(wh, 2, 0.0)
+                t3, _ = wheel_torque(wh, 3, 0.0)
+                held = brake_holds(t2 - 0.5 * sup_h, tbk[2]) and brake_holds(t3 - 0.5 * sup_h, tbk[3])
+                t0 = t2 + t3
+            else:
+                t0, _ = need_torque(wh, open_rear, front_mode, k, 0.0)
+                held = brake_holds(t0 - sup_h, cap_h)
+            if held:
+                mu_hold = (sup_h - t0) / cap_h
+                tc = tc_h
+    if held:
+        c = 0.0
+        tsup = delivered_nm(r, eta, tc) if tc != 0.0 else 0.0
+    elif park:
         t0, _ = need_torque(wh, open_rear, front_mode, k, 0.0)
         if -park_hold_nm <= t0 <= park_hold_nm:
             c = 0.0
@@ -289,7 +344,10 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
     out[1] = tc
     out[2] = tsup
     # SettleWheels: spins, shaft torques and tyre forces at the solved carrier speed.
-    if open_rear:
+    if held:
+        out[5] = 0.0
+        out[6] = 0.0
+    elif open_rear:
         w2 = open_split(wh, c)
         out[5] = w2
         out[6] = 2.0 * c - w2
@@ -306,12 +364,29 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
             engaged = front_mode == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0)
         out[15 + j] = 1.0 if engaged else 0.0
         out[3 + j] = kc if engaged else free_spin(wh, j)
-    munr, a1, a0 = wh[2], wh[3], wh[4]
+    fmr = wh[WH_FMAX_R]
+    tres = wh[WH_TRES]
     for j in range(4):
         w = out[3 + j]
         t, _ = wheel_torque(wh, j, w)
+        g, _ = tyre_shape(wh, j, w)
+        out[11 + j] = fmr[j] / radius_m * g
+        out[19 + j] = tres[j] * spin_factor(w, wh[WH_SPIN_RATE][j])
+        out[23 + j] = 0.0
+        if w == 0.0 and tbk[j] > 0.0:
+            on_carrier = held and out[15 + j] != 0.0
+            if on_carrier or out[15 + j] == 0.0:
+                # held at rest: the brake supplies what the wheel needs (its share mu_hold on the carrier)
+                if not on_carrier:
+                    t_app = -t
+                elif open_rear and j >= 2:
+                    t_app = 0.5 * tsup - t       # an open axle gives both wheels the same shaft torque
+                else:
+                    t_app = mu_hold * tbk[j]
+                out[19 + j] = t_app
+                out[23 + j] = 1.0
+                t += t_app
         out[7 + j] = t if out[15 + j] != 0.0 else 0.0
-        out[11 + j] = munr[j] / radius_m * _tanh(a1[j] * w + a0[j])
 
 
 class DrivelineSolver:
@@ -340,20 +415,29 @@ class DrivelineSolver:
 
     def __init__(self, radius_m: float) -> None:
         self.radius_m = radius_m
-        self.wh = tuple(array([0.0] * 4) for _ in range(6))
-        self.jdt, self.w0, self.munr, self.a1, self.a0, self.tres = self.wh
-        self.out = array([0.0] * 19)
+        self.wh = tuple(array([0.0] * 4) for _ in range(WH_SIZE))
+        self.jdt, self.w0, self.munr, self.a1, self.a0, self.tres, self.lk, self.spin_rate, self.tbrake = self.wh
+        self.out = array([0.0] * N_OUT)
         self._set_results()
 
     def set_wheel(self, j: int, inertia_kg_m2: float, dt_s: float, omega0: float, mu_n: float, a1: float,
-                  a0: float, t_res_nm: float) -> None:
-        """Coefficients of wheel ``j`` for this step (see :func:`wheel_torque`)."""
+                  a0: float, t_res_nm: float, l_over_k: float = 0.0, spin_scale_rad_s: float = 0.1,
+                  brake_nm: float = 0.0) -> None:
+        """Coefficients of wheel ``j`` for this step (see :func:`wheel_torque`).
+
+        ``mu_n`` is the force limit [N] (mu N on hard ground, F_max on soil); ``l_over_k`` > 0 selects
+        the soil's shear shape; ``spin_scale_rad_s`` is omega_s of the resistances' tanh; ``brake_nm``
+        the part of ``t_res_nm`` that is a brake (it holds a wheel at rest, :func:`brake_holds`).
+        """
         self.jdt[j] = inertia_kg_m2 / dt_s
         self.w0[j] = omega0
         self.munr[j] = mu_n * self.radius_m
         self.a1[j] = a1
         self.a0[j] = a0
         self.tres[j] = t_res_nm
+        self.lk[j] = l_over_k
+        self.spin_rate[j] = 1.0 / spin_scale_rad_s
+        self.tbrake[j] = brake_nm
 
     def wheel_torque(self, j: int, w: float) -> tuple:
         """(T_j(w) [N m], dT_j/dw [N m s/rad]) of wheel ``j`` at trial spin ``w``."""

@@ -43,8 +43,9 @@ class EnergyLedger:
     overrunning-clutch engagement), ``brake_j`` (wheel brakes and park pawl),
     ``rolling_j``, ``tyre_slip_j`` (longitudinal and lateral slip, including the
     tread deflection), ``suspension_j`` (net work into springs, bump stops and
-    dampers), ``body_contact_j`` (body box against the ground after a roll-over), ``aero_j``, ``water_j``, ``angular_damping_j``. ``soil_j`` is 0 (no
-    deformable-soil model).
+    dampers), ``body_contact_j`` (body box against the ground after a roll-over), ``aero_j``, ``water_j``,
+    ``angular_damping_j``, ``soil_j`` (the soil's motion resistance, compaction, on deformable ground: the
+    clamped F_mr times the contact's forward speed; soil.py).
     """
 
     fuel_j: float = 0.0

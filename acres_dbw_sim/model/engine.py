@@ -22,9 +22,8 @@ from typing import NamedTuple
 
 from ._jit import njit
 
-__all__ = ["EngineCurves", "lag", "full_load_torque_nm", "friction_torque_nm", "pumping_torque_nm",
-           "speed_governor", "idle_request", "torque_target", "engine_torque_nm", "free_speed_rad_s",
-           "peak_power"]
+__all__ = ["EngineCurves", "lag", "full_load_torque_nm", "friction_torque_nm",
+           "speed_governor", "idle_request", "torque_target", "engine_torque_nm", "free_speed_rad_s"]
 
 RAD_S_TO_RPM = 60.0 / (2.0 * math.pi)
 
@@ -100,11 +99,6 @@ def friction_torque_nm(n_rpm: float, c: EngineCurves) -> float:
     return f * nm_per_bar if f > 0.0 else 0.0
 
 
-def pumping_torque_nm(c: EngineCurves) -> float:
-    """Closed-throttle pumping torque T_pu [N m]."""
-    return c.pumping_nm
-
-
 @njit
 def speed_governor(v_max_mps: float, rear_speed_mps: float) -> float:
     """g_v = clamp((v_max - v_r) / 0.5, 0, 1); 1 when v_max is 0 (no governor)."""
@@ -144,14 +138,3 @@ def free_speed_rad_s(omega_e: float, t_e: float, t_acc: float, j_e: float, dt_s:
     """omega_free = max(0, omega_e + dt (T_e - T_acc) / J_e) [rad/s]."""
     w = omega_e + dt_s * (t_e - t_acc) / j_e
     return w if w > 0.0 else 0.0
-
-
-def peak_power(c: EngineCurves, step_rpm: float = 1.0) -> tuple:
-    """(P_max [W], n at P_max [rev/min], T_max [N m]) of the full-load curve, by a scan."""
-    best_p, best_n, n = 0.0, 0.0, c.rpm[0]
-    while n < c.max_rpm:
-        p = full_load_torque_nm(n, c) * n / RAD_S_TO_RPM
-        if p > best_p:
-            best_p, best_n = p, n
-        n += step_rpm
-    return best_p, best_n, c.peak_nm

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .enums import DriveMode, Gear, GearReject
+from .enums import Gear, GearReject
+from ._jit import njit
 
 __all__ = ["GearInfo", "gear_table", "GearLever", "two_way_lock", "ADC_PEDAL_THRESHOLD"]
 
@@ -69,11 +70,24 @@ def gear_table(gb) -> dict:
     return table
 
 
-def two_way_lock(gear: int, mode: int, adc: bool, pedal: float) -> bool:
-    """True when the front axle locks in both directions (park + AWD, or ADC with pedal < 2 %)."""
-    if mode != DriveMode.AWD:
+@njit
+def two_way_lock(park: bool, awd: bool, adc: bool, pedal: float) -> bool:
+    """True when the front axle locks in both directions (reference "Drive Modes").
+
+    Parameters
+    ----------
+    park : bool
+        Lever in P.
+    awd : bool
+        Drive mode AWD.
+    adc : bool
+        Active Descent Control on (``cvt.adc``).
+    pedal : float
+        Pedal 0..1; ADC locks below 2 % (``ADC_PEDAL_THRESHOLD``).
+    """
+    if not awd:
         return False
-    return gear == Gear.PARK or (adc and pedal < ADC_PEDAL_THRESHOLD)
+    return park or (adc and pedal < ADC_PEDAL_THRESHOLD)
 
 
 class GearLever:

@@ -69,7 +69,7 @@ from .enums import DriveMode, Gear
 from .gearbox import GearLever
 from .mass import G_MPS2
 from .params import ParameterError, VehicleParameters, load_parameters
-from .steering import ackermann_rad, bicycle_angle_rad
+from .steering import ackermann_rad, bicycle_angle_rad, rack_limited_deg
 from .terrain import FlatTerrain, Terrain, query
 
 __all__ = ["KinematicParameters", "KinematicVehicle", "KinematicFleet", "tick", "step_vehicles",
@@ -407,7 +407,7 @@ class KinematicVehicle:
     The DBW's outputs become the page's ports: throttle ``u_t`` = pedal;
     brake ``u_b`` = line pressure / ``brakes.max_bar``; steering
     ``s = tan(delta) / tan(delta_lock)`` with delta the bicycle angle of the
-    steering wheel (steering.py, clamped at ``dbw.steering.lock_deg``) and
+    steering wheel (steering.py, held by the rack stops, ``steering.rack_stop_deg``) and
     delta_lock the lock at which R_min was measured (:meth:`steering_port`);
     the parking brake is the lever in PARK, and
     the lever follows the full model's shift rule (gearbox.py ``GearLever``).
@@ -465,11 +465,11 @@ class KinematicVehicle:
         self._u[0, KI_HAS_PEDALS] = 1.0
         self._s = np.zeros((1, N_KS))
         self.lever = GearLever(P.gearbox.max_shift_speed_mps, P.gearbox.shift_time_s)
-        self._lock_deg = float(P.dbw["steering"]["lock_deg"])
         s = P.steering
-        # the larger of the two locks (the centre is not at 0 deg), where R_min is measured: |s| <= 1
-        self._tan_lock = max(math.tan(abs(bicycle_angle_rad(lk, s.ratio, s.center_deg)))
-                             for lk in (self._lock_deg, -self._lock_deg))
+        # the rack stops (steering.py, symmetric about straight ahead): the lock where R_min is measured, |s| <= 1
+        self._tan_lock = max(math.tan(abs(bicycle_angle_rad(rack_limited_deg(lk, s.center_deg, s.rack_stop_deg),
+                                                            s.ratio, s.center_deg)))
+                             for lk in (s.center_deg + s.rack_stop_deg, s.center_deg - s.rack_stop_deg))
         self._max_bar = P.brakes.max_bar
         self._radius_m = P.tyres.radius_m
         self._wheel_xy = ((P.geometry.wheelbase_m, 0.5 * P.geometry.track_front_m),
@@ -512,15 +512,15 @@ class KinematicVehicle:
         """(steering port s [-], bicycle angle delta [rad], clamped angle [deg]) of a raw steering-wheel
         angle [deg] (NaN reads as straight ahead).
 
-        delta is the bicycle angle of steering.py after the lock clamp; the port is
-        ``s = tan(delta) / tan(delta_lock)`` with delta_lock the larger of the two locks (where
+        delta is the bicycle angle of steering.py after the full model's rack stops
+        (:func:`~acres_dbw_sim.model.steering.rack_limited_deg`, theta_c +/- ``steering.rack_stop_deg``); the
+        port is ``s = tan(delta) / tan(delta_lock)`` with delta_lock the bicycle angle at a rack stop (where
         ``turning_radius_m`` is measured), so the path curvature ``s / R_min`` is linear in tan(delta) and
         ``1 / R_min`` at that lock. The full model turns about 12 % wider than the ideal bicycle
         ``tan(delta) / L`` at walking pace, and this scaling carries that over to every angle (docs/kinematic.md)."""
         sp = self.params.steering
-        lock = self._lock_deg
         sw = float(steering_wheel_deg)
-        sw = sp.center_deg if sw != sw else -lock if sw < -lock else lock if sw > lock else sw
+        sw = sp.center_deg if sw != sw else rack_limited_deg(sw, sp.center_deg, sp.rack_stop_deg)
         delta = bicycle_angle_rad(sw, sp.ratio, sp.center_deg)
         return math.tan(delta) / self._tan_lock, delta, sw
 

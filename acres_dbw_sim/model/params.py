@@ -42,6 +42,7 @@ __all__ = [
     "ResistanceParams",
     "ChassisParams",
     "Surface",
+    "SoilClass",
     "VehicleParameters",
     "default_config_path",
     "load_parameters",
@@ -137,14 +138,18 @@ class TyreParams:
     wheel_inertia_kg_m2: float
     longitudinal_relaxation_m: float
     carcass_damping_s: float
+    damping_fade_speed_mps: float
+    slip_speed_floor_mps: float
+    sinkage_limit_m: float
 
 
 @dataclass(frozen=True)
 class SteeringParams:
-    """Steering ratio i_s and centre theta_c [deg] (reference "Steering")."""
+    """Steering ratio i_s, centre theta_c [deg] and rack stop from straight ahead [deg] (reference "Steering")."""
 
     ratio: float
     center_deg: float
+    rack_stop_deg: float
 
 
 @dataclass(frozen=True)
@@ -240,6 +245,8 @@ class ResistanceParams:
 
     water_drag_coefficient: float
     angular_damping_per_s: float
+    spin_scale_rad_s: float
+    motion_resistance_speed_mps: float
 
 
 @dataclass(frozen=True)
@@ -248,6 +255,48 @@ class ChassisParams:
 
     rest_extension_m: float
     compression_datum_m: float
+    probe_iterations: int
+    box_rear_m: float
+    box_front_overhang_m: float
+    box_half_width_m: float
+    box_bottom_m: float
+    box_top_m: float
+    box_stiffness_n_m: float
+    box_damping_n_s_m: float
+    box_friction: float
+
+
+@dataclass(frozen=True)
+class SoilClass:
+    """One soil class of the ``soils`` block (Wong's terrain values), in SI units (soil.py).
+
+    Attributes
+    ----------
+    name : str
+    n : float
+        Bekker exponent [-].
+    k_c : float
+        Cohesive modulus [N/m^(n+1)] (file: kN/m^(n+1)).
+    k_phi : float
+        Frictional modulus [N/m^(n+2)] (file: kN/m^(n+2)).
+    cohesion_pa : float
+        c [Pa] (file: kPa).
+    friction_angle_rad : float
+        phi [rad] (file: degrees).
+    shear_modulus_m : float
+        Janosi-Hanamoto K [m].
+    unit_weight_n_m3 : float
+        gamma_s [N/m^3] (file: kN/m^3).
+    """
+
+    name: str
+    n: float
+    k_c: float
+    k_phi: float
+    cohesion_pa: float
+    friction_angle_rad: float
+    shear_modulus_m: float
+    unit_weight_n_m3: float
 
 
 @dataclass(frozen=True)
@@ -264,7 +313,9 @@ class Surface:
     water_depth_m : float
         Standing water depth h_w [m] for the water drag.
     soil_class : str or None
-        Soil class (deformable ground is not modelled; kept for the record).
+        Name of the soil class in the ``soils`` block that makes the surface deformable; None: hard ground.
+    soil : SoilClass or None
+        That class.
     """
 
     name: str
@@ -272,6 +323,7 @@ class Surface:
     rolling_resistance: float
     water_depth_m: float
     soil_class: str | None
+    soil: SoilClass | None = None
 
 
 @dataclass(frozen=True)
@@ -296,6 +348,8 @@ class VehicleParameters:
         Flat ``{json_path: value}`` of every parameter after overrides.
     source_path : str
         File the parameters were read from.
+    soils : dict of str to SoilClass
+        The soil table (``soils`` block), by class name; vehicle-agnostic data that a surface names.
     """
 
     geometry: GeometryParams
@@ -316,6 +370,7 @@ class VehicleParameters:
     mass_properties: Any
     values: dict = field(repr=False)
     source_path: str = ""
+    soils: dict = field(default_factory=dict)
 
     def surface_index(self, name: str) -> int:
         """Index of surface ``name`` in :attr:`surfaces`.
@@ -466,8 +521,9 @@ _LIMITS = {
     "tyres.lug_area_ratio": (0.0, 1.0, True), "tyres.tread_k_m": _NONNEG,
     "tyres.cornering_per_load": _POS, "tyres.relaxation_m": _POS, "tyres.hard_slip_stiffness": _POS,
     "tyres.wheel_inertia_kg_m2": _POS, "tyres.longitudinal_relaxation_m": _POS,
-    "tyres.carcass_damping_s": _NONNEG,
-    "steering.ratio": _POS,
+    "tyres.carcass_damping_s": _NONNEG, "tyres.damping_fade_speed_mps": _POS,
+    "tyres.slip_speed_floor_mps": _POS, "tyres.sinkage_limit_m": _POS,
+    "steering.ratio": _POS, "steering.rack_stop_deg": _POS,
     "engine.idle_rpm": _POS, "engine.max_rpm": _POS, "engine.inertia_kg_m2": _POS,
     "engine.accessory_drag_nm": _NONNEG, "engine.displacement_l": _POS,
     "engine.indicated_efficiency": _UNIT, "engine.pumping_bar": _NONNEG, "engine.torque_lag_s": _NONNEG,
@@ -483,9 +539,20 @@ _LIMITS = {
     "brakes.front_nm_per_bar": _NONNEG, "brakes.rear_nm_per_bar": _NONNEG, "brakes.max_bar": _POS,
     "aero.drag_area_m2": _NONNEG, "aero.air_density_kg_m3": _NONNEG,
     "resistances.water_drag_coefficient": _NONNEG, "resistances.angular_damping_per_s": _NONNEG,
+    "resistances.spin_scale_rad_s": _POS, "resistances.motion_resistance_speed_mps": _POS,
     "chassis.rest_extension_m": _POS, "chassis.compression_datum_m": _POS,
+    "chassis.probe_iterations": (0, 20, True), "chassis.body_box.half_width_m": _POS,
+    "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS,
+    "chassis.body_box.stiffness_n_m": _POS, "chassis.body_box.damping_n_s_m": _NONNEG,
+    "chassis.body_box.friction": _NONNEG,
 }
 _ARRAY_LIMITS = {"engine.torque_curve_rpm": _NONNEG, "engine.torque_curve_nm": _NONNEG}
+
+
+_SOIL_LEAVES = ("n", "k_c_kn", "k_phi_kn", "cohesion_kpa", "friction_angle_deg", "shear_modulus_m",
+                "unit_weight_kn_m3")
+_SOIL_LIMITS = {"n": (0.0, 2.0, False), "k_c_kn": _NONNEG, "k_phi_kn": _NONNEG, "cohesion_kpa": _NONNEG,
+                "friction_angle_deg": (0.0, 60.0, True), "shear_modulus_m": _POS, "unit_weight_kn_m3": _POS}
 
 
 def _check_range(key: str, v: float, lim: tuple) -> None:
@@ -530,6 +597,10 @@ def _validate(values: dict) -> None:
             leaf = key.rsplit(".", 1)[1]
             if leaf in ("mu", "rolling_resistance", "water_depth_m"):
                 _check_range(key, v, _NONNEG if leaf != "mu" else _POS)
+        if key.startswith("soils."):
+            leaf = key.rsplit(".", 1)[1]
+            if leaf in _SOIL_LIMITS:
+                _check_range(key, v, _SOIL_LIMITS[leaf])
         if key.startswith("dbw.") and _is_number(v) and v < 0.0:
             raise ParameterError(key, f"non-physical value {v!r}: must be >= 0")
 
@@ -707,8 +778,9 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
         cornering_per_load_1_rad=f("tyres.cornering_per_load"), relaxation_m=f("tyres.relaxation_m"),
         hard_slip_stiffness=f("tyres.hard_slip_stiffness"), wheel_inertia_kg_m2=f("tyres.wheel_inertia_kg_m2"),
         longitudinal_relaxation_m=f("tyres.longitudinal_relaxation_m"),
-        carcass_damping_s=f("tyres.carcass_damping_s"))
-    steering = SteeringParams(f("steering.ratio"), f("steering.center_deg"))
+        carcass_damping_s=f("tyres.carcass_damping_s"), damping_fade_speed_mps=f("tyres.damping_fade_speed_mps"),
+        slip_speed_floor_mps=f("tyres.slip_speed_floor_mps"), sinkage_limit_m=f("tyres.sinkage_limit_m"))
+    steering = SteeringParams(f("steering.ratio"), f("steering.center_deg"), f("steering.rack_stop_deg"))
     engine = EngineParams(
         idle_rpm=f("engine.idle_rpm"), max_rpm=f("engine.max_rpm"),
         idle_rad_s=f("engine.idle_rpm") * RPM_TO_RAD_S, max_rad_s=f("engine.max_rpm") * RPM_TO_RAD_S,
@@ -737,8 +809,26 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
     brakes = BrakeParams(f("brakes.front_nm_per_bar"), f("brakes.rear_nm_per_bar"),
                          f("brakes.pressure_bias_bar"), f("brakes.max_bar"))
     aero = AeroParams(f("aero.drag_area_m2"), f("aero.air_density_kg_m3"))
-    resistances = ResistanceParams(f("resistances.water_drag_coefficient"), f("resistances.angular_damping_per_s"))
-    chassis = ChassisParams(f("chassis.rest_extension_m"), f("chassis.compression_datum_m"))
+    resistances = ResistanceParams(f("resistances.water_drag_coefficient"), f("resistances.angular_damping_per_s"),
+                                   f("resistances.spin_scale_rad_s"), f("resistances.motion_resistance_speed_mps"))
+    chassis = ChassisParams(
+        f("chassis.rest_extension_m"), f("chassis.compression_datum_m"), int(v["chassis.probe_iterations"]),
+        f("chassis.body_box.rear_m"), f("chassis.body_box.front_overhang_m"), f("chassis.body_box.half_width_m"),
+        f("chassis.body_box.bottom_m"), f("chassis.body_box.top_m"), f("chassis.body_box.stiffness_n_m"),
+        f("chassis.body_box.damping_n_s_m"), f("chassis.body_box.friction"))
+    soils = {}
+    for key in v:
+        if key.startswith("soils."):
+            name = key.split(".")[1]
+            if name in soils:
+                continue
+            for leaf in _SOIL_LEAVES:
+                if f"soils.{name}.{leaf}" not in v:
+                    raise ParameterError(f"soils.{name}.{leaf}", "missing from the soil class")
+            soils[name] = SoilClass(
+                name, f(f"soils.{name}.n"), 1e3 * f(f"soils.{name}.k_c_kn"), 1e3 * f(f"soils.{name}.k_phi_kn"),
+                1e3 * f(f"soils.{name}.cohesion_kpa"), math.radians(f(f"soils.{name}.friction_angle_deg")),
+                f(f"soils.{name}.shear_modulus_m"), 1e3 * f(f"soils.{name}.unit_weight_kn_m3"))
     names = []
     for key in v:
         if key.startswith("surfaces."):
@@ -750,10 +840,15 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
         for leaf in ("mu", "rolling_resistance", "water_depth_m", "soil_class"):
             if f"surfaces.{name}.{leaf}" not in v:
                 raise ParameterError(f"surfaces.{name}.{leaf}", "missing from the surface table")
+        sc = v[f"surfaces.{name}.soil_class"]
+        if sc is not None and sc not in soils:
+            raise ParameterError(f"surfaces.{name}.soil_class",
+                                 f"unknown soil class {sc!r}: not in the soils block ({', '.join(sorted(soils))})")
         surfaces.append(Surface(name, f(f"surfaces.{name}.mu"), f(f"surfaces.{name}.rolling_resistance"),
-                                f(f"surfaces.{name}.water_depth_m"), v[f"surfaces.{name}.soil_class"]))
+                                f(f"surfaces.{name}.water_depth_m"), sc, soils.get(sc) if sc is not None else None))
     if not surfaces:
         raise ParameterError("surfaces", "the surface table is empty")
     mp = compute_mass_properties(mass, geometry)
     return VehicleParameters(geometry, mass, suspension, tyres, steering, engine, fuel, cvt, gearbox, brakes,
-                             aero, resistances, chassis, tuple(surfaces), _build_dbw(v), mp, dict(v), source_path)
+                             aero, resistances, chassis, tuple(surfaces), _build_dbw(v), mp, dict(v), source_path,
+                             soils)

@@ -12,7 +12,7 @@ import math
 
 from ._jit import njit
 
-__all__ = ["aero_drag_n", "rolling_torque_nm", "water_drag_coefficient_kg_m"]
+__all__ = ["aero_drag_n", "rolling_torque_nm", "water_drag_coefficient_kg_m", "water_drag_n", "spin_factor"]
 
 
 @njit
@@ -22,14 +22,43 @@ def aero_drag_n(vx: float, vy: float, vz: float, rho: float, cda: float) -> tupl
     return k * vx, k * vy, k * vz
 
 
-@njit
+@njit(inline=True)
 def rolling_torque_nm(f: float, load_n: float, radius_m: float) -> float:
     """T_roll = min(f, 0.45) N R_t [N m]."""
     return (f if f < 0.45 else 0.45) * load_n * radius_m
 
 
+@njit(inline=True)
 def water_drag_coefficient_kg_m(cd_w: float, width_m: float, radius_m: float, depth_m: float) -> float:
-    """k_w [kg/m] with F_w = -k_w |v| v: 1/2 1000 C_d,w b min(2 R_t, h_w)."""
+    """k_w [kg/m] with F_w = -k_w |v| v: 1/2 1000 C_d,w A_w, A_w = b min(2 R_t, h_w) (reference "Resistances").
+
+    Parameters
+    ----------
+    cd_w : float
+        Drag coefficient of the tyre in water [-].
+    width_m, radius_m : float
+        Tyre width b and unloaded radius R_t [m].
+    depth_m : float
+        Water depth h_w [m]; 0 or less: no drag.
+    """
     if depth_m <= 0.0:
         return 0.0
-    return 0.5 * 1000.0 * cd_w * width_m * min(2.0 * radius_m, depth_m)
+    d = 2.0 * radius_m
+    return 0.5 * 1000.0 * cd_w * width_m * (d if d < depth_m else depth_m)
+
+
+@njit(inline=True)
+def water_drag_n(k_w: float, vx: float, vy: float, vz: float) -> tuple:
+    """Water drag force -k_w |v| v [N] (world) on a wheel moving at (vx, vy, vz) [m/s] in the ground plane."""
+    sp = math.sqrt(vx * vx + vy * vy + vz * vz)
+    return -k_w * sp * vx, -k_w * sp * vy, -k_w * sp * vz
+
+
+@njit(inline=True)
+def spin_factor(omega_rad_s: float, inv_scale_s_rad: float) -> float:
+    """tanh(omega / omega_s): the sign of a resistance torque that fades to 0 at standstill (reference
+    "Driveline Solve", ``(T_roll + T_brake) tanh(omega / 0.1)``; omega_s = ``resistances.spin_scale_rad_s``).
+
+    Takes ``inv_scale_s_rad`` = 1 / omega_s [s/rad] (a product in the solve's inner loop, not a division).
+    """
+    return math.tanh(omega_rad_s * inv_scale_s_rad)

@@ -30,7 +30,8 @@ from typing import Sequence
 
 from ._jit import array, int_array, njit
 
-__all__ = ["Region", "Terrain", "FlatTerrain", "HeightMapTerrain", "query", "region_surface", "point_in_polygon"]
+__all__ = ["Region", "Terrain", "FlatTerrain", "HeightMapTerrain", "query", "probe", "region_surface",
+           "point_in_polygon"]
 
 # TerrainData = (fp, ip, grid, region_kind, region_surface, region_rect, polygon_xy, polygon_start):
 # fp = (z0, grade, bank, nx, ny, nz, x0, y0, 1/resolution) of the plane or the grid,
@@ -102,6 +103,37 @@ def query(td, x_m, y_m):
     dzdy = 0.0 if edge_y else ((1.0 - tx) * (z01 - z00) + tx * (z11 - z10)) * inv
     n = 1.0 / math.sqrt(1.0 + dzdx * dzdx + dzdy * dzdy)
     return h, -dzdx * n, -dzdy * n, n, idx
+
+
+@njit(inline=True)
+def probe(td, px, py, pz, dx, dy, dz, iterations):
+    """Ground probe: the ray from the mount (px, py, pz) along the unit direction (dx, dy, dz) (odom).
+
+    On a plane the intersection is exact; on a height map it is refined by
+    ``iterations`` (``chassis.probe_iterations``) re-linearisations at the
+    last hit point (Newton on the ray parameter).
+
+    Returns
+    -------
+    (t [m] along the ray (1e9: no ground ahead, or the mount below the ground), nx, ny, nz, surface_index)
+    """
+    zg, nx, ny, nz, si = query(td, px, py)
+    nd = nx * dx + ny * dy + nz * dz
+    if nd >= -1e-6:
+        return 1e9, nx, ny, nz, si
+    t = nz * (zg - pz) / nd
+    if td[1][0] != KIND_PLANE:
+        for _ in range(iterations):
+            cx = px + t * dx
+            cy = py + t * dy
+            zg, nx, ny, nz, si = query(td, cx, cy)
+            nd = nx * dx + ny * dy + nz * dz
+            if nd >= -1e-6:
+                return 1e9, nx, ny, nz, si
+            t = (nx * (cx - px) + ny * (cy - py) + nz * (zg - pz)) / nd
+    if t < 0.0:
+        t = 1e9  # the mount is below the ground (body fallen through): no wheel contact
+    return t, nx, ny, nz, si
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,24 @@ length sigma_x (``tyres.longitudinal_relaxation_m``):
 In steady rolling s = (omega R_t - v_x) / |v_x|, the usual slip referred to the
 unloaded radius; at lock (omega = 0, v_x > 0) s -> -1; at standstill the
 deflection is a spring (a parked vehicle is held without creep) and the term
-tau_c du/dt (``tyres.carcass_damping_s``) damps it. The state is integrated
+tau_c du/dt damps it. That damping is a low-speed term only: at speed the
+relaxation itself is the tyre's lag, and a lead tau_c du/dt comparable to the
+relaxation time sigma / |v_x| would cancel it (at 10 m/s and tau_c = 0.03 s
+the first step would carry the full steady force). So the damping time fades
+out with speed as in Pacejka's low-speed treatment (Tyre and Vehicle
+Dynamics, 3rd ed., section 8.7):
+
+    tau(v) = tau_c (1 + cos(pi |v_x| / v_low)) / 2  for |v_x| < v_low, else 0
+
+with v_low = ``tyres.damping_fade_speed_mps`` (:func:`carcass_damping_s`). The state is integrated
 with backward Euler inside the driveline solve, so k_s s is an affine,
 increasing function of the trial spin omega: ``k_s s = a1 omega + a0``. The
 deflection is clamped after each step to |k_s u / sigma_x| <= 3 (full
-sliding). The lateral deflection y obeys the same law with the lateral
+sliding): that saturates the force, not the slip the wheel reports. The
+reported slip (:func:`reported_slip`) is the kinematic one,
+(omega R_t - v_x) / max(|v_x|, v_floor): -1 at lock, +1 when the tread runs
+at twice the ground speed, finite at standstill (v_floor =
+``tyres.slip_speed_floor_mps``). The lateral deflection y obeys the same law with the lateral
 relaxation length sigma (``tyres.relaxation_m``): dy/dt = v_y - |v_x| y / sigma,
 alpha = (y + tau_c dy/dt) / sigma, which is tan(slip angle) in steady state.
 """
@@ -28,11 +41,31 @@ import math
 
 from ._jit import njit
 
-__all__ = ["slip_coefficients", "deflection_end_m", "longitudinal_force_n", "lateral_force_and_state",
-           "SATURATION"]
+__all__ = ["carcass_damping_s", "slip_coefficients", "deflection_end_m", "reported_slip",
+           "lateral_force_and_state", "SATURATION"]
 
 SATURATION = 3.0
-"""Largest |k_s s| kept in the slip state (tanh(3) = 0.995: full sliding)."""
+"""Largest |k_s s| kept in the slip state (tanh(3) = 0.995: full sliding). Not a physics constant: the
+point at which tanh no longer changes in double precision beyond 0.5 %, which only bounds the state."""
+
+
+@njit(inline=True)
+def carcass_damping_s(tau_c_s: float, vx_mps: float, fade_speed_mps: float) -> float:
+    """Carcass damping time at the speed ``vx_mps`` [s]: tau_c faded out by ``fade_speed_mps`` (module docstring).
+
+    Parameters
+    ----------
+    tau_c_s : float
+        Damping time at standstill [s] (``tyres.carcass_damping_s``).
+    vx_mps : float
+        Speed of the contact point along the wheel heading [m/s].
+    fade_speed_mps : float
+        v_low [m/s]: no damping term at and above it (``tyres.damping_fade_speed_mps``).
+    """
+    a = abs(vx_mps)
+    if a >= fade_speed_mps:
+        return 0.0
+    return tau_c_s * 0.5 * (1.0 + math.cos(math.pi * a / fade_speed_mps))
 
 
 @njit
@@ -47,7 +80,8 @@ def slip_coefficients(u_m: float, vx_mps: float, dt_s: float, radius_m: float, s
     vx_mps : float
         Forward speed of the contact point along the wheel heading [m/s].
     dt_s, radius_m, sigma_x_m, tau_c_s, k_s : float
-        Step [s], R_t [m], relaxation length [m], carcass damping [s], slip stiffness [-].
+        Step [s], R_t [m], relaxation length [m], carcass damping at this speed [s]
+        (:func:`carcass_damping_s`), slip stiffness [-].
     """
     a = 1.0 + dt_s * abs(vx_mps) / sigma_x_m
     g = 1.0 + tau_c_s / dt_s
@@ -59,18 +93,27 @@ def slip_coefficients(u_m: float, vx_mps: float, dt_s: float, radius_m: float, s
 
 @njit
 def deflection_end_m(u_m: float, vx_mps: float, omega: float, dt_s: float, radius_m: float,
-                     sigma_x_m: float, k_s: float) -> float:
-    """Deflection u at the end of the step (backward Euler), clamped to full sliding [m]."""
+                     sigma_x_m: float, slip_limit: float) -> float:
+    """Deflection u at the end of the step (backward Euler), clamped to full sliding [m].
+
+    ``slip_limit`` is the largest |u| / sigma_x kept: SATURATION / k_s on hard ground (tanh saturated),
+    1 on soil (100 % slip).
+    """
     a = 1.0 + dt_s * abs(vx_mps) / sigma_x_m
     u = (u_m + dt_s * (omega * radius_m - vx_mps)) / a
-    lim = SATURATION * sigma_x_m / k_s
+    lim = slip_limit * sigma_x_m
     return lim if u > lim else -lim if u < -lim else u
 
 
-@njit
-def longitudinal_force_n(mu_n: float, a1: float, a0: float, omega: float) -> float:
-    """F_x = mu N tanh(a1 omega + a0) [N]."""
-    return mu_n * math.tanh(a1 * omega + a0)
+@njit(inline=True)
+def reported_slip(omega_rad_s: float, vx_mps: float, radius_m: float, floor_mps: float) -> float:
+    """Kinematic longitudinal slip (omega R_t - v_x) / max(|v_x|, v_floor) [-] that the wheel reports.
+
+    -1 at lock while moving, 0 in free rolling, positive when driving; not
+    clamped (the force saturates in the slip state, not this figure).
+    """
+    d = abs(vx_mps)
+    return (omega_rad_s * radius_m - vx_mps) / (d if d > floor_mps else floor_mps)
 
 
 @njit
@@ -85,7 +128,7 @@ def lateral_force_and_state(y_m: float, vx_mps: float, vy_mps: float, dt_s: floa
     vx_mps, vy_mps : float
         Contact-point speed along the heading and to its left [m/s].
     dt_s, sigma_m, tau_c_s : float
-        Step [s], relaxation length [m], carcass damping [s].
+        Step [s], relaxation length [m], carcass damping at this speed [s] (:func:`carcass_damping_s`).
     c_alpha : float
         Cornering stiffness per load [1/rad].
     load_n, mu, fx_n : float

@@ -17,8 +17,9 @@ pressure in bar as on the DBW interface.
 Stages 1 (the lever, a Python object) and the input checks run in
 :meth:`Vehicle.step`; stages 2 to 6 are one kernel, :func:`physics_step`,
 compiled by numba when present (_jit.py), which calls each section's
-functions (steering.py, engine.py, cvt.py, brakes.py, suspension.py,
-tyre.py, driveline.py, chassis.py, energy.py, terrain.py) in this order over
+functions (steering.py, engine.py, cvt.py, gearbox.py, brakes.py,
+terrain.py, suspension.py, tyre.py, soil.py, resistances.py, driveline.py,
+chassis.py, energy.py) in this order over
 flat arrays: the constants ``k`` (indices ``K_*``), the state ``s``
 (``S_*``) and the chassis state (chassis.py), scratch, the ledger terms
 (energy.py ``L_*``) and the outputs ``out`` (``O_*``) that :meth:`Vehicle.step`
@@ -35,94 +36,175 @@ import transforms3d
 from . import cvt as _cvt
 from . import engine as _eng
 from ._jit import JIT, array, njit, to_list
-from .brakes import brake_output_bar
-from .chassis import Chassis, integrate, kinetic_energy_j, quat_to_matrix
-from .driveline import FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
+from .brakes import brake_torques_nm
+from .chassis import Chassis, box_contact_force_n, effective_mass_kg, integrate, kinetic_energy_j, quat_to_matrix
+from .driveline import (D_CARRIER, D_DRIVEN, D_FX, D_HELD, D_OMEGA, D_SHAFT, D_TC, D_TRES, D_TSUP, FRONT_FREE,
+                        FRONT_LOCKED, FRONT_OVERRUN, WH_A0, WH_A1, WH_FMAX_R, WH_JDT, WH_LK,
+                        WH_SPIN_RATE, WH_TBRAKE, WH_TRES, WH_W0, DrivelineSolver, solve_driveline)
 from .energy import (L_AERO, L_ANGULAR_DAMPING, L_BODY_CONTACT, L_BRAKE, L_CHASSIS_KINETIC, L_CLUTCH, L_COUPLING,
                      L_DRIVELINE, L_ENGINE_KINETIC, L_ENGINE_LOSS, L_FUEL, L_PARASITIC, L_POTENTIAL, L_ROLLING,
-                     L_SUSPENSION, L_TYRE_SLIP, L_WATER, L_WHEEL_KINETIC, LEDGER_TERMS, EnergyLedger, fuel_power_w)
+                     L_SOIL, L_SUSPENSION, L_TYRE_SLIP, L_WATER, L_WHEEL_KINETIC, LEDGER_TERMS, EnergyLedger,
+                     fuel_power_w)
 from .enums import DriveMode, Gear, GearReject
-from .gearbox import ADC_PEDAL_THRESHOLD, GearLever, gear_table
+from .gearbox import GearLever, gear_table, two_way_lock
 from .mass import G_MPS2
 from .params import VehicleParameters, load_parameters
-from .steering import ackermann_rad, bicycle_angle_rad, steering_wheel_for_curvature_deg
-from .resistances import aero_drag_n
-from .suspension import corner_springs, suspension_load_n
-from .terrain import FlatTerrain, Terrain, query
-from .tyre import deflection_end_m, lateral_force_and_state, slip_coefficients
+from .resistances import aero_drag_n, rolling_torque_nm, spin_factor, water_drag_coefficient_kg_m, water_drag_n
+from .soil import motion_resistance_n, tyre_on_soil
+from .steering import ackermann_rad, bicycle_angle_rad, rack_limited_deg, steering_wheel_for_curvature_deg
+from .suspension import corner_springs, suspension_load_n, tyre_membrane_rate_n_m
+from .terrain import FlatTerrain, Terrain, probe, query
+from .tyre import (SATURATION, carcass_damping_s, deflection_end_m, lateral_force_and_state, reported_slip,
+                   slip_coefficients)
 
 __all__ = ["VehicleInputs", "Vehicle"]
 
 _RAD_S_TO_RPM = 60.0 / (2.0 * math.pi)
 
-# Body box for roll-overs (not in the reference; a collision stand-in for the game's Chaos box):
-# x from 0.6 m behind the rear axle to 0.5 m ahead of the front axle, +/-0.75 m, 0.3 m to the roof.
-def _BOX_X_M(wheelbase_m):
-    return (-0.6, wheelbase_m + 0.5)
-
-
-_BOX_Y_M = (-0.75, 0.75)
-_BOX_Z_M = (0.3, 1.95)
-_BOX_STIFFNESS_N_M = 2.0e5
-_BOX_DAMPING_N_S_M = 2.0e4
-_BOX_FRICTION = 0.6
-_tanh = math.tanh
 _sqrt = math.sqrt
 
 # ------------------------------------------------------------------ kernel layout
-# Constants k: scalars, then per-wheel and per-corner blocks.
-_K_NAMES = ("dt", "radius", "lock_deg", "steer_ratio", "steer_center_deg", "wheelbase", "track_front",
-            "idle_rad_s", "idle_gain", "t_wot_idle", "t_fr_idle", "t_acc", "max_speed", "pedal_exponent",
-            "torque_lag", "j_engine", "eta_indicated", "engage_rad_s", "full_engage_rad_s", "clutch_cap",
-            "ebs_cap", "ebs_on", "shift_rpm_light", "shift_rpm_full", "r_high", "r_low", "shift_tau", "eta",
-            "adc", "j_secondary", "tank_l", "lhv", "fuel_density", "p_bias", "p_max", "gain_front",
-            "gain_rear", "datum", "droop", "bump_start", "bump_rate", "mass", "angular_damping", "sigma_x",
-            "tau_c", "k_slip", "sigma_y", "c_alpha", "j_wheel", "air_density", "drag_area", "park_hold",
-            "n_surfaces")
-(K_DT, K_RADIUS, K_LOCK_DEG, K_STEER_RATIO, K_STEER_CENTER_DEG, K_WHEELBASE, K_TRACK_FRONT,
+# Constants k: scalars (name, unit), then per-wheel, per-corner and per-surface blocks.
+_K_NAMES = (
+    "dt",                # physics step [s]
+    "radius",            # unloaded tyre radius R_t [m]
+    "rack_stop_deg",     # rack stop from straight ahead, steering-wheel [deg]
+    "steer_ratio",       # i_s [-]
+    "steer_center_deg",  # theta_c [deg]
+    "wheelbase",         # L [m]
+    "track_front",       # b_f [m]
+    "idle_rad_s",        # omega_idle [rad/s]
+    "idle_gain",         # k_idle [-]
+    "t_wot_idle",        # full-load torque at idle [N m]
+    "t_fr_idle",         # friction torque at idle [N m]
+    "t_acc",             # accessory drag [N m]
+    "max_speed",         # v_max [m/s]
+    "pedal_exponent",    # gamma [-]
+    "torque_lag",        # tau_e [s]
+    "j_engine",          # J_e [kg m^2]
+    "eta_indicated",     # eta_i [-]
+    "engage_rad_s",      # omega_eng [rad/s]
+    "full_engage_rad_s",  # omega_full [rad/s]
+    "clutch_cap",        # C_max [N m]
+    "ebs_cap",           # C_ebs [N m]
+    "ebs_on",            # 1.0 with EBS
+    "shift_rpm_light",   # n_light [rev/min]
+    "shift_rpm_full",    # n_full [rev/min]
+    "r_high",            # r_high [-]
+    "r_low",             # r_low [-]
+    "shift_tau",         # tau_cvt [s]
+    "eta",               # eta of belt and gears [-]
+    "adc",               # 1.0 with ADC
+    "j_secondary",       # J_s [kg m^2]
+    "tank_l",            # tank [L]
+    "lhv",               # H_u [J/kg]
+    "fuel_density",      # rho_f [kg/L]
+    "p_bias",            # P_bias [bar]
+    "p_max",             # P_max [bar]
+    "gain_front",        # G_f [N m/bar]
+    "gain_rear",         # G_r [N m/bar]
+    "datum",             # compression datum (no contact above this extension) [m]
+    "droop",             # x_0 [m]
+    "bump_start",        # x_b [m]
+    "bump_rate",         # k_b [N/m^2]
+    "mass",              # m [kg]
+    "angular_damping",   # [1/s]
+    "sigma_x",           # longitudinal relaxation length [m]
+    "tau_c",             # carcass damping at standstill [s]
+    "fade_speed",        # speed at which the carcass damping has faded out [m/s]
+    "k_slip",            # hard-ground slip stiffness k_s [-]
+    "slip_floor",        # speed floor of the reported slip [m/s]
+    "sigma_y",           # lateral relaxation length [m]
+    "c_alpha",           # cornering stiffness per load [1/rad]
+    "j_wheel",           # J_w [kg m^2]
+    "air_density",       # rho [kg/m^3]
+    "drag_area",         # C_d A [m^2]
+    "park_hold",         # T_park [N m]
+    "spin_rate",         # 1 / omega_s of the resistances' tanh [s/rad]
+    "cd_water",          # C_d,w [-]
+    "probe_iterations",  # re-linearisations of the ground probe on a height map [-]
+    "box_stiffness",     # body-box contact stiffness [N/m]
+    "box_damping",       # body-box contact damping [N s/m]
+    "box_friction",      # body-box friction [-]
+    "z_max",             # sinkage limit [m]
+    "mr_speed",          # speed scale of the soil's motion resistance tanh [m/s]
+    "hysteresis",        # h_y [-]
+    "section_height",    # h_s [m]
+    "lug_height",        # h [m]
+    "tread_k",           # tread shear compliance added to K [m]
+    "n_surfaces",        # number of surfaces [-]
+)
+(K_DT, K_RADIUS, K_RACK_STOP_DEG, K_STEER_RATIO, K_STEER_CENTER_DEG, K_WHEELBASE, K_TRACK_FRONT,
  K_IDLE_RAD_S, K_IDLE_GAIN, K_T_WOT_IDLE, K_T_FR_IDLE, K_T_ACC, K_MAX_SPEED, K_PEDAL_EXPONENT,
  K_TORQUE_LAG, K_J_ENGINE, K_ETA_INDICATED, K_ENGAGE_RAD_S, K_FULL_ENGAGE_RAD_S, K_CLUTCH_CAP,
  K_EBS_CAP, K_EBS_ON, K_SHIFT_RPM_LIGHT, K_SHIFT_RPM_FULL, K_R_HIGH, K_R_LOW, K_SHIFT_TAU, K_ETA,
  K_ADC, K_J_SECONDARY, K_TANK_L, K_LHV, K_FUEL_DENSITY, K_P_BIAS, K_P_MAX, K_GAIN_FRONT,
  K_GAIN_REAR, K_DATUM, K_DROOP, K_BUMP_START, K_BUMP_RATE, K_MASS, K_ANGULAR_DAMPING, K_SIGMA_X,
- K_TAU_C, K_K_SLIP, K_SIGMA_Y, K_C_ALPHA, K_J_WHEEL, K_AIR_DENSITY, K_DRAG_AREA, K_PARK_HOLD,
+ K_TAU_C, K_FADE_SPEED, K_K_SLIP, K_SLIP_FLOOR, K_SIGMA_Y, K_C_ALPHA, K_J_WHEEL, K_AIR_DENSITY, K_DRAG_AREA,
+ K_PARK_HOLD, K_SPIN_RATE, K_CD_WATER, K_PROBE_ITERATIONS, K_BOX_STIFFNESS, K_BOX_DAMPING, K_BOX_FRICTION,
+ K_Z_MAX, K_MR_SPEED, K_HYSTERESIS, K_SECTION_HEIGHT, K_LUG_HEIGHT, K_TREAD_K,
  K_N_SURFACES) = range(len(_K_NAMES))
-K_MOUNT = len(_K_NAMES)            # 4 x (x, y, z): wheel mounts relative to the centre of mass, body frame
+K_MOUNT = len(_K_NAMES)            # 4 x (x, y, z): wheel mounts relative to the centre of mass, body frame [m]
 K_RATE = K_MOUNT + 12              # 4 corner rates k_j [N/m]
 K_DAMPER = K_RATE + 4              # 4 dampers c_j [N s/m]
 K_N0 = K_DAMPER + 4                # 4 static loads N_0j [N]
-K_BF = K_N0 + 4                    # base_footprint relative to the centre of mass (3)
-K_INERTIA = K_BF + 3               # inertia tensor, row-major (9)
-K_INERTIA_INV = K_INERTIA + 9      # its inverse (9)
-K_BOX = K_INERTIA_INV + 9          # 8 x (x, y, z): corners of the body box relative to the centre of mass
-K_SURF = K_BOX + 24                # per surface (mu, rolling-resistance f, water drag k_w)
+K_WIDTH = K_N0 + 4                 # 4 tyre widths b_j [m]
+K_PG = K_WIDTH + 4                 # 4 ground pressures p_i + p_c [Pa]
+K_KTYRE = K_PG + 4                 # 4 membrane rates k_tyre [N/m]
+K_BF = K_KTYRE + 4                 # base_footprint relative to the centre of mass (3) [m]
+K_INERTIA = K_BF + 3               # inertia tensor, row-major (9) [kg m^2]
+K_INERTIA_INV = K_INERTIA + 9      # its inverse (9) [1/(kg m^2)]
+K_BOX = K_INERTIA_INV + 9          # 8 x (x, y, z): corners of the body box relative to the centre of mass [m]
+K_SURF = K_BOX + 24                # per surface, SURF_SIZE values (SF_*)
+# Per surface: friction mu [-], rolling coefficient f [-], water depth h_w [m], 1.0 on soil, then the soil
+# class: Bekker n [-], k_c [N/m^(n+1)], k_phi [N/m^(n+2)], cohesion c [Pa], friction angle phi [rad], K [m].
+SF_MU, SF_F, SF_WATER, SF_SOIL, SF_N, SF_KC, SF_KPHI, SF_C, SF_PHI, SF_K = range(10)
+SURF_SIZE = 10
 # State s (the chassis state is Chassis.x).
-S_WE, S_UREQ, S_R, S_TC_PREV, S_FUEL, S_HEAT = range(6)
+S_WE = 0                           # engine speed omega_e [rad/s]
+S_UREQ = 1                         # torque request u [-]
+S_R = 2                            # belt ratio r [-]
+S_TC_PREV = 3                      # clutch torque of the previous step [N m]
+S_FUEL = 4                         # fuel in the tank [L]
+S_HEAT = 5                         # clutch slip heat [J]
 S_OMEGA = 6                        # 4 wheel spins [rad/s]
 S_ANGLE = S_OMEGA + 4              # 4 wheel angles [rad]
 S_U = S_ANGLE + 4                  # 4 longitudinal tread deflections [m]
 S_Y = S_U + 4                      # 4 lateral deflections [m]
-N_STATE = S_Y + 4
-# Per-wheel scratch (W_SIZE per wheel): contact, r(3), n(3), heading(3), v_x, v_y, mu, k_water, T_brake,
-# T_roll, relaxation divisor, F_x, F_y, N, water force(3).
-(W_CONTACT, W_R, W_N, W_H, W_VX, W_VY, W_MU, W_KW, W_TB, W_TROLL, W_AA, W_FX, W_FY, W_LOAD,
- W_WATER) = (0, 1, 4, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
-W_SIZE = 23
+S_Z = S_Y + 4                      # 4 sinkages (depth of the rut below the surface) [m]
+N_STATE = S_Z + 4
+# Per-wheel scratch (W_SIZE per wheel).
+W_CONTACT = 0                      # 1.0 in contact
+W_R = 1                            # contact point from the centre of mass, odom (3) [m]
+W_N = 4                            # ground normal (3)
+W_H = 7                            # wheel heading in the ground plane (3)
+W_VX, W_VY = 10, 11                # contact-point speed along the heading and to its left [m/s]
+W_MU = 12                          # friction limit / N [-] (mu, or F_max / N on soil)
+W_KW = 13                          # water drag k_w [kg/m]
+W_TB = 14                          # brake torque [N m]
+W_TROLL = 15                       # rolling-resistance torque [N m]
+W_MR = 16                          # soil motion resistance F_mr before the clamp [N]
+W_FX, W_FY, W_LOAD = 17, 18, 19    # tyre forces [N], normal load [N]
+W_WATER = 20                       # water drag force (3) [N]
+W_MRC = 23                         # motion resistance applied (after the clamp) [N]
+W_SIZE = 24
 # Outputs out.
-(O_SW, O_DELTA, O_TE, O_U, O_FUEL_RATE, O_TC, O_CARRIER, O_FRONT) = range(8)   # O_FRONT: 2
-O_ANGLE = O_FRONT + 2              # 4 road-wheel angles
-O_LOAD = O_ANGLE + 4               # 4
+O_SW, O_DELTA, O_TE, O_U, O_FUEL_RATE, O_TC, O_CARRIER = range(7)   # [deg], [rad], [N m], [-], [L/h], [N m], [rad/s]
+O_FRONT = 7                        # 2 (1.0 front wheel engaged)
+O_ANGLE = O_FRONT + 2              # 4 road-wheel angles [rad]
+O_LOAD = O_ANGLE + 4               # 4 normal loads [N]
 O_CONTACT = O_LOAD + 4             # 4 (1.0 in contact)
-O_CP = O_CONTACT + 4               # 4 x 3 contact points (odom)
-O_EXT = O_CP + 12                  # 4
-O_TB = O_EXT + 4                   # 4 brake torques
-O_FX = O_TB + 4                    # 4
-O_FY = O_FX + 4                    # 4
-O_SLIP = O_FY + 4                  # 4
-O_SF = O_SLIP + 4                  # 3 specific force at base_footprint, body frame
-O_POS = O_SF + 3                   # 3 base_footprint in odom
-O_VB = O_POS + 3                   # 3 velocity of base_footprint, body frame
-N_OUT = O_VB + 3
+O_CP = O_CONTACT + 4               # 4 x 3 contact points (odom) [m]
+O_EXT = O_CP + 12                  # 4 probe extensions [m]
+O_TB = O_EXT + 4                   # 4 brake torques [N m]
+O_FX = O_TB + 4                    # 4 [N]
+O_FY = O_FX + 4                    # 4 [N]
+O_SLIP = O_FY + 4                  # 4 [-]
+O_SF = O_SLIP + 4                  # 3 specific force at base_footprint, body frame [m/s^2]
+O_POS = O_SF + 3                   # 3 base_footprint in odom [m]
+O_VB = O_POS + 3                   # 3 velocity of base_footprint, body frame [m/s]
+O_SINK = O_VB + 3                  # 4 sinkages [m]
+N_OUT = O_SINK + 4
 _AWD = int(DriveMode.AWD)
 _TURF = int(DriveMode.TURF)
 
@@ -203,9 +285,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     om = s[S_OMEGA:S_OMEGA + 4]   # spins at the start of the step (read only)
 
     # 2. Steering ------------------------------------------------------------------------
-    lock = k[K_LOCK_DEG]
-    sw = steering_wheel_deg
-    sw = -lock if sw < -lock else lock if sw > lock else sw
+    sw = rack_limited_deg(steering_wheel_deg, k[K_STEER_CENTER_DEG], k[K_RACK_STOP_DEG])
     delta = bicycle_angle_rad(sw, k[K_STEER_RATIO], k[K_STEER_CENTER_DEG])
     dl, dr = ackermann_rad(delta, k[K_WHEELBASE], k[K_TRACK_FRONT])
     out[O_SW] = sw
@@ -230,66 +310,62 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     wwy = R3 * wbx + R4 * wby + R5 * wbz
     wwz = R6 * wbx + R7 * wby + R8 * wbz
     dxr, dyr, dzr = -R2, -R5, -R8            # ray direction: body down axis
-    ip = td[1]
-    plane = ip[0] == 0
+    n_iter = int(k[K_PROBE_ITERATIONS])
     datum = k[K_DATUM]
     x0s, xbs, kbs = k[K_DROOP], k[K_BUMP_START], k[K_BUMP_RATE]
-    sig_x, tau_c, k_s = k[K_SIGMA_X], k[K_TAU_C], k[K_K_SLIP]
-    p_out = brake_output_bar(brake_line_bar, k[K_P_BIAS], k[K_P_MAX])
-    tb_f = k[K_GAIN_FRONT] * p_out
-    tb_r = k[K_GAIN_REAR] * p_out
+    sig_x, tau_c, k_s, v_fade = k[K_SIGMA_X], k[K_TAU_C], k[K_K_SLIP], k[K_FADE_SPEED]
+    tb_f, tb_r = brake_torques_nm(brake_line_bar, k[K_P_BIAS], k[K_P_MAX], k[K_GAIN_FRONT], k[K_GAIN_REAR])
     j_rear = k[K_J_WHEEL] + 0.5 * k[K_J_SECONDARY] * i_r * i_r
-    jdt, w0s, munr, a1s, a0s, tres = wh
+    jdt, w0s, fmr, a1s, a0s, tres, lks, wss, tbk = (wh[WH_JDT], wh[WH_W0], wh[WH_FMAX_R], wh[WH_A1], wh[WH_A0],
+                                                    wh[WH_TRES], wh[WH_LK], wh[WH_SPIN_RATE], wh[WH_TBRAKE])
+    z_max = k[K_Z_MAX]
+    ip = td[1]
     all_contact = True
     for j in range(4):
         mx, my, mz = k[K_MOUNT + 3 * j], k[K_MOUNT + 3 * j + 1], k[K_MOUNT + 3 * j + 2]
         pmx = px + R0 * mx + R1 * my + R2 * mz
         pmy = py + R3 * mx + R4 * my + R5 * mz
         pmz = pz + R6 * mx + R7 * my + R8 * mz
-        # ground probe: ray from the mount along the body's down axis
-        zg, nx, ny, nz, si = query(td, pmx, pmy)
-        nd = nx * dxr + ny * dyr + nz * dzr
-        t = 1e9
-        if nd < -1e-6:
-            t = nz * (zg - pmz) / nd
-            if not plane:
-                for _ in range(2):
-                    cx = pmx + t * dxr
-                    cy = pmy + t * dyr
-                    zg, nx, ny, nz, si = query(td, cx, cy)
-                    nd = nx * dxr + ny * dyr + nz * dzr
-                    if nd >= -1e-6:
-                        t = 1e9
-                        break
-                    t = (nx * (cx - pmx) + ny * (cy - pmy) + nz * (zg - pmz)) / nd
-        if t < 0.0:
-            t = 1e9  # the mount is below the ground (body fallen through): no wheel contact
-        s_ext = t - Rt
-        out[O_EXT + j] = s_ext
+        t, nx, ny, nz, si = probe(td, pmx, pmy, pmz, dxr, dyr, dzr, n_iter)
+        if ip[5 + j] >= 0:
+            si = ip[5 + j]
+        sb = K_SURF + SURF_SIZE * si
+        on_soil = k[sb + SF_SOIL] != 0.0 and t < 1e8
+        # the wheel rides at the bottom of its rut: z below the surface along the normal
+        cos_n = -(nx * dxr + ny * dyr + nz * dzr)
+        z = s[S_Z + j] if on_soil else 0.0
+        t_rut = t + z / cos_n if on_soil else t
+        s_ext = t_rut - Rt
         tb = tb_f if j < 2 else tb_r
         jj = k[K_J_WHEEL] if j < 2 else j_rear
         b = W_SIZE * j
         # driveline coefficients of a wheel off the ground: inertia and brake only
         jdt[j] = jj / dt
         w0s[j] = om[j]
-        munr[j] = 0.0
+        fmr[j] = 0.0
         a1s[j] = 0.0
         a0s[j] = 0.0
         tres[j] = tb
+        lks[j] = 0.0
+        wss[j] = k[K_SPIN_RATE]
+        tbk[j] = tb
         wd[b + W_CONTACT] = 0.0
         wd[b + W_TB] = tb
         wd[b + W_TROLL] = 0.0
+        wd[b + W_MR] = 0.0
         out[O_LOAD + j] = 0.0
         out[O_CONTACT + j] = 0.0
+        out[O_EXT + j] = s_ext
         if s_ext > datum:
             s[S_U + j] = 0.0
             s[S_Y + j] = 0.0
+            s[S_Z + j] = 0.0
+            out[O_SINK + j] = 0.0
             all_contact = False
             continue
-        cpx = pmx + t * dxr
-        cpy = pmy + t * dyr
-        cpz = pmz + t * dzr
-        rx, ry, rz = cpx - px, cpy - py, cpz - pz
+        rx = pmx + t_rut * dxr - px
+        ry = pmy + t_rut * dyr - py
+        rz = pmz + t_rut * dzr - pz
         vcx = vx0 + wwy * rz - wwz * ry
         vcy = vy0 + wwz * rx - wwx * rz
         vcz = vz0 + wwx * ry - wwy * rx
@@ -308,20 +384,50 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
         v_n = vcx * nx + vcy * ny + vcz * nz
         v_x = vcx * hx + vcy * hy + vcz * hz
         v_y = vcx * lx + vcy * ly + vcz * lz
-        # suspension load
-        nl = suspension_load_n(k[K_N0 + j], k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs)
+        # suspension load; on soil the load and the sinkage are solved together (fixed point on z)
+        n0 = k[K_N0 + j]
+        nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs)
+        bw = k[K_WIDTH + j]
+        if on_soil:
+            for _ in range(2):
+                z1, _f, _l, _r, _m = tyre_on_soil(
+                    nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
+                    k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
+                    k[K_HYSTERESIS], k[K_SECTION_HEIGHT])
+                s_ext += (z1 - z) / cos_n
+                z = z1
+                nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs)
+            s[S_Z + j] = z
+            t_rut = t + z / cos_n
+            rx = pmx + t_rut * dxr - px
+            ry = pmy + t_rut * dyr - py
+            rz = pmz + t_rut * dzr - pz
+            out[O_EXT + j] = s_ext
+        out[O_SINK + j] = z if on_soil else 0.0
         if nl < 1.0:
             s[S_U + j] = 0.0
             s[S_Y + j] = 0.0
             all_contact = False
             continue
-        if ip[5 + j] >= 0:
-            si = ip[5 + j]
-        mu = k[K_SURF + 3 * si]
-        ff = k[K_SURF + 3 * si + 1]
-        t_roll = (ff if ff < 0.45 else 0.45) * nl * Rt
-        a1, a0 = slip_coefficients(s[S_U + j], v_x, dt, Rt, sig_x, tau_c, k_s)
-        munr[j] = mu * nl * Rt
+        # tyre on the ground: force limit, slip law, rolling resistance
+        tau = carcass_damping_s(tau_c, v_x, v_fade)
+        if on_soil:
+            # the last fixed-point pass was evaluated at this load's predecessor: re-evaluate at nl
+            _z, f_max, lk, ff, f_mr = tyre_on_soil(
+                nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
+                k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
+                k[K_HYSTERESIS], k[K_SECTION_HEIGHT])
+            lks[j] = lk
+            a1, a0 = slip_coefficients(s[S_U + j], v_x, dt, Rt, sig_x, tau, 1.0)
+            wd[b + W_MR] = f_mr
+            mu = f_max / nl
+        else:
+            mu = k[sb + SF_MU]
+            f_max = mu * nl
+            a1, a0 = slip_coefficients(s[S_U + j], v_x, dt, Rt, sig_x, tau, k_s)
+            ff = k[sb + SF_F]
+        t_roll = rolling_torque_nm(ff, nl, Rt)
+        fmr[j] = f_max * Rt
         a1s[j] = a1
         a0s[j] = a0
         tres[j] = tb + t_roll
@@ -337,24 +443,23 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
         wd[b + W_VX] = v_x
         wd[b + W_VY] = v_y
         wd[b + W_MU] = mu
-        wd[b + W_KW] = k[K_SURF + 3 * si + 2]
+        wd[b + W_KW] = water_drag_coefficient_kg_m(k[K_CD_WATER], bw, Rt, k[sb + SF_WATER])
         wd[b + W_TROLL] = t_roll
     out[O_TB] = out[O_TB + 1] = tb_f
     out[O_TB + 2] = out[O_TB + 3] = tb_r
 
     # 5. Driveline solve -----------------------------------------------------------------
     if mode == _AWD:
-        two_way = park or (k[K_ADC] != 0.0 and pedal < ADC_PEDAL_THRESHOLD)
-        front_mode = FRONT_LOCKED if two_way else FRONT_OVERRUN
+        front_mode = FRONT_LOCKED if two_way_lock(park, True, k[K_ADC] != 0.0, pedal) else FRONT_OVERRUN
     else:
         front_mode = FRONT_FREE
     open_rear = mode == _TURF
     eta = k[K_ETA]
     solve_driveline(wh, dres, dt, in_gear, park, open_rear, front_mode, ring_ratio, R_all, eta, j_e, w_free,
                     cap_fwd, cap_rev, k[K_PARK_HOLD], Rt)
-    c1 = dres[0]
-    t_c = dres[1]
-    t_sup = dres[2]
+    c1 = dres[D_CARRIER]
+    t_c = dres[D_TC]
+    t_sup = dres[D_TSUP]
     c0 = 0.5 * (om[2] + om[3])
     c_mean = 0.5 * (c0 + c1)
     we1 = w_free - dt * t_c / j_e
@@ -376,8 +481,8 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     out[O_U] = u
     out[O_TC] = t_c
     out[O_CARRIER] = c1
-    out[O_FRONT] = dres[15]
-    out[O_FRONT + 1] = dres[16]
+    out[O_FRONT] = dres[D_DRIVEN]
+    out[O_FRONT + 1] = dres[D_DRIVEN + 1]
 
     # ledger: powertrain side
     led[L_FUEL] += p_fuel * dt
@@ -392,16 +497,19 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     shaft_work = 0.0
     for j in range(4):
         w0 = om[j]
-        w1 = dres[3 + j]
+        w1 = dres[D_OMEGA + j]
         wm = 0.5 * (w0 + w1)
         jj = jdt[j] * dt
         led[L_WHEEL_KINETIC] += 0.5 * jj * (w1 * w1 - w0 * w0)
-        th = _tanh(10.0 * w1)
         b = W_SIZE * j
-        led[L_BRAKE] += wd[b + W_TB] * th * wm * dt
-        led[L_ROLLING] += wd[b + W_TROLL] * th * wm * dt
-        if dres[15 + j] != 0.0:
-            shaft_work += dres[7 + j] * wm * dt
+        if dres[D_HELD + j] != 0.0:
+            led[L_BRAKE] += dres[D_TRES + j] * wm * dt        # the brake holds the wheel: its reaction
+        else:
+            th = spin_factor(w1, k[K_SPIN_RATE])
+            led[L_BRAKE] += wd[b + W_TB] * th * wm * dt
+            led[L_ROLLING] += wd[b + W_TROLL] * th * wm * dt
+        if dres[D_DRIVEN + j] != 0.0:
+            shaft_work += dres[D_SHAFT + j] * wm * dt
     led[L_COUPLING] += t_sup * c_mean * dt - shaft_work
 
     # 6. Chassis -------------------------------------------------------------------------
@@ -409,14 +517,17 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     fx_t, fy_t, fz_t = 0.0, 0.0, -m * G_MPS2
     mx_t, my_t, mz_t = 0.0, 0.0, 0.0
     sig_y = k[K_SIGMA_Y]
+    k_s = k[K_K_SLIP]
+    tau_c = k[K_TAU_C]
     c_al = k[K_C_ALPHA]
     for j in range(4):
         b = W_SIZE * j
-        w1 = dres[3 + j]
+        w1 = dres[D_OMEGA + j]
         s[S_ANGLE + j] += w1 * dt
         out[O_FX + j] = 0.0
         out[O_FY + j] = 0.0
         out[O_SLIP + j] = 0.0
+        wd[b + W_MRC] = 0.0
         if wd[b + W_CONTACT] == 0.0:
             wd[b + W_FX] = wd[b + W_FY] = wd[b + W_LOAD] = 0.0
             continue
@@ -424,25 +535,33 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
         v_x = wd[b + W_VX]
         v_y = wd[b + W_VY]
         mu = wd[b + W_MU]
-        fxl = dres[11 + j]
-        u_end = deflection_end_m(s[S_U + j], v_x, w1, dt, Rt, sig_x, k_s)
+        fxl = dres[D_FX + j]
+        soil = wh[WH_LK][j] > 0.0
+        # the slip state saturates the force (|k_s s| <= SATURATION on hard ground, |s| <= 1 on soil)
+        s_lim = 1.0 if soil else SATURATION / k_s
+        u_end = deflection_end_m(s[S_U + j], v_x, w1, dt, Rt, sig_x, s_lim)
         s[S_U + j] = u_end
-        out[O_SLIP + j] = u_end / sig_x
-        fyl, y_end = lateral_force_and_state(s[S_Y + j], v_x, v_y, dt, sig_y, tau_c, c_al, nl, mu, fxl)
+        out[O_SLIP + j] = reported_slip(w1, v_x, Rt, k[K_SLIP_FLOOR])
+        tau = carcass_damping_s(tau_c, v_x, k[K_FADE_SPEED])
+        fyl, y_end = lateral_force_and_state(s[S_Y + j], v_x, v_y, dt, sig_y, tau, c_al, nl, mu, fxl)
         s[S_Y + j] = y_end
         out[O_FX + j] = fxl
         out[O_FY + j] = fyl
+        # soil: the motion resistance acts on the chassis force of the wheel, with the reference's clamp
+        mrc = 0.0
+        if soil:
+            mrc = motion_resistance_n(wd[b + W_MR], v_x, k[K_N0 + j], G_MPS2, dt, k[K_MR_SPEED])
+        wd[b + W_MRC] = mrc
+        fxc = fxl - mrc
         nx, ny, nz = wd[b + W_N], wd[b + W_N + 1], wd[b + W_N + 2]
         hx, hy, hz = wd[b + W_H], wd[b + W_H + 1], wd[b + W_H + 2]
         lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
-        Fx = nl * nx + fxl * hx + fyl * lx
-        Fy = nl * ny + fxl * hy + fyl * ly
-        Fz = nl * nz + fxl * hz + fyl * lz
+        Fx = nl * nx + fxc * hx + fyl * lx
+        Fy = nl * ny + fxc * hy + fyl * ly
+        Fz = nl * nz + fxc * hz + fyl * lz
         kw = wd[b + W_KW]
         if kw > 0.0:
-            vhx, vhy, vhz = v_x * hx + v_y * lx, v_x * hy + v_y * ly, v_x * hz + v_y * lz
-            sp = _sqrt(vhx * vhx + vhy * vhy + vhz * vhz)
-            wfx, wfy, wfz = -kw * sp * vhx, -kw * sp * vhy, -kw * sp * vhz
+            wfx, wfy, wfz = water_drag_n(kw, v_x * hx + v_y * lx, v_x * hy + v_y * ly, v_x * hz + v_y * lz)
             Fx += wfx
             Fy += wfy
             Fz += wfz
@@ -460,6 +579,8 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     # body box against the ground (only when a wheel has lost contact: roll-over, fall)
     nbox = 0
     if not all_contact:
+        inv_i = k[K_INERTIA_INV:K_INERTIA_INV + 9]
+        n_touch = 0
         for c in range(8):
             bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
             rx = R0 * bx_ + R1 * by_ + R2 * bz_
@@ -467,21 +588,32 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
             rz = R6 * bx_ + R7 * by_ + R8 * bz_
             zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
             depth = (zg - pz - rz) * nz
+            box[6 * c] = depth
+            if depth > 0.0:
+                n_touch += 1
+        share = 1.0 / n_touch if n_touch > 0 else 1.0
+        for c in range(8):
+            depth = box[6 * c]
             if depth <= 0.0:
                 continue
+            bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
+            rx = R0 * bx_ + R1 * by_ + R2 * bz_
+            ry = R3 * bx_ + R4 * by_ + R5 * bz_
+            rz = R6 * bx_ + R7 * by_ + R8 * bz_
+            zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
             vcx = vx0 + wwy * rz - wwz * ry
             vcy = vy0 + wwz * rx - wwx * rz
             vcz = vz0 + wwx * ry - wwy * rx
             v_n = vcx * nx + vcy * ny + vcz * nz
-            nb = _BOX_STIFFNESS_N_M * depth - _BOX_DAMPING_N_S_M * v_n
-            if nb <= 0.0:
-                continue
             tx, ty_, tz = vcx - v_n * nx, vcy - v_n * ny, vcz - v_n * nz
             vt = _sqrt(tx * tx + ty_ * ty_ + tz * tz)
-            ft = -_BOX_FRICTION * nb * _tanh(vt / 0.1) / vt if vt > 1e-9 else 0.0
-            Fx = nb * nx + ft * tx
-            Fy = nb * ny + ft * ty_
-            Fz = nb * nz + ft * tz
+            m_n = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, nx, ny, nz)
+            m_t = m_n
+            if vt > 0.0:
+                m_t = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, tx / vt, ty_ / vt,
+                                        tz / vt)
+            Fx, Fy, Fz = box_contact_force_n(depth, v_n, tx, ty_, tz, nx, ny, nz, m_n, m_t, share, dt,
+                                             k[K_BOX_STIFFNESS], k[K_BOX_DAMPING], k[K_BOX_FRICTION])
             fx_t += Fx
             fy_t += Fy
             fz_t += Fz
@@ -511,7 +643,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     wmx = R0 * wmb0 + R1 * wmb1 + R2 * wmb2
     wmy = R3 * wmb0 + R4 * wmb1 + R5 * wmb2
     wmz = R6 * wmb0 + R7 * wmb1 + R8 * wmb2
-    susp = slip = water = 0.0
+    susp = slip = water = soil_w = 0.0
     for j in range(4):
         b = W_SIZE * j
         if wd[b + W_CONTACT] == 0.0:
@@ -525,8 +657,10 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
         lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
         fxl, fyl, nl = wd[b + W_FX], wd[b + W_FY], wd[b + W_LOAD]
         susp -= nl * (cvx * nx + cvy * ny + cvz * nz)
-        wm = 0.5 * (om[j] + dres[3 + j])
-        slip += fxl * (Rt * wm - (cvx * hx + cvy * hy + cvz * hz)) - fyl * (cvx * lx + cvy * ly + cvz * lz)
+        wm = 0.5 * (om[j] + dres[D_OMEGA + j])
+        v_h = cvx * hx + cvy * hy + cvz * hz
+        slip += fxl * (Rt * wm - v_h) - fyl * (cvx * lx + cvy * ly + cvz * lz)
+        soil_w += wd[b + W_MRC] * v_h
         water -= wd[b + W_WATER] * cvx + wd[b + W_WATER + 1] * cvy + wd[b + W_WATER + 2] * cvz
     body = 0.0
     for c in range(nbox):
@@ -540,6 +674,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
     led[L_SUSPENSION] += susp * dt
     led[L_TYRE_SLIP] += slip * dt
     led[L_WATER] += water * dt
+    led[L_SOIL] += soil_w * dt
     led[L_AERO] -= (fax * vmx + fay * vmy + faz * vmz) * dt
     led[L_ANGULAR_DAMPING] += damp_loss
     led[L_CHASSIS_KINETIC] += ke1 - ke0
@@ -547,7 +682,7 @@ def physics_step(k, curves, td, chx, s, wd, box, wh, dres, led, out, pedal, brak
 
     # outputs: wheel spins, specific force at base_footprint (body frame, gravity included)
     for j in range(4):
-        s[S_OMEGA + j] = dres[3 + j]
+        s[S_OMEGA + j] = dres[D_OMEGA + j]
     Q0, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
     ax, ay_, az = (vx1 - vx0) / dt, (vy1 - vy0) / dt, (vz1 - vz0) / dt + G_MPS2
     abx = Q0 * ax + Q3 * ay_ + Q6 * az
@@ -617,7 +752,8 @@ class Vehicle:
     ``wheel_spin_rad_s``, ``wheel_angle_rad``, ``road_wheel_angle_rad``,
     ``wheel_load_n``, ``wheel_in_contact``, ``contact_point_m`` (odom, None in the
     air, at the start of the step), ``wheel_extension_m``, ``wheel_fx_n``, ``wheel_fy_n``,
-    ``wheel_slip``, ``steering_wheel_deg``, ``bicycle_angle_rad``,
+    ``wheel_slip`` (kinematic, -1 at lock), ``sinkage_m`` (depth of each wheel's rut, 0 on hard ground),
+    ``steering_wheel_deg``, ``bicycle_angle_rad``,
     ``engine_rpm``, ``engine_torque_nm``, ``torque_request``, ``cvt_ratio``,
     ``gear``, ``gear_target``, ``shift_in_progress``, ``last_gear_reject``,
     ``drive_mode``, ``brake_torque_nm``, ``fuel_l``, ``fuel_rate_l_h``,
@@ -644,7 +780,9 @@ class Vehicle:
         self.lever = GearLever(P.gearbox.max_shift_speed_mps, P.gearbox.shift_time_s)
         self.chassis = Chassis(mp.mass_kg, mp.inertia_tensor_kg_m2, P.resistances.angular_damping_per_s)
         self.solver = DrivelineSolver(P.tyres.radius_m)
-        self.ledger = EnergyLedger()
+        self._ledger = EnergyLedger()
+        self._ledger_stale = False
+        self._o = None
         # Geometry: mounts relative to the centre of mass, body frame.
         L, bf, br = P.geometry.wheelbase_m, P.geometry.track_front_m, P.geometry.track_rear_m
         Rt = P.tyres.radius_m
@@ -654,21 +792,24 @@ class Vehicle:
                            (-cg[0], 0.5 * br - cg[1], zm - cg[2]), (-cg[0], -0.5 * br - cg[1], zm - cg[2]))
         self._bf_rel = (-cg[0], -cg[1], -cg[2])
         # Corners of the body box (collides with the ground, like the Chaos box of the game).
-        self._box_rel = tuple((x - cg[0], y - cg[1], z - cg[2]) for x in _BOX_X_M(L) for y in _BOX_Y_M
-                              for z in _BOX_Z_M)
-        self._widths = (P.tyres.front_width_m, P.tyres.front_width_m, P.tyres.rear_width_m, P.tyres.rear_width_m)
-        surf_water = tuple(
-            0.5 * 1000.0 * P.resistances.water_drag_coefficient * min(2.0 * Rt, sf.water_depth_m)
-            if sf.water_depth_m > 0.0 else 0.0 for sf in P.surfaces)
+        ch = P.chassis
+        self._box_rel = tuple((x - cg[0], y - cg[1], z - cg[2]) for x in (ch.box_rear_m, L + ch.box_front_overhang_m)
+                              for y in (-ch.box_half_width_m, ch.box_half_width_m)
+                              for z in (ch.box_bottom_m, ch.box_top_m))
+        ty = P.tyres
+        self._widths = (ty.front_width_m, ty.front_width_m, ty.rear_width_m, ty.rear_width_m)
+        pg = (ty.front_inflation_pa + ty.carcass_pa,) * 2 + (ty.rear_inflation_pa + ty.carcass_pa,) * 2
+        k_tyre = tuple(tyre_membrane_rate_n_m(pg[j] - ty.carcass_pa, ty.carcass_pa, Rt, self._widths[j])
+                       for j in range(4))
         self._eta = min(1.0, max(0.05, P.cvt.belt_efficiency * P.cvt.gear_efficiency))
         # Idle-governor constants (curves at idle).
         n_idle = P.engine.idle_rpm
         self._t_wot_idle = _eng.full_load_torque_nm(n_idle, self.curves)
         self._t_fr_idle = _eng.friction_torque_nm(n_idle, self.curves)
         # Kernel constants, computed once (module docstring, K_*).
-        e, cv, ty, spr = P.engine, P.cvt, P.tyres, self.springs
+        e, cv, spr = P.engine, P.cvt, self.springs
         named = dict(
-            dt=self.dt_s, radius=Rt, lock_deg=P.dbw["steering"]["lock_deg"], steer_ratio=P.steering.ratio,
+            dt=self.dt_s, radius=Rt, rack_stop_deg=P.steering.rack_stop_deg, steer_ratio=P.steering.ratio,
             steer_center_deg=P.steering.center_deg, wheelbase=L, track_front=bf, idle_rad_s=e.idle_rad_s,
             idle_gain=e.idle_gain, t_wot_idle=self._t_wot_idle, t_fr_idle=self._t_fr_idle,
             t_acc=e.accessory_drag_nm, max_speed=e.max_speed_mps, pedal_exponent=e.pedal_exponent,
@@ -682,16 +823,27 @@ class Vehicle:
             gain_front=P.brakes.front_nm_per_bar, gain_rear=P.brakes.rear_nm_per_bar,
             datum=P.chassis.compression_datum_m, droop=spr.droop_m, bump_start=spr.bump_start_m,
             bump_rate=spr.bump_rate_n_m2, mass=mp.mass_kg, angular_damping=P.resistances.angular_damping_per_s,
-            sigma_x=ty.longitudinal_relaxation_m, tau_c=ty.carcass_damping_s, k_slip=ty.hard_slip_stiffness,
+            sigma_x=ty.longitudinal_relaxation_m, tau_c=ty.carcass_damping_s, fade_speed=ty.damping_fade_speed_mps,
+            k_slip=ty.hard_slip_stiffness, slip_floor=ty.slip_speed_floor_mps,
             sigma_y=ty.relaxation_m, c_alpha=ty.cornering_per_load_1_rad, j_wheel=ty.wheel_inertia_kg_m2,
             air_density=P.aero.air_density_kg_m3, drag_area=P.aero.drag_area_m2,
-            park_hold=P.gearbox.park_hold_nm, n_surfaces=len(P.surfaces))
+            park_hold=P.gearbox.park_hold_nm, spin_rate=1.0 / P.resistances.spin_scale_rad_s,
+            cd_water=P.resistances.water_drag_coefficient, probe_iterations=ch.probe_iterations,
+            box_stiffness=ch.box_stiffness_n_m, box_damping=ch.box_damping_n_s_m, box_friction=ch.box_friction,
+            z_max=ty.sinkage_limit_m, mr_speed=P.resistances.motion_resistance_speed_mps,
+            hysteresis=ty.hysteresis, section_height=ty.section_height_m, lug_height=ty.lug_height_m,
+            tread_k=ty.tread_k_m, n_surfaces=len(P.surfaces))
         kv = [float(named[n]) for n in _K_NAMES]
         kv += [c for m in self._mount_rel for c in m] + list(spr.rate_n_m) + list(spr.damper_n_s_m)
-        kv += list(spr.static_load_n) + list(self._bf_rel) + list(self.chassis.inertia)
+        kv += list(spr.static_load_n) + list(self._widths) + list(pg) + list(k_tyre)
+        kv += list(self._bf_rel) + list(self.chassis.inertia)
         kv += list(self.chassis.inertia_inv) + [c for b in self._box_rel for c in b]
-        kv += [v for sf, kw in zip(P.surfaces, surf_water) for v in (sf.mu, sf.rolling_resistance, kw)]
-        assert len(kv) == K_SURF + 3 * len(P.surfaces)
+        for sf in P.surfaces:
+            so = sf.soil
+            kv += [sf.mu, sf.rolling_resistance, sf.water_depth_m, 0.0 if so is None else 1.0]
+            kv += [0.0] * 6 if so is None else [so.n, so.k_c, so.k_phi, so.cohesion_pa, so.friction_angle_rad,
+                                                so.shear_modulus_m]
+        assert len(kv) == K_SURF + SURF_SIZE * len(P.surfaces)
         self._k = array(kv)
         self._s = array([0.0] * N_STATE)
         self._wd = array([0.0] * (4 * W_SIZE))
@@ -747,8 +899,11 @@ class Vehicle:
         ch = self.chassis
         ch.set_quaternion(q)
         cg = self.mass_properties.cg_m
-        ch.p = [x_m + fx * cg[0] + lx * cg[1] + nx * cg[2], y_m + fy * cg[0] + ly * cg[1] + ny * cg[2],
-                z + fz * cg[0] + lz * cg[1] + nz * cg[2]]
+        # On soil each wheel starts in the rut of its static load; the body sits lower by their mean.
+        sink = self._static_sinkage_m(x_m, y_m, (fx, fy, fz), (lx, ly, lz))
+        zs = -0.25 * sum(sink)
+        ch.p = [x_m + fx * cg[0] + lx * cg[1] + nx * (cg[2] + zs), y_m + fy * cg[0] + ly * cg[1] + ny * (cg[2] + zs),
+                z + fz * cg[0] + lz * cg[1] + nz * (cg[2] + zs)]
         v0 = float(speed_mps)
         ch.v = [v0 * fx, v0 * fy, v0 * fz]
         ch.w = [0.0, 0.0, 0.0]
@@ -760,6 +915,7 @@ class Vehicle:
             st[S_ANGLE + j] = 0.0
             st[S_U + j] = 0.0
             st[S_Y + j] = 0.0
+            st[S_Z + j] = sink[j]
         e = P.engine
         we = e.idle_rad_s
         info = self.gears[self.lever.gear]
@@ -776,14 +932,16 @@ class Vehicle:
         st[S_TC_PREV] = 0.0
         st[S_FUEL] = P.fuel.tank_l
         st[S_HEAT] = 0.0
-        self.ledger.reset()
+        self._ledger.reset()
+        self._ledger_stale = False
         for i in range(len(LEDGER_TERMS)):
             self._led[i] = 0.0
         self.time_s = 0.0
         n0 = self.springs.static_load_n
         self.wheel_load_n = tuple(n0)
         self.wheel_in_contact = (True, True, True, True)
-        self.contact_point_m = (None, None, None, None)
+        self._o = None
+        self._sink_reset = sink
         self.wheel_extension_m = (P.chassis.rest_extension_m,) * 4
         self.steering_wheel_deg = P.steering.center_deg
         self.road_wheel_angle_rad = (0.0, 0.0, 0.0, 0.0)
@@ -801,6 +959,31 @@ class Vehicle:
         self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
         kinematics(self._k, ch.x, self._out)
         self._publish_kinematics(to_list(self._out))
+
+    def _static_sinkage_m(self, x_m: float, y_m: float, fwd: tuple, left: tuple) -> tuple:
+        """Sinkage [m] of each wheel at its static load on the surface below it (0 on hard ground), for a
+        vehicle with base_footprint at (x, y) and the given forward and left axes (odom)."""
+        P = self.params
+        ty = P.tyres
+        out = []
+        for j in range(4):
+            mx, my = self._mount_rel[j][0] - self._bf_rel[0], self._mount_rel[j][1] - self._bf_rel[1]
+            wx = x_m + fwd[0] * mx + left[0] * my
+            wy = y_m + fwd[1] * mx + left[1] * my
+            si = self.terrain.height_normal_surface(wx, wy)[4]
+            pinned = self.terrain.wheel_surfaces[j]
+            sf = P.surfaces[P.surface_index(pinned)] if pinned is not None else P.surfaces[si]
+            so = sf.soil
+            if so is None:
+                out.append(0.0)
+                continue
+            k = self._k
+            z = tyre_on_soil(self.springs.static_load_n[j], self._widths[j], ty.radius_m, k[K_PG + j],
+                             k[K_KTYRE + j], so.n, so.k_c, so.k_phi, so.cohesion_pa, so.friction_angle_rad,
+                             so.shear_modulus_m, ty.sinkage_limit_m, ty.lug_height_m, ty.tread_k_m, ty.hysteresis,
+                             ty.section_height_m)[0]
+            out.append(float(z))
+        return tuple(out)
 
     # ------------------------------------------------------------------ outputs
     def _publish_kinematics(self, o: list) -> None:
@@ -879,8 +1062,7 @@ class Vehicle:
         self.wheel_load_n = tuple(o[O_LOAD:O_LOAD + 4])
         contact = o[O_CONTACT:O_CONTACT + 4]
         self.wheel_in_contact = (contact[0] != 0.0, contact[1] != 0.0, contact[2] != 0.0, contact[3] != 0.0)
-        self.contact_point_m = tuple(tuple(o[O_CP + 3 * j:O_CP + 3 * j + 3]) if contact[j] != 0.0 else None
-                                     for j in range(4))
+        self._o = o
         self.wheel_extension_m = tuple(o[O_EXT:O_EXT + 4])
         self.brake_torque_nm = tuple(o[O_TB:O_TB + 4])
         self.engine_torque_nm = o[O_TE]
@@ -893,8 +1075,34 @@ class Vehicle:
         self.wheel_fy_n = tuple(o[O_FY:O_FY + 4])
         self.wheel_slip = tuple(o[O_SLIP:O_SLIP + 4])
         self.specific_force_body_mps2 = tuple(o[O_SF:O_SF + 3])
-        self.ledger.__dict__.update(zip(LEDGER_TERMS, to_list(self._led)))
+        self._ledger_stale = True
         self._publish_kinematics(o)
+
+    # outputs read less often than every step: built on access
+    @property
+    def ledger(self) -> EnergyLedger:
+        """The energy ledger since the reset (:class:`~acres_dbw_sim.model.energy.EnergyLedger`)."""
+        if self._ledger_stale:
+            self._ledger.__dict__.update(zip(LEDGER_TERMS, to_list(self._led)))
+            self._ledger_stale = False
+        return self._ledger
+
+    @property
+    def contact_point_m(self) -> tuple:
+        """Contact point of each wheel (odom) [m] at the start of the last step, None in the air."""
+        o = self._o
+        if o is None:
+            return (None, None, None, None)
+        return tuple(tuple(o[O_CP + 3 * j:O_CP + 3 * j + 3]) if o[O_CONTACT + j] != 0.0 else None
+                     for j in range(4))
+
+    @property
+    def sinkage_m(self) -> tuple:
+        """Depth of each wheel's rut below the surface [m] (0 on hard ground; soil.py)."""
+        o = self._o
+        if o is None:
+            return self._sink_reset
+        return tuple(o[O_SINK:O_SINK + 4])
 
 
 def _compile() -> None:

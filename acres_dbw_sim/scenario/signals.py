@@ -54,7 +54,7 @@ COLUMNS: tuple = (
     ("wheel_angle_fr_rad", "road-wheel steer angle, front right"),
 ) + tuple((f"wheel_speed_{w}_rad_s", f"wheel spin, {w.upper()}") for w in _WHEELS) + tuple(
     (f"wheel_load_{w}_n", f"tyre normal load, {w.upper()}") for w in _WHEELS) + tuple(
-    (f"sinkage_{w}_m", f"tyre sinkage, {w.upper()} (0 on the rigid surfaces of this model)") for w in _WHEELS) + (
+    (f"sinkage_{w}_m", f"tyre sinkage, {w.upper()} (depth of the rut on soil, 0 on hard ground)") for w in _WHEELS) + (
     ("clutch_torque_nm", "primary-clutch torque"),
     ("fuel_used_l", "fuel burnt since t = 0 (from the ledger's fuel energy)"),
     ("energy_fuel_j", "fuel energy since t = 0"),
