@@ -32,6 +32,10 @@ Time modes (parameter ``time_mode``):
     Advances only when asked: each call of the service ``~/step``
     (std_srvs/Trigger) runs ``lockstep_steps`` physics steps and publishes
     after each. Deterministic: identical inputs give identical outputs.
+
+Several vehicles in one process (parameter ``vehicles``, :class:`FleetNode`):
+one :class:`SimNode` per vehicle in ``/<name>/vehicle`` with frames prefixed
+``<name>/``, stepped together by one loop, one ``/clock``.
 """
 
 from __future__ import annotations
@@ -809,7 +813,10 @@ class SimNode(Node):
             else:
                 self.get_logger().info(arbiter.describe_event(event))
         if events or step % self._diag_every == 0:
-            self._pub_diag.publish(interface_diagnostics(arbiter, t, stamp))
+            # several vehicles on one /diagnostics: the hardware_id says whose status it is
+            self._pub_diag.publish(interface_diagnostics(
+                arbiter, t, stamp, **({"hardware_id": f"acres_dbw_sim:{self.get_namespace()}"}
+                                      if self._member else {})))
 
     def _print_status(self) -> None:
         now = time.monotonic()
