@@ -211,3 +211,45 @@ def test_lockstep_steps_every_vehicle_and_shared_parameters_stay_shared(ros_proc
         node.destroy_node()
         rclpy.try_shutdown()
     assert proc.stop() == 0, proc.output()
+
+
+def test_fleet_follows_another_clock_owner(ros_process):
+    """sim mode, clock_owner false: the fleet steps every vehicle to the owner's /clock."""
+    owner = ros_process([str(NODE_EXE), "--ros-args", "-r", "__ns:=/owner", "-p", "time_mode:=sim",
+                         "-p", "rate_factor:=2.0", "-p", "frame_prefix:=owner/"], name="owner")
+    fleet = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicles:=[car1, car2]",
+                         "-p", "time_mode:=sim", "-p", "clock_owner:=false",
+                         "-p", "use_sim_time:=true"], name="follower")
+    rclpy.init()
+    node = rclpy.create_node("fleet_follow_client")
+    try:
+        odom = {n: [] for n in CARS}
+        clock, diag = [], {}
+        for n in CARS:
+            node.create_subscription(Odometry, f"/{n}/vehicle/odom", odom[n].append, 100)
+        node.create_subscription(Clock, "/clock", lambda m: clock.append(_s(m.clock)), 100)
+        from diagnostic_msgs.msg import DiagnosticArray
+        node.create_subscription(DiagnosticArray, "/diagnostics", lambda m: diag.update(
+            {s.hardware_id: s.name for s in m.status}), 10)
+        spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
+        assert wait_for(lambda: all(len(v) > 50 for v in odom.values()), 90.0, spin=spin), \
+            owner.output() + fleet.output()
+        pubs = lambda: [i.node_namespace for i in node.get_publishers_info_by_topic("/clock")]  # noqa: E731
+        assert wait_for(lambda: pubs() and clock, 10.0, spin=spin)   # discovery of the owner
+        wait_for(lambda: False, 0.5, spin=spin)
+        assert pubs() == ["/owner"], (pubs(), owner.output(), fleet.output())
+        a, b = _s(odom["car1"][-1].header.stamp), _s(odom["car2"][-1].header.stamp)
+        assert abs(a - clock[-1]) < 0.5 and abs(b - clock[-1]) < 0.5, (a, b, clock[-1])
+        assert wait_for(lambda: {"acres_dbw_sim:/car1/vehicle", "acres_dbw_sim:/car2/vehicle"} <= set(diag),
+                        5.0, spin=spin), diag
+        # the owner gone, the fleet stops with its clock
+        assert owner.stop() == 0
+        wait_for(lambda: False, 1.0, spin=spin)
+        n = len(odom["car1"])
+        wait_for(lambda: False, 1.0, spin=spin)
+        assert len(odom["car1"]) == n, "the fleet went on without the owner's /clock"
+        assert fleet.alive(), fleet.output()
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    assert fleet.stop() == 0, fleet.output()
