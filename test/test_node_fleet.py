@@ -253,3 +253,26 @@ def test_fleet_follows_another_clock_owner(ros_process):
         node.destroy_node()
         rclpy.try_shutdown()
     assert fleet.stop() == 0, fleet.output()
+
+
+def test_realtime_vehicles_share_the_step_grid(ros_process):
+    """realtime: one timer steps both vehicles, so their stamps are the same instants."""
+    proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicles:=[car1, car2]"], name="realtime")
+    rclpy.init()
+    node = rclpy.create_node("fleet_realtime_client")
+    try:
+        stamps = {n: [] for n in CARS}
+        for n in CARS:
+            node.create_subscription(Odometry, f"/{n}/vehicle/odom",
+                                     lambda m, n=n: stamps[n].append(_s(m.header.stamp)), 100)
+        spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
+        assert wait_for(lambda: all(len(v) > 120 for v in stamps.values()), 90.0, spin=spin), proc.output()
+        first, second = set(stamps["car1"]), set(stamps["car2"])
+        assert len(first & second) >= 0.9 * min(len(first), len(second))
+        assert abs(stamps["car1"][-1] - time.time()) < 1.0   # on the wall clock
+        back = [(a, b) for v in stamps.values() for a, b in zip(v, v[1:]) if b <= a]
+        assert not back, back[:3]
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    assert proc.stop() == 0, proc.output()
