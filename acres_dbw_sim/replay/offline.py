@@ -42,7 +42,7 @@ from ..dbw.schedule import CanSchedule, report_schedule
 from ..model.enums import DriveMode, Gear
 from ..model.params import ParameterError, load_parameters
 from ..model.terrain import FlatTerrain
-from ..scenario.runner import RunResult, write_outputs
+from ..scenario.runner import RunResult, finite_json, write_outputs
 from ..scenario.schema import InitialSpec, Scenario, TerrainSpec
 from ..scenario.signals import RowReader
 from ..simulation import MODELS, Simulation
@@ -860,16 +860,7 @@ def replay_report(res: ReplayResult) -> dict:
     inp = res.input
     sc = inp.scan
 
-    def fin(x):
-        if isinstance(x, float):
-            return x if math.isfinite(x) else None
-        if isinstance(x, dict):
-            return {k: fin(v) for k, v in x.items()}
-        if isinstance(x, (list, tuple)):
-            return [fin(v) for v in x]
-        return x
-
-    return fin({
+    return finite_json({
         "bag": {"path": str(inp.bag), "storage": sc.storage, "messages": sc.message_count,
                 "start_ns": sc.start_ns, "end_ns": sc.end_ns, "duration_s": (sc.end_ns - sc.start_ns) * 1e-9,
                 "topics": {ch.topic: {"type": ch.msgtype, "messages": ch.count} for ch in sc.topics().values()}},

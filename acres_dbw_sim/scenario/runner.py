@@ -47,7 +47,7 @@ from ..simulation import Simulation
 from .schema import STREAMED, Scenario
 from .signals import COLUMN_NAMES, INDEX, RowReader, csv_format, evaluate_metric
 
-__all__ = ["RunResult", "run_scenario", "write_outputs", "OUTPUT_FILES"]
+__all__ = ["RunResult", "run_scenario", "write_outputs", "finite_json", "OUTPUT_FILES"]
 
 #: Files a run writes into its output directory.
 OUTPUT_FILES = ("timeseries.csv", "summary.json", "plots.png")
@@ -158,7 +158,7 @@ class RunResult:
                        "expect": r.expect, "passed": r.passed, "outputs": f"vehicles/{name}"}
                 for name, r in self.vehicles.items()}
         out["passed"] = self.passed
-        return _finite_json(out)
+        return finite_json(out)
 
 
 def _row_dict(row: np.ndarray) -> dict:
@@ -166,13 +166,18 @@ def _row_dict(row: np.ndarray) -> dict:
             for n, v in zip(COLUMN_NAMES, row.tolist())}
 
 
-def _finite_json(x):
+def finite_json(x):
+    """A copy of ``x`` (nested dicts, lists, tuples) safe for strict JSON: NaN and ±inf become None.
+
+    Used for every JSON file the tools write (scenario results, replay.json,
+    calibration.json), which are written with ``allow_nan=False``.
+    """
     if isinstance(x, float):
         return x if math.isfinite(x) else None
     if isinstance(x, dict):
-        return {k: _finite_json(v) for k, v in x.items()}
+        return {k: finite_json(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
-        return [_finite_json(v) for v in x]
+        return [finite_json(v) for v in x]
     return x
 
 

@@ -19,15 +19,12 @@ The generic pieces (:class:`ParameterError`, the flattening of the tree, the
 """
 from __future__ import annotations
 
-import copy
-import json
 import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...model.params import (RPM_TO_RAD_S, ParameterError, _check_range, _check_type, _flatten, _is_number,
-                             _parse_value, _tree_get, parse_overrides)
+from ...model.params import RPM_TO_RAD_S, ParameterError, _check_range, apply_overrides, read_parameter_tree
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "Constants", "MaxxumParameters",
@@ -357,30 +354,6 @@ def _validate(v: dict) -> None:
         raise ParameterError("constants.rest_extension_m", "must be below constants.compression_datum_m")
 
 
-def _apply_overrides(tree: dict, defaults: dict, values: dict, overrides: str | None) -> None:
-    """Apply ``key=value;key[i]=value`` to ``values`` with the shared parser and type check.
-
-    The same loop is inside :func:`acres_dbw_sim.model.params.load_parameters`
-    and not a function there; it should become one shared function (see
-    docs/maxxum150.md, "What remains").
-    """
-    for key, idx, raw in parse_overrides(overrides):
-        _tree_get(tree, key)
-        new = _parse_value(raw)
-        if idx is None:
-            values[key] = _check_type(key, defaults[key], new)
-            continue
-        if not isinstance(defaults[key], list):
-            raise ParameterError(f"{key}[{idx}]", "index given but the parameter is not an array")
-        if idx >= len(defaults[key]):
-            raise ParameterError(f"{key}[{idx}]", f"index out of range: the array has {len(defaults[key])} elements")
-        if not _is_number(new):
-            raise ParameterError(f"{key}[{idx}]", f"wrong type: expected a finite number, got {new!r}")
-        arr = list(values[key])
-        arr[idx] = new
-        values[key] = arr
-
-
 def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None = None) -> MaxxumParameters:
     """Load, override and validate the Maxxum parameter file.
 
@@ -402,20 +375,8 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
         range or not among the allowed choices; the message names the key.
     """
     p = Path(path) if path is not None else default_config_path()
-    try:
-        tree = json.loads(p.read_text())
-    except OSError as exc:
-        raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise ParameterError("<file>", f"invalid JSON in {p}: {exc}") from exc
-    if not isinstance(tree, dict):
-        raise ParameterError("<file>", f"{p} must hold a JSON object of sections")
-    defaults: dict = {}
-    _flatten(tree, "", defaults)
-    values = copy.deepcopy(defaults)
-    for key, x in defaults.items():
-        values[key] = _check_type(key, x, x)
-    _apply_overrides(tree, defaults, values, overrides)
+    tree, defaults, values = read_parameter_tree(p)
+    apply_overrides(tree, defaults, values, overrides)
     _validate(values)
     return _assemble(values, str(p))
 
