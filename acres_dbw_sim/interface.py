@@ -99,6 +99,10 @@ PARAMETERS = {
     "cmd_vel_timeout_s": (0.5, "cmd_vel: stop the vehicle when no Twist came for this long [s], > 0"),
     "cmd_vel_shift_park": (False, "cmd_vel: let the ULC leave PARK and park after a stop"),
     "model": ("full", "model level behind the DBW: full | kinematic (docs/kinematic.md)"),
+    "vehicles": ([], "serve several vehicles in this process, one per name: 'car1' gives the "
+                     "node /car1/vehicle/dbw_node with frame_prefix 'car1/' (a name starting "
+                     "with '/' is the namespace itself); empty = one vehicle (README, "
+                     "'Many vehicles in one process')"),
 }
 
 #: Lever-position names ``initial_gear`` accepts (any case) and the lever position

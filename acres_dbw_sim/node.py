@@ -32,6 +32,10 @@ Time modes (parameter ``time_mode``):
     Advances only when asked: each call of the service ``~/step``
     (std_srvs/Trigger) runs ``lockstep_steps`` physics steps and publishes
     after each. Deterministic: identical inputs give identical outputs.
+
+Several vehicles in one process (parameter ``vehicles``, :class:`FleetNode`):
+one :class:`SimNode` per vehicle in ``/<name>/vehicle`` with frames prefixed
+``<name>/``, stepped together by one loop, one ``/clock``.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 import signal
 import sys
 import time
@@ -61,6 +66,8 @@ try:
     from rclpy.experimental import EventsExecutor
 except ImportError:  # rclpy before Jazzy
     EventsExecutor = None
+from dataclasses import dataclass
+
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 from rclpy.parameter import Parameter
@@ -119,11 +126,68 @@ MAX_CATCH_UP_S = 1.0  # realtime: steps owed caught up in one tick; more are ski
 MAX_CATCH_UP_RECORDING_S = 60.0  # the same while recording a bag [s]
 DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
+#: Parameters every vehicle of one process must share (``vehicles``): one step loop
+#: and one /clock pace them all. Set at start-up only (``/**`` in a params file).
+FLEET_WIDE = ("step_hz", "time_mode", "rate_factor", "lockstep_steps", "clock_owner")
+_NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 
 class StartupError(RuntimeError):
     """A parameter is invalid: start-up stops with this message (names the parameter)."""
+
+
+@dataclass(frozen=True)
+class FleetMember:
+    """Where one vehicle of a ``vehicles`` process lives.
+
+    ``namespace`` of its ``dbw_node`` (``/car1/vehicle``), the default ``frame_prefix``
+    of its frames (``car1/``), the topic of its RViz pose tool (``/car1/initialpose``)
+    and whether it is the lead: the vehicle whose node publishes ``/clock`` (sim and
+    lockstep modes, with ``clock_owner``) and whose pacing the step loop follows.
+    """
+
+    namespace: str
+    frame_prefix: str
+    initialpose_topic: str
+    lead: bool
+
+
+def parse_vehicles(value: object) -> list[FleetMember]:
+    """The vehicles the parameter ``vehicles`` names, in its order (the first leads).
+
+    A name ``car1`` gives the namespace ``/car1/vehicle`` (the real driver's
+    ``/vehicle`` under the vehicle's name), frame prefix ``car1/`` and
+    ``/car1/initialpose``; a name starting with ``/`` is the namespace itself
+    (``/car1`` gives the layout of ``vehicles.launch.py``: ``/car1/...``, ``car1/``).
+    ``None`` or an empty list gives ``[]`` (one vehicle, no fleet).
+
+    Raises
+    ------
+    ValueError
+        Not a list of strings, a name that is not a ROS name (letters, digits and
+        ``_``, not starting with a digit, per ``/``-separated part), or a namespace
+        given twice; the message says which.
+    """
+    if value is None or value == []:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("expected a list of names, e.g. [car1, car2]")
+    members, seen = [], set()
+    for i, raw in enumerate(value):
+        name = raw.strip()
+        tokens = name.strip("/").split("/") if name.startswith("/") else [name]
+        bad = [t for t in tokens if not _NAME_TOKEN.fullmatch(t)]
+        if bad or not name.strip("/"):
+            raise ValueError(f"name {raw!r}: letters, digits and '_' only, not starting with a "
+                             f"digit ('/' separates namespace parts of a name starting with '/')")
+        path = "/".join(tokens)
+        namespace = "/" + path if name.startswith("/") else f"/{path}/vehicle"
+        if namespace in seen:
+            raise ValueError(f"name {raw!r}: namespace {namespace} given twice")
+        seen.add(namespace)
+        members.append(FleetMember(namespace, path + "/", f"/{path}/initialpose", lead=i == 0))
+    return members
 
 
 def _as_declared(prm: Parameter) -> Parameter:
@@ -196,16 +260,26 @@ def _period_steps(period_s: float, dt_s: float) -> int:
 class SimNode(Node):
     """``/vehicle/dbw_node``: subscriptions, publications and pacing around a Simulation.
 
+    ``member`` (given by :class:`FleetNode` only) makes it one vehicle of several
+    in one process: its namespace, default ``frame_prefix`` and ``/initialpose``
+    topic come from ``member``; it has no timer, ``~/step`` or ``/clock``
+    subscription of its own (the fleet's step loop calls :meth:`_advance` or
+    :meth:`_lockstep_step`), and only the lead publishes ``/clock``.
+
     Raises
     ------
     StartupError
         If a parameter has the wrong type or value; the message names it.
     """
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__("dbw_node", namespace="vehicle", **kwargs)
+    def __init__(self, member: FleetMember | None = None, **kwargs) -> None:
+        self._member = member
+        super().__init__("dbw_node", namespace=member.namespace if member else "vehicle", **kwargs)
         p = self._read_parameters()
         self._p = p
+        if member is not None and p["record_bag"]:
+            raise StartupError(f"parameter 'record_bag' of {self.get_fully_qualified_name()}: "
+                               f"not available with 'vehicles' (one vehicle per process records)")
         terrain = FlatTerrain(grade_pct=p["grade_pct"], bank_pct=p["bank_pct"], surface=p["surface"])
         try:
             params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
@@ -232,7 +306,9 @@ class SimNode(Node):
         self._last_status = time.monotonic()
         self._cpu_t0 = time.process_time()
         self._timer = None
-        if p["time_mode"] == "lockstep":
+        if member is not None:
+            pass   # stepped by the FleetNode's timer, /clock subscription or ~/step
+        elif p["time_mode"] == "lockstep":
             self.create_service(Trigger, "~/step", self._on_lockstep)
         elif p["time_mode"] == "sim" and not p["clock_owner"]:
             pass   # paced by the owner's /clock (_on_clock)
@@ -269,10 +345,14 @@ class SimNode(Node):
         for name, prm in list(overrides.items()):   # declare_parameter checks the type first
             if name in PARAMETERS:
                 overrides[name] = _as_declared(prm)
+        if self._member is not None and "frame_prefix" not in overrides:
+            overrides["frame_prefix"] = Parameter("frame_prefix", Parameter.Type.STRING,
+                                                  self._member.frame_prefix)
         values = {}
         for name, (default, text) in PARAMETERS.items():
-            try:
-                self.declare_parameter(name, default, _descriptor(name, default, text))
+            try:   # an empty list has no type of its own: declared as a string array
+                self.declare_parameter(name, Parameter.Type.STRING_ARRAY if default == [] else default,
+                                       _descriptor(name, default, text))
                 value = self.get_parameter(name).value
             except ParameterUninitializedException as err:  # rclpy reads '[]' as unset
                 if not isinstance(default, list):
@@ -302,6 +382,10 @@ class SimNode(Node):
     def _on_set_parameters(self, params: list[Parameter]) -> SetParametersResult:
         """Refuse a run-time value that start-up would refuse, with the reason."""
         for prm in params:
+            if self._member is not None and prm.name in FLEET_WIDE:
+                return SetParametersResult(successful=False, reason=(
+                    f"{prm.name}: shared by every vehicle of this process ('vehicles'); "
+                    f"set it at start-up for all (params file '/**')"))
             if prm.name in PARAMETERS:
                 why = _invalid(prm.name, prm.value)
                 if why:
@@ -351,7 +435,10 @@ class SimNode(Node):
         self.create_subscription(Empty, "disable", lambda _m: self.sim.submit(DISABLE), 10)
         # Absolute like RViz's tool; with several vehicles the launch file remaps it
         # per vehicle (-r /initialpose:=/<ns>/initialpose).
-        self.create_subscription(PoseWithCovarianceStamped, "/initialpose", self._on_initialpose, 1)
+        # One process with several vehicles: /<name>/initialpose, as the launch file remaps it.
+        self.create_subscription(PoseWithCovarianceStamped,
+                                 self._member.initialpose_topic if self._member else "/initialpose",
+                                 self._on_initialpose, 1)
 
         self._imu_every = CanSchedule(IMU_PERIOD_S if vehicle_rates else 0.0, dt)
         self._pub_imu = self.create_publisher(Imu, "imu/data_raw", 10)
@@ -399,9 +486,11 @@ class SimNode(Node):
             self._pub_description.publish(String(data=description.urdf(
                 self.sim.params, base_frame=p["base_frame"][len(prefix):],
                 base_link_frame=p["base_link_frame"][len(prefix):])))
+        clock_node = self._member is None or self._member.lead   # one /clock per process
         self._pub_clock = (self.create_publisher(Clock, "/clock", 10)
-                           if p["time_mode"] != "realtime" and p["clock_owner"] else None)
-        if p["time_mode"] == "sim" and not p["clock_owner"]:
+                           if p["time_mode"] != "realtime" and p["clock_owner"] and clock_node
+                           else None)
+        if p["time_mode"] == "sim" and not p["clock_owner"] and self._member is None:
             self.create_subscription(Clock, "/clock", self._on_clock, 10)
         self.create_service(Trigger, "~/reset", self._on_reset)
         for name in SUBSYSTEMS:
@@ -498,8 +587,13 @@ class SimNode(Node):
         only by the callback's latency. Realtime: ``_epoch_s`` is the wall-clock
         time [s] of simulation time 0, i.e. of ``_wall_t0``.
         """
-        mono, wall = time.monotonic(), time.time()
-        next_call_s = (self._timer.time_until_next_call() or 0) * 1e-9
+        self._align_to(time.monotonic(), time.time(),
+                       (self._timer.time_until_next_call() or 0) * 1e-9)
+
+    def _align_to(self, mono: float, wall: float, next_call_s: float) -> None:
+        """:meth:`_align_to_timer` for a timer calling next in ``next_call_s`` [s] after
+        steady time ``mono`` [s] = wall-clock time ``wall`` [s] (a fleet aligns all
+        its vehicles with one reading, so their stamps are equal)."""
         self._wall_t0 = mono + next_call_s - self._tick_period_s()
         if self._p["time_mode"] == "realtime":
             self._epoch_s = wall + (self._wall_t0 - mono)
@@ -555,14 +649,25 @@ class SimNode(Node):
         return res
 
     def _on_tick(self) -> None:
+        due, wall_shift_s, epoch_shift_s = self._pace(time.monotonic())
+        if due > 0:
+            self._advance(due, wall_shift_s, epoch_shift_s)
+            self._maybe_print_status()
+
+    def _pace(self, now_s: float) -> tuple[int, float, float]:
+        """What the timer's call at steady time ``now_s`` [s] owes, changing nothing:
+        (physics steps to run, shift [s] of the steady-clock start ``_wall_t0``, shift
+        [s] of the epoch). A fleet asks its lead and applies the answer to every
+        vehicle (:meth:`_advance`), so all step alike."""
         p = self._p
         dt = self.sim.dt_s
         factor = self._rate()
-        elapsed = time.monotonic() - self._wall_t0
+        elapsed = now_s - self._wall_t0
         # 1e-6 of a step of slack: the timer's call falls on the step's instant.
         due = int(elapsed * factor / dt + 1e-6) - self._steps_at_t0
+        wall_shift_s = epoch_shift_s = 0.0
         if due <= 0:
-            return
+            return 0, wall_shift_s, epoch_shift_s
         if p["time_mode"] == "sim":
             # At most MAX_BATCH_S of simulated time between two publications: clients
             # (their timers run on /clock) must see the clock advance in steps shorter
@@ -570,7 +675,7 @@ class SimNode(Node):
             # cannot keep up the simulation runs slower instead.
             max_steps = max(1, int(MAX_BATCH_S / dt))
             if due > max_steps:
-                self._wall_t0 += (due - max_steps) * dt / factor
+                wall_shift_s = (due - max_steps) * dt / factor
                 due = max_steps
         else:
             # Realtime: stamps stay on the wall clock. A late tick catches up every
@@ -582,16 +687,26 @@ class SimNode(Node):
             max_steps = max(1, int(limit_s / dt))
             if due > max_steps:
                 skipped = due - max_steps
-                self._wall_t0 += skipped * dt
-                self._epoch_s += skipped * dt
+                wall_shift_s = epoch_shift_s = skipped * dt
                 self.get_logger().warning(f"fell {skipped * dt:.3f} s behind the wall clock: "
                                           f"skipped (stamps jump forward)")
                 due = max_steps
+        return due, wall_shift_s, epoch_shift_s
+
+    def _advance(self, due: int, wall_shift_s: float = 0.0, epoch_shift_s: float = 0.0) -> None:
+        """Apply a pacing decision (:meth:`_pace`, :meth:`_clock_due`): shift the
+        steady-clock start and the epoch [s], run ``due`` physics steps, publish."""
+        self._wall_t0 += wall_shift_s
+        self._epoch_s += epoch_shift_s
         for _ in range(due):
             self.sim.step()
             self._steps_at_t0 += 1
         self._publish()
-        if p["status_period_s"] > 0.0 and time.monotonic() - self._last_status >= p["status_period_s"]:
+
+    def _maybe_print_status(self) -> None:
+        """The live status line when ``status_period_s`` has passed since the last one."""
+        period_s = self._p["status_period_s"]
+        if period_s > 0.0 and time.monotonic() - self._last_status >= period_s:
             self._print_status()
 
     def _wheel_transforms(self, position: list, stamp) -> list:
@@ -609,26 +724,32 @@ class SimNode(Node):
 
     def _on_clock(self, msg: Clock) -> None:
         """Sim mode without the clock: step the simulation up to the owner's ``/clock``."""
-        target_s = msg.clock.sec + msg.clock.nanosec * 1e-9
+        due, epoch_shift_s = self._clock_due(msg.clock.sec + msg.clock.nanosec * 1e-9)
+        if due > 0:
+            self._advance(due, 0.0, epoch_shift_s)
+
+    def _clock_due(self, target_s: float) -> tuple[int, float]:
+        """(physics steps, epoch shift [s]) that bring the simulation to the owner's
+        ``/clock`` time ``target_s`` [s]; changes nothing (:meth:`_advance` applies)."""
         dt = self.sim.dt_s
         due = int((target_s - self._epoch_s) / dt + 1e-6) - self._steps_at_t0
         if due <= 0:
-            return
+            return 0, 0.0
         max_steps = max(1, int(MAX_CATCH_UP_S / dt))
         if due > max_steps:   # the owner jumped ahead (started earlier): join it there
-            self._epoch_s += (due - max_steps) * dt
-            due = max_steps
-        for _ in range(due):
-            self.sim.step()
-            self._steps_at_t0 += 1
-        self._publish()
+            return max_steps, (due - max_steps) * dt
+        return due, 0.0
 
     def _on_lockstep(self, _req, res):
         for _ in range(self._p["lockstep_steps"]):
-            self.sim.step()
-            self._publish(force=True)
+            self._lockstep_step()
         res.success, res.message = True, f"t={self.sim.time_s:.6f}"
         return res
+
+    def _lockstep_step(self) -> None:
+        """One lockstep physics step and its publication (every topic)."""
+        self.sim.step()
+        self._publish(force=True)
 
     # ------------------------------------------------------------------ output
     def _publish(self, force: bool = False) -> None:
@@ -692,7 +813,10 @@ class SimNode(Node):
             else:
                 self.get_logger().info(arbiter.describe_event(event))
         if events or step % self._diag_every == 0:
-            self._pub_diag.publish(interface_diagnostics(arbiter, t, stamp))
+            # several vehicles on one /diagnostics: the hardware_id says whose status it is
+            self._pub_diag.publish(interface_diagnostics(
+                arbiter, t, stamp, **({"hardware_id": f"acres_dbw_sim:{self.get_namespace()}"}
+                                      if self._member else {})))
 
     def _print_status(self) -> None:
         now = time.monotonic()
@@ -701,9 +825,147 @@ class SimNode(Node):
         cpu = time.process_time() - self._cpu_t0
         self._cpu_t0 = time.process_time()
         self._last_status = now
-        print(f"t={self.sim.time_s:8.2f} s  v={round(v.speed_mps, 2) + 0.0:6.2f} m/s  engine={v.engine_rpm:6.0f} rpm  "
+        where = f"{self.get_namespace()}  " if self._member else ""
+        print(f"{where}t={self.sim.time_s:8.2f} s  v={round(v.speed_mps, 2) + 0.0:6.2f} m/s  engine={v.engine_rpm:6.0f} rpm  "
               f"gear={Gear(v.gear).name:<7} dbw_enabled={str(self.sim.dbw_enabled):<5}  "
               f"cpu={100.0 * cpu / max(wall, 1e-9):5.1f} %", flush=True)
+
+
+class FleetNode(Node):
+    """``/dbw_fleet``: several vehicles in one process (parameter ``vehicles``).
+
+    Each vehicle is a :class:`SimNode` in its own namespace (:func:`parse_vehicles`)
+    with its own parameters (a params file's ``/car1/vehicle/dbw_node`` section,
+    ``/**`` for all), DBW state, topics, services and frames; this node owns the
+    one step loop: a steady timer (realtime, sim), the ``/clock`` subscription
+    (sim with ``clock_owner: false``) or ``~/step`` (lockstep), which asks the lead
+    vehicle how many steps are due and runs the same per-vehicle code
+    (:meth:`SimNode._advance`) for each. The lead publishes the one ``/clock``.
+    This node publishes on ``/tf_static`` each vehicle's odometry frame as the
+    shared world frame (the lead's ``odom_frame`` without prefix), so one TF tree
+    holds all: ``odom -> car1/odom -> car1/base_footprint``. Vehicles share the
+    terrain but do not collide.
+
+    Raises
+    ------
+    StartupError
+        ``vehicles`` malformed, a vehicle's parameter invalid, a fleet-wide
+        parameter (``FLEET_WIDE``) differing between vehicles, two vehicles with
+        the same frames, or a ``__ns``/``__node`` remap that would move them all.
+    """
+
+    def __init__(self, names: object, **kwargs) -> None:
+        super().__init__("dbw_fleet", **kwargs)
+        try:
+            members = parse_vehicles(names)
+        except ValueError as err:
+            raise StartupError(f"parameter 'vehicles' = {names!r}: {err}") from err
+        self.declare_parameter("vehicles", Parameter.Type.STRING_ARRAY, ParameterDescriptor(
+            description=PARAMETERS["vehicles"][1], read_only=True))
+        self.vehicles: list[SimNode] = []
+        try:
+            for m in members:
+                v = SimNode(member=m)
+                self.vehicles.append(v)
+                if v.get_fully_qualified_name() != f"{m.namespace}/dbw_node":
+                    raise StartupError(
+                        f"parameter 'vehicles': the vehicle {m.namespace} was started as "
+                        f"{v.get_fully_qualified_name()}; a '__ns' or '__node' remap moves every "
+                        f"node of the process, leave it out with 'vehicles'")
+            self._check_shared()
+        except Exception:
+            self.destroy_vehicles()
+            raise
+        lead = self.vehicles[0]
+        p = lead._p
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        world = p["odom_frame"][len(p["frame_prefix"]):]
+        links = []
+        for v in self.vehicles:
+            if v._p["odom_frame"] != world:
+                t = TransformStamped()
+                t.header.frame_id, t.child_frame_id = world, v._p["odom_frame"]
+                t.transform.rotation.w = 1.0
+                links.append(t)
+        self._pub_tf_static = self.create_publisher(TFMessage, "/tf_static", latched)
+        self._pub_tf_static.publish(TFMessage(transforms=links))
+        self._timer = None
+        if p["time_mode"] == "lockstep":
+            self.create_service(Trigger, "~/step", self._on_lockstep)
+        elif p["time_mode"] == "sim" and not p["clock_owner"]:
+            self.create_subscription(Clock, "/clock", self._on_clock, 10)
+        else:   # one steady timer for all (see SimNode.__init__)
+            self._timer = self.create_timer(lead._tick_period_s(), self._on_tick,
+                                            clock=RosClock(clock_type=ClockType.STEADY_TIME))
+            mono, wall = time.monotonic(), time.time()
+            next_call_s = (self._timer.time_until_next_call() or 0) * 1e-9
+            for v in self.vehicles:
+                v._align_to(mono, wall, next_call_s)
+        self.get_logger().info(f"{len(self.vehicles)} vehicles in one process: "
+                               + ", ".join(v.get_namespace() for v in self.vehicles))
+
+    def nodes(self) -> list[Node]:
+        """This node and the vehicles' nodes, for one executor."""
+        return [self, *self.vehicles]
+
+    def destroy_vehicles(self) -> None:
+        """Destroy the vehicles' nodes (then destroy this one as any node)."""
+        for v in self.vehicles:
+            v.destroy_node()
+        self.vehicles = []
+
+    def _check_shared(self) -> None:
+        """Refuse fleet-wide parameters that differ and frames two vehicles share."""
+        for name in FLEET_WIDE:
+            values = {v.get_namespace(): v._p[name] for v in self.vehicles}
+            if len(set(values.values())) > 1:
+                raise StartupError(f"parameter '{name}' differs between the vehicles {values}: "
+                                   f"one step loop paces them all; set it for all ('/**')")
+        owner: dict[str, str] = {}
+        for v in self.vehicles:
+            for key in ("base_frame", "base_link_frame"):
+                frame = v._p[key]
+                if frame in owner:
+                    raise StartupError(f"parameter 'frame_prefix': {owner[frame]} and "
+                                       f"{v.get_namespace()} both name the frame {frame!r}; "
+                                       f"give each vehicle its own prefix")
+                owner[frame] = v.get_namespace()
+
+    def _on_tick(self) -> None:
+        due, wall_shift_s, epoch_shift_s = self.vehicles[0]._pace(time.monotonic())
+        if due > 0:
+            for v in self.vehicles:
+                v._advance(due, wall_shift_s, epoch_shift_s)
+                v._maybe_print_status()
+
+    def _on_clock(self, msg: Clock) -> None:
+        due, epoch_shift_s = self.vehicles[0]._clock_due(msg.clock.sec + msg.clock.nanosec * 1e-9)
+        if due > 0:
+            for v in self.vehicles:
+                v._advance(due, 0.0, epoch_shift_s)
+
+    def _on_lockstep(self, _req, res):
+        lead = self.vehicles[0]
+        for _ in range(lead._p["lockstep_steps"]):
+            for v in self.vehicles:
+                v._lockstep_step()
+        res.success = True
+        res.message = f"clock={lead._epoch_s + lead.sim.time_s:.6f}"
+        return res
+
+
+def _requested_vehicles() -> object:
+    """The value given for ``vehicles`` (command line, ``/**`` or the
+    ``/vehicle/dbw_node`` section of a params file), None if not given: read from
+    a short-lived node of the single vehicle's name, before choosing the nodes."""
+    probe = Node("dbw_node", namespace="vehicle", start_parameter_services=False,
+                 enable_rosout=False)
+    try:
+        prm = getattr(probe, "_parameter_overrides", {}).get("vehicles")
+        return None if prm is None else prm.value
+    finally:
+        probe.destroy_node()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -729,7 +991,8 @@ def main(argv: list[str] | None = None) -> int:
             rclpy.try_shutdown()
             return 0
         try:
-            node = SimNode()
+            names = _requested_vehicles()
+            node = FleetNode(names) if names else SimNode()
         except StartupError as err:
             print(f"sim_node: error: {err}", file=sys.stderr, flush=True)
             rclpy.try_shutdown()
@@ -737,16 +1000,20 @@ def main(argv: list[str] | None = None) -> int:
         # The events executor wakes only for what is ready instead of rebuilding a wait
         # set on every iteration: about a third less CPU at 120 Hz (bench/bench_node.py).
         executor = EventsExecutor() if EventsExecutor is not None else SingleThreadedExecutor()
-        executor.add_node(node)
+        nodes = node.nodes() if isinstance(node, FleetNode) else [node]
+        for n in nodes:
+            executor.add_node(n)
         try:
             while not stop and rclpy.ok():
                 executor.spin_once(timeout_sec=0.1)
         except (KeyboardInterrupt, ExternalShutdownException):
             pass
         finally:
-            if node._recorder is not None:
+            if getattr(node, "_recorder", None) is not None:
                 node._recorder.close()
             executor.shutdown()
+            if isinstance(node, FleetNode):
+                node.destroy_vehicles()
             node.destroy_node()
             rclpy.try_shutdown()
     except KeyboardInterrupt:   # a signal during start-up or a second one: still a clean stop

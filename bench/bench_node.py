@@ -20,11 +20,18 @@ Measures, each with the node as a separate process on this machine:
    ``odom`` message, with the numba kernels cached as ``make bootstrap`` leaves
    them (target < 2 s);
 8. node CPU with a subscriber on every topic also with ``report_rates: vehicle``
-   (targets <= 15 % mission, <= 10 % vehicle).
+   (targets <= 15 % mission, <= 10 % vehicle);
+9. ``--fleet N`` (issue 16): one process serving N full-model vehicles
+   (parameter ``vehicles``) in realtime at 120 Hz, a subscriber on every
+   vehicle's ``odom`` and on ``/tf``: node CPU, messages received per second and
+   odometry period jitter |T - 8.33 ms| p50/p99 over all vehicles, interleaved
+   with the same measurement of one vehicle (``--fleet-runs`` pairs), since the
+   machine is shared. ``--fleet-only`` measures nothing else.
 
 The load average of the machine is printed with each figure: it is shared.
 
-Run: ``make bench`` or ``. .venv/setup.sh && python bench/bench_node.py [--fuzz 100000] [--stamps 60]``.
+Run: ``make bench`` or ``. .venv/setup.sh && python bench/bench_node.py [--fuzz 100000] [--stamps 60]
+[--fleet 10 [--fleet-only]]``.
 """
 
 from __future__ import annotations
@@ -51,6 +58,7 @@ import ds_dbw_msgs.msg as dbw_msgs  # noqa: E402
 from nav_msgs.msg import Odometry  # noqa: E402
 from rosgraph_msgs.msg import Clock  # noqa: E402
 from std_msgs.msg import Empty  # noqa: E402
+from tf2_msgs.msg import TFMessage  # noqa: E402
 
 from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_TOPICS  # noqa: E402
 
@@ -144,6 +152,80 @@ def bench_realtime(node, *params: str) -> None:
                   f"max {1e3 * max(lat):.1f} ms ({len(lat)}/40 matched)")
     finally:
         stop_node(proc)
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def bench_fleet_once(node, count: int, seconds: float, ends_only: bool = False) -> dict:
+    """One realtime run of ``count`` vehicles in one process (``count`` = 1: the
+    single-vehicle node): node CPU [fraction of one core], odom and /tf messages
+    received per second, odom period deviations from 1/120 s [s], pooled.
+    ``ends_only``: subscribe to the first and last vehicle's odom only, no /tf (the
+    node publishes every odom and /tf anyway), so this Python client's own load
+    (2400 messages/s otherwise) weighs less on the jitter it measures."""
+    if count == 1:
+        proc, names = start_node(), [""]
+    else:
+        names = [f"/car{i + 1}/vehicle" for i in range(count)]
+        proc = start_node("vehicles:=[" + ", ".join(f"car{i + 1}" for i in range(count)) + "]")
+    if ends_only:
+        names = [names[0], names[-1]]
+    arrivals = {n: [] for n in names}
+    tf_count = [0]
+    subs = [node.create_subscription(Odometry, f"{n or '/vehicle'}/odom",
+                                     lambda _m, a=arrivals[n]: a.append(time.perf_counter()), 10)
+            for n in names]
+    if not ends_only:
+        subs.append(node.create_subscription(TFMessage, "/tf",
+                                             lambda _m: tf_count.__setitem__(0, tf_count[0] + 1), 100))
+    try:
+        deadline = time.monotonic() + 60.0
+        while time.monotonic() < deadline and not all(arrivals.values()):
+            rclpy.spin_once(node, timeout_sec=0.01)
+        spin_for(node, 3.0)   # discovery and warm-up
+        for a in arrivals.values():
+            a.clear()
+        tf_count[0] = 0
+        c0, t0, own0 = cpu_seconds(proc.pid), time.monotonic(), time.process_time()
+        spin_for(node, seconds)
+        wall = time.monotonic() - t0
+        cpu = (cpu_seconds(proc.pid) - c0) / wall
+        own = (time.process_time() - own0) / wall
+        dev = sorted(abs((b - a) - 1.0 / 120.0) for v in arrivals.values() for a, b in zip(v, v[1:]))
+        return {"cpu": cpu, "client_cpu": own, "odom_per_s": sum(map(len, arrivals.values())) / wall,
+                "tf_per_s": tf_count[0] / wall, "dev": dev, "load": load(),
+                "alive": proc.poll() is None}
+    finally:
+        for sub in subs:
+            node.destroy_subscription(sub)
+        stop_node(proc)
+
+
+def bench_fleet(node, count: int, runs: int, seconds: float) -> None:
+    """Interleaved runs of 1 vehicle, ``count`` vehicles watched whole, and ``count``
+    vehicles watched at the ends; each run printed, then the medians."""
+    cases = ((1, False, "1 vehicle"), (count, False, f"{count} vehicles, all odom + /tf watched"),
+             (count, True, f"{count} vehicles, odom of the first and last watched"))
+    results = {label: [] for _n, _e, label in cases}
+    for k in range(runs):
+        for n, ends_only, label in cases:
+            r = bench_fleet_once(node, n, seconds, ends_only)
+            results[label].append(r)
+            d = r["dev"]
+            watched = 2 if ends_only and n > 1 else n
+            print(f"fleet run {k + 1}/{runs}, {label}, realtime 120 Hz, full model: node CPU "
+                  f"{100 * r['cpu']:5.1f} % of one core; odom {r['odom_per_s']:7.1f}/s (of {120 * watched}), "
+                  f"/tf {r['tf_per_s']:7.1f}/s; odom period jitter p50 {1e3 * _percentile(d, 0.5):.2f} ms, "
+                  f"p99 {1e3 * _percentile(d, 0.99):.2f} ms, max {1e3 * d[-1]:.2f} ms; bench client CPU "
+                  f"{100 * r['client_cpu']:.0f} %; node alive {r['alive']} ({r['load']})", flush=True)
+    for label, rs in results.items():
+        med = lambda xs: statistics.median(xs)  # noqa: E731
+        print(f"fleet median of {runs}, {label}: node CPU {100 * med([r['cpu'] for r in rs]):.1f} %, "
+              f"odom {med([r['odom_per_s'] for r in rs]):.1f}/s, jitter p50 "
+              f"{1e3 * med([_percentile(r['dev'], 0.5) for r in rs]):.2f} ms, p99 "
+              f"{1e3 * med([_percentile(r['dev'], 0.99) for r in rs]):.2f} ms")
 
 
 def bench_sim_factor(node, factors=(10.0, 20.0, 40.0, 80.0)) -> None:
@@ -266,11 +348,19 @@ def main() -> int:
     parser.add_argument("--skip-sim", action="store_true")
     parser.add_argument("--stamps-only", action="store_true", help="measure only the realtime stamps")
     parser.add_argument("--stamps", type=float, default=60.0, help="seconds per stamp measurement (0 = skip)")
+    parser.add_argument("--fleet", type=int, default=10, help="vehicles in one process (0 = skip)")
+    parser.add_argument("--fleet-runs", type=int, default=3, help="interleaved pairs of 1 and N vehicles")
+    parser.add_argument("--fleet-seconds", type=float, default=10.0, help="measurement window per run [s]")
+    parser.add_argument("--fleet-only", action="store_true", help="measure only the fleet")
     args = parser.parse_args()
     rclpy.init()
     node = rclpy.create_node("bench_node_client")
     try:
         print(f"machine: {os.cpu_count()} cores, {sys.version.split()[0]}")
+        if args.fleet > 1 and not args.stamps_only:
+            bench_fleet(node, args.fleet, args.fleet_runs, args.fleet_seconds)
+        if args.fleet_only:
+            return 0
         if not args.stamps_only:
             bench_first_odom(node)
             bench_realtime(node)

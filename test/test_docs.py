@@ -205,7 +205,8 @@ def _bash(cmd: str, cwd: Path, timeout_s: float = COMMAND_TIMEOUT_S) -> subproce
 
 
 def _wait_for_node(proc: RosProcess, timeout_s: float) -> bool:
-    """True once a DBW node publishes /vehicle/dbw_enabled in this domain."""
+    """True once a DBW node publishes /vehicle/dbw_enabled in this domain (or, a
+    process serving ``vehicles``, /<name>/vehicle/dbw_enabled)."""
     import rclpy
     rclpy.init()
     probe = rclpy.create_node("docs_probe")
@@ -213,6 +214,9 @@ def _wait_for_node(proc: RosProcess, timeout_s: float) -> bool:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline and proc.alive():
             if probe.count_publishers("/vehicle/dbw_enabled") > 0:
+                return True
+            if any(t.endswith("/vehicle/dbw_enabled") and probe.count_publishers(t) > 0
+                   for t, _types in probe.get_topic_names_and_types()):
                 return True
             rclpy.spin_once(probe, timeout_sec=0.1)
         return False

@@ -88,7 +88,10 @@ def _run_lockstep(ros_process, name):
             deliver(pubs["steering/cmd"], dbw_msgs.SteeringCmd(cmd=0.002 * (k % 50), cmd_type=3,
                                                                enable=True))
             advance()
-        wait_for(lambda: len(odoms) >= 100 * 6 and len(clocks) >= 100 * 6, 5.0,
+        # counted without the start-up publication at 0, which arrives only if discovery was quick
+        stamped = lambda msgs, stamp: sum(1 for m in msgs if stamp(m).sec or stamp(m).nanosec)  # noqa: E731
+        wait_for(lambda: stamped(odoms, lambda m: m.header.stamp) >= 100 * 6
+                 and stamped(clocks, lambda m: m.clock) >= 100 * 6, 5.0,
                  spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
         return odoms, clocks
     finally:
