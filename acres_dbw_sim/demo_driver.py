@@ -63,7 +63,9 @@ class DemoDriver(Node):
         self.yaw_rate_rad_s = 0.0
         self._last_imu_t: float | None = None
         self.phase = "engage"
-        self.phase_start_s = self._now()
+        # Set at the first tick: with use_sim_time the clock reads 0 until the first /clock
+        # message, and the node's clock may be far past 0 by then.
+        self.phase_start_s: float | None = None
         self.done: int | None = None
         self.create_timer(COMMAND_PERIOD_S, self._tick)
 
@@ -101,6 +103,8 @@ class DemoDriver(Node):
     def _tick(self) -> None:
         if self.done is not None:
             return
+        if self.phase_start_s is None:
+            self.phase_start_s = self._now()
         if self._now() - self.phase_start_s > self.timeout_s:
             self.get_logger().error(f"phase '{self.phase}' timed out")
             self.done = 1

@@ -42,7 +42,9 @@ class UlcDrive(Node):
         self.create_subscription(GearReport, "/vehicle/gear/report", self.on_gear, 1)
         self.create_subscription(UlcReport, "/vehicle/ulc/report", self.on_ulc, 1)
         self.enabled, self.gear, self.reject, self.speed_mps = False, Gear.NONE, 0, 0.0
-        self.phase, self.t_phase, self.t_shift, self.result = "engage", self.now_s(), 0.0, None
+        # The first phase starts at the first tick: with use_sim_time the clock reads 0 until
+        # the first /clock message, and the node's clock may be far past 0 by then.
+        self.phase, self.t_phase, self.t_shift, self.result = "engage", None, 0.0, None
         self.create_timer(PERIOD_S, self.tick)
 
     def now_s(self) -> float:
@@ -83,6 +85,8 @@ class UlcDrive(Node):
     def tick(self) -> None:
         if self.result is not None:
             return
+        if self.t_phase is None:
+            self.t_phase = self.now_s()
         if self.now_s() - self.t_phase > PHASE_TIMEOUT_S:
             self.get_logger().error(f"phase '{self.phase}' timed out")
             self.result = 1

@@ -1,7 +1,7 @@
 """The README's client (examples/ulc_drive.py) drives the node over DDS and ends parked.
 
 The node runs in `sim` mode (4x real time, /clock published) and the client, a separate
-process exactly as a user would start it, on that clock. Afterwards examples/watch.py, the
+process exactly as a user would start it, on that clock, started once the clock is past 60 s. Afterwards examples/watch.py, the
 README's stand-in for `ros2 topic echo`, reads the gear report: PARK.
 """
 from __future__ import annotations
@@ -26,6 +26,17 @@ def _wait_exit(proc, timeout_s: float) -> int | None:
 def test_client_engages_drives_10_mps_stops_and_parks(ros_process):
     node = ros_process([str(NODE_EXE), "--ros-args", "-p", "time_mode:=sim",
                         "-p", "rate_factor:=4.0"], name="sim_node")
+    # Started as a user would, some time after the node: its /clock is then past the
+    # client's 60 s phase timeout (the client once took its start time before the first
+    # /clock message, 0, and timed out at its first tick).
+    deadline = time.monotonic() + 60.0
+    while time.monotonic() < deadline:
+        clock = ros_process([str(ROOT / "examples" / "watch.py"), "/clock", "--field", "clock.sec", "--once",
+                             "--timeout", "30"], name="watch_clock")
+        assert _wait_exit(clock, 40.0) == 0, clock.output()
+        if int(clock.output().strip().splitlines()[-1]) > 65:
+            break
+        time.sleep(2.0)
     client = ros_process([str(ROOT / "examples" / "ulc_drive.py"), "--ros-args",
                           "-p", "use_sim_time:=true"], name="ulc_drive")
     rc = _wait_exit(client, 180.0)

@@ -53,7 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cycles", type=int, default=2, help="field bag: 17 s cycles (default 2)")
     p.add_argument("--surface", default="gravel", help="field bag: surface (default gravel)")
     p.add_argument("--truth", default="", metavar="KEY=VALUE;...", help="field bag: parameters of the "
-                   "vehicle that drives it")
+                   "vehicle that drives it (default: none, the shipped vehicle; docs/calibration.md shows "
+                   "a perturbed one)")
     p.add_argument("--steering-only", action="store_true", help="field bag: steering sweeps only")
     return p
 
@@ -63,6 +64,8 @@ def main(argv: list | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.make_field_bag:
+            from msg_adapters.bag import BagError
+
             from ..scenario import ScenarioError
             from .field import make_field_bag
             if args.cycles < 1:
@@ -70,7 +73,7 @@ def main(argv: list | None = None) -> int:
             try:
                 info = make_field_bag(args.make_field_bag, args.cycles, args.surface, args.truth,
                                       args.steering_only)
-            except (ScenarioError, FileExistsError) as err:
+            except (ScenarioError, FileExistsError, BagError) as err:
                 raise CalibrationError(str(err)) from None
             if not args.quiet:
                 print(f"wrote {args.make_field_bag}: {info['steps']} steps, {info['commands']} commands, "

@@ -111,10 +111,18 @@ def make_field_bag(path: str | Path, cycles: int = 1, surface: str = "gravel", t
     Raises
     ------
     acres_dbw_sim.scenario.ScenarioError
-        For a bad ``truth`` override (the message names the key).
+        For a bad ``surface`` or ``truth`` override: the message names the
+        command-line option and the key, not the generated scenario file.
+    msg_adapters.bag.BagError
+        If ``path`` exists.
     """
+    from ..scenario import ScenarioError
     with tempfile.TemporaryDirectory() as d:
         f = Path(d) / "field.yaml"
         f.write_text(field_scenario_yaml(cycles, surface, truth, steering_only=steering_only))
-        sc = load_scenario(f)
+        try:
+            sc = load_scenario(f)
+        except ScenarioError as err:
+            option = {"terrain.surface": "--surface"}.get(err.key, "--truth")
+            raise ScenarioError(option, err.key, err.reason) from None
         return scenario_to_bag(sc, path)

@@ -94,13 +94,18 @@ def _info(bag: str, tm: TopicMap, params: dict, max_backjump_s: float, state: di
     """Print the bag's topics and the problems the replay would report; the exit status it would have."""
     from msg_adapters import bag as B
 
-    from .offline import ReplayError, load_replay
+    from .offline import ReplayError, check_parameters, load_replay
     from .reader import scan_bag
     try:
         inp = load_replay(bag, tm, params, max_backjump_s)
         scan, problems, error = inp.scan, inp.problems, None
     except ReplayError as err:
         scan, problems, error = scan_bag(bag, lambda t: False), err.problems, err
+    if error is None:
+        try:
+            check_parameters(inp.params)   # the same status as the replay for a bad --param
+        except ReplayError as err:
+            error = err
     state["status"] = 2 if error is not None else exit_status(problems)
     store = B.typestore()
     dur = (scan.end_ns - scan.start_ns) * 1e-9 if scan.message_count else 0.0
@@ -113,7 +118,7 @@ def _info(bag: str, tm: TopicMap, params: dict, max_backjump_s: float, state: di
         print(f"  {ch.topic:40s} {ch.msgtype or '?':42s} {counts[ch.topic]:8d}" + (f"  -> {ours}" if ours else "")
               + known)
     for k, v in scan.custom.items():
-        print(f"  custom_data {k} = {v[:120]}")
+        print(f"  custom_data {k} = {v if len(v) <= 120 else v[:117] + '...'}")
     _print_problems(problems, sys.stdout)
     if error is not None:
         print(f"acres-replay: error: {error}", file=sys.stderr)

@@ -50,7 +50,7 @@ from .reader import BagScan, Problem, scan_bag
 from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EVENT_TOPICS, IMU_PERIOD_S,
                      NODE_DEFAULTS, REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
 
-__all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "run_replay", "replay_bag",
+__all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "check_parameters", "run_replay", "replay_bag",
            "check_output_dir", "OUTPUT_NAMES", "engagement_changes",
            "SIM_SIGNALS", "GEARS", "DRIVE_MODES", "REPLAY_DEFAULTS"]
 
@@ -541,8 +541,8 @@ def _simulation(p: dict) -> tuple:
         initial = InitialSpec(p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"], p["initial_speed_mps"],
                               gear, mode)
         sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode)
-    except ParameterError as err:
-        raise ReplayError(f"parameter 'vehicle_config'/'overrides': {err}") from err
+    except ParameterError as err:   # names the key: "parameter 'mass.cargo_kg': ..."
+        raise ReplayError(str(err)) from err
     except KeyError as err:
         raise ReplayError(f"parameter 'surface': {err.args[0]}") from err
     except ValueError as err:
@@ -550,6 +550,20 @@ def _simulation(p: dict) -> tuple:
             raise
         raise ReplayError(f"parameter 'initial_*': {err}") from err
     return sim, params, terrain, initial
+
+
+def check_parameters(params: dict) -> None:
+    """Check a replay's parameters (``ReplayInput.params``) as the replay would, without replaying.
+
+    Builds the simulation the replay would step (vehicle file, overrides,
+    occupants, cargo, surface, grade, initial state, model) and drops it.
+
+    Raises
+    ------
+    ReplayError
+        The first bad parameter, named as the replay names it.
+    """
+    _simulation(params)
 
 
 class _Outputs:
