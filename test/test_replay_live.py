@@ -83,3 +83,13 @@ def test_live_replay_of_a_bag_without_enable_engages_the_node_as_the_reports_sho
     finally:
         probe.destroy_node()
         rclpy.try_shutdown()
+
+
+def test_live_replay_without_a_node_says_nothing_was_received(tmp_path, capsys):
+    """No node on this domain: the commands reach no vehicle, so the status is 2 ("nothing replayed")."""
+    from acres_dbw_sim.replay.cli import main
+    sc = _scenario(tmp_path, 0.5)
+    scenario_to_bag(sc, tmp_path / "bag")
+    assert main([str(tmp_path / "bag"), "--live", "--speed", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "no node subscribed to any command topic" in err, err

@@ -11,7 +11,8 @@ Exit status (one rule for the offline replay, ``--info`` and ``--live``):
 0 replayed, the whole recording; 1 replayed what could be read, but a serious
 problem is listed (damaged bag, messages lost, a topic the replay reads
 unusable, engagement unknown); 2 nothing replayed (invalid arguments or
-output directory, not a bag, no command message); 130 interrupted. A closed
+output directory, not a bag, no command message; live: no node subscribed to the
+commands); 130 interrupted. A closed
 standard output (``| head``) ends the printing quietly.
 """
 from __future__ import annotations

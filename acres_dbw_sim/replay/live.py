@@ -108,6 +108,7 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
         next_clock = wall0
         last = t_first
         sent = 0
+        used: set = set()
 
         def publish_clock(now: float) -> None:
             ns = t_first + int((now - wall0) * speed * 1e9)
@@ -126,10 +127,16 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
                     break
                 time.sleep(min(due - now, (next_clock - now) if period is not None else 0.05, 0.05))
             pubs[usable[cid]].publish(data if data is not None else Empty())
+            used.add(usable[cid])
             sent += 1
         if not quiet:
-            print(f"{Path(bag).name}: published {sent} commands on {len(pubs)} topics over "
+            print(f"{Path(bag).name}: published {sent} commands on {len(used)} topics over "
                   f"{time.monotonic() - wall0:.2f} s (bag {(last - t_first) * 1e-9:.2f} s at {speed:g}x)")
+        if not any(p.get_subscription_count() for p in pubs.values()):
+            print("acres-replay: error: no node subscribed to any command topic, so no vehicle received the "
+                  "commands: start the node first, with the same ROS_DOMAIN_ID (and --namespace if it has one)",
+                  file=sys.stderr)
+            return 2
         return exit_status(problems)
     except KeyboardInterrupt:
         return 130
