@@ -373,3 +373,19 @@ def test_a_closed_pipe_ends_quietly(drive, tmp_path, args):
     assert "Traceback" not in err and "BrokenPipe" not in err and "Exception ignored" not in err, err
     if "--info" not in args:
         assert (out / "replay.json").is_file()
+
+
+def test_a_jump_of_the_recorded_speed_is_reported_serious():
+    """A ~/reset while recording: 8 m/s to 0 between two 10 ms reports; a hard stop (9 m/s^2) is not a jump."""
+    import numpy as np
+
+    from acres_dbw_sim.replay.offline import _check_speed_jumps
+    t = np.arange(0.0, 2.0, 0.01)
+    braking = {"speed_mps": (t, np.maximum(0.0, 8.0 - 9.0 * t))}
+    problems: list = []
+    _check_speed_jumps(braking, problems)
+    assert problems == []
+    reset = {"speed_mps": (t, np.where(t < 1.0, 8.0, 0.0))}
+    _check_speed_jumps(reset, problems)
+    (p,) = problems
+    assert p.kind == "not_replayed" and p.serious and "t=1.000 s" in p.message and "8.00 to 0.00" in p.message

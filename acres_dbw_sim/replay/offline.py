@@ -389,7 +389,34 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     n_steps = max(1, math.ceil((end_ns - t0_ns) / dt_ns - _STEP_SLACK), (events[-1][0] + 1) if events else 1)
     events.sort(key=lambda e: e[0])   # stable: file order within a step
     references = {k: (np.asarray(t, dtype=float), np.asarray(v, dtype=float)) for k, (t, v) in refs.items() if t}
+    _check_speed_jumps(references, problems)
     return ReplayInput(Path(bag), scan, p, source, epoch_s, dt, n_steps, events, counts, references, problems)
+
+
+#: A recorded speed changing faster than this between two reports 50 ms or less apart is
+#: no vehicle's motion: a ``~/reset`` of the recording node, a jump of the log [m/s^2].
+SPEED_JUMP_MPS2 = 30.0
+
+
+def _check_speed_jumps(references: dict, problems: list) -> None:
+    """Append a serious ``not_replayed`` problem where the recorded speed jumps (docs/bags.md).
+
+    A node reset (``~/reset`` service) while recording puts the vehicle back at
+    rest at its initial pose; the service call is not in the bag, so the replay
+    cannot do the same and its comparison after that point is meaningless. The
+    jump in ``vehicle_velocity`` shows it (a reset at standstill does not).
+    """
+    if "speed_mps" not in references:
+        return
+    t, v = references["speed_mps"]
+    dt, dv = np.diff(t), np.abs(np.diff(v))
+    jumps = np.nonzero((dt > 0) & (dt <= 0.05) & (dv > SPEED_JUMP_MPS2 * np.maximum(dt, 1e-3)))[0]
+    if len(jumps):
+        k = jumps[0]
+        problems.append(Problem("not_replayed", None, f"the recorded speed jumps {len(jumps)} time(s), first at "
+                                f"t={t[k + 1]:.3f} s from {v[k]:.2f} to {v[k + 1]:.2f} m/s (a node reset while "
+                                "recording, or a jump in the log): not replayed, the comparison after it is not "
+                                "meaningful", len(jumps), serious=True))
 
 
 def engagement_changes(engagement: dict, t0_ns: int, tm: TopicMap, problems: list) -> list:
