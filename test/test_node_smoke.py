@@ -35,8 +35,14 @@ def test_node_publishes_dbw_enabled_on_vehicle(ros_process):
                       spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
         assert ok, f"no /vehicle/dbw_enabled; node output:\n{proc.output()}"
         assert got[0].data is False
+        # The node's name reaches the graph in its own discovery message, which may come after
+        # the first samples (shown as _NODE_NAME_UNKNOWN_ until then).
+        def names():
+            return [(i.node_name, i.node_namespace) for i in node.get_publishers_info_by_topic("/vehicle/dbw_enabled")]
+        wait_for(lambda: "_NODE_NAME_UNKNOWN_" not in str(names()), 10.0,
+                 spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
+        assert names() == [("dbw_node", "/vehicle")]
         infos = node.get_publishers_info_by_topic("/vehicle/dbw_enabled")
-        assert [(i.node_name, i.node_namespace) for i in infos] == [("dbw_node", "/vehicle")]
         assert infos[0].qos_profile.durability == DurabilityPolicy.VOLATILE
         assert infos[0].qos_profile.reliability == ReliabilityPolicy.RELIABLE
     finally:
