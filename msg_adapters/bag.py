@@ -39,7 +39,6 @@ import functools
 import json
 import math
 import operator
-import queue
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -646,10 +645,8 @@ class NodeBagRecorder:
 
     * each publisher's ``publish`` is wrapped: the message is serialized
       (``rclpy.serialization``; for types :func:`rmw_bytes_unreadable` by
-      rosbags, :func:`to_rosbags` and rosbags' serializer) and queued, then
-      published as before; a writer thread writes the queue to the bag in
-      order (rosbags builds and flushes each MCAP chunk in Python: that work
-      stays off the node's step);
+      rosbags, :func:`to_rosbags` and rosbags' serializer) and written, then
+      published as before;
       ``get_subscription_count`` reports at least one subscriber (the bag), so a
       node that skips topics nobody listens to fills and records them all. A
       message is handed to DDS only when a real subscriber exists, as before;
@@ -704,16 +701,11 @@ class NodeBagRecorder:
             custom[CUSTOM_PREFIX + "epoch_s"] = repr(float(epoch_s))
         self.writer = BagWriter(path, storage, custom)
         self.path = self.writer.path
-        # The step thread only serializes and queues; this thread writes (rosbags builds and
-        # flushes each 1 MB MCAP chunk in Python, milliseconds that must not delay a step).
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._drain, name="bag-writer", daemon=True)
-        self._thread.start()
         self._clock = clock_ns if clock_ns is not None else (lambda: node.get_clock().now().nanoseconds)
         self.topics: list[str] = []
         self._restore: list = []
         skip = set(exclude)
-        put = self._queue.put
+        write = self.writer.write
         clock = self._clock
         store = typestore()
 
@@ -731,14 +723,14 @@ class NodeBagRecorder:
             if pub.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL:
                 qos = QoSProfile(depth=max(1, pub.qos_profile.depth), reliability=pub.qos_profile.reliability,
                                  durability=DurabilityPolicy.TRANSIENT_LOCAL)
-                node.create_subscription(pub.msg_type, topic, lambda data, c=cid: put((c, clock(), data)),
+                node.create_subscription(pub.msg_type, topic, lambda data, c=cid: write(c, clock(), data),
                                          qos, raw=True)
                 continue
             real_publish, real_count = pub.publish, pub.get_subscription_count
 
             def publish(msg, c=cid, real_publish=real_publish, real_count=real_count,
                         serialize=serializer(msgtype_name(pub.msg_type))):
-                put((c, clock(), serialize(msg)))
+                write(c, clock(), serialize(msg))
                 if real_count() > 0:
                     real_publish(msg)
 
@@ -754,26 +746,17 @@ class NodeBagRecorder:
             callback = sub.callback
 
             def on_message(msg, c=cid, callback=callback, serialize=serializer(msgtype_name(sub.msg_type))):
-                put((c, clock(), serialize(msg)))
+                write(c, clock(), serialize(msg))
                 callback(msg)
 
             sub.callback = on_message
         atexit.register(self.close)
 
-    def _drain(self) -> None:
-        """Writer thread: write queued ``(topic id, log time, bytes)`` in order until ``None``."""
-        get, write = self._queue.get, self.writer.write
-        while (item := get()) is not None:
-            write(*item)
-
     @property
     def message_count(self) -> int:
-        """Messages written so far (queued ones not yet counted)."""
+        """Messages written so far."""
         return self.writer.message_count
 
     def close(self) -> None:
-        """Write what is queued and close the bag (idempotent); later messages are not recorded."""
-        if self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join()
+        """Close the bag (idempotent); messages published afterwards are not recorded."""
         self.writer.close()
