@@ -26,19 +26,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from acres_dbw_sim.calibrate import calibrate, make_field_bag  # noqa: E402
-from acres_dbw_sim.calibrate.field import CYCLE_S  # noqa: E402
+from acres_dbw_sim.calibrate.field import CYCLE_S, round_trip_truth  # noqa: E402
 from acres_dbw_sim.calibrate.keys import file_entries  # noqa: E402
 
 SHIPPED = {k: e["value"] for k, e in file_entries().items()}
-TRUTH = {
-    "steering.center_deg": SHIPPED["steering.center_deg"] + 3.0,
-    "steering.ratio": SHIPPED["steering.ratio"] * 1.05,
-    "brakes.front_nm_per_bar": SHIPPED["brakes.front_nm_per_bar"] * 0.9,
-    "brakes.rear_nm_per_bar": SHIPPED["brakes.rear_nm_per_bar"] * 0.9,
-    "dbw.throttle.lag_s": SHIPPED["dbw.throttle.lag_s"] + 0.04,
-    "mass.dry_kg": SHIPPED["mass.dry_kg"] + 150.0,
-    "surfaces.gravel.rolling_resistance": SHIPPED["surfaces.gravel.rolling_resistance"] * 1.5,
-}
+TRUTH = round_trip_truth(SHIPPED)
 
 
 def main() -> int:

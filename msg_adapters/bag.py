@@ -554,6 +554,7 @@ class BagWriter:
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`close` has run (later writes are ignored)."""
         return self._closed
 
     def close(self) -> None:

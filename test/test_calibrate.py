@@ -13,6 +13,7 @@ import pytest
 
 from acres_dbw_sim.calibrate import calibrate, main, make_field_bag
 from acres_dbw_sim.calibrate.keys import CalibrationError, catalogue, file_entries, select_vars
+from acres_dbw_sim.calibrate.field import round_trip_truth
 from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.replay import load_replay, run_replay
 
@@ -20,15 +21,7 @@ SHIPPED = {k: e["value"] for k, e in file_entries().items()}
 DT = 1.0 / 120.0
 #: The issue's perturbation: centre +3 deg, ratio +5 %, brake gains -10 %, throttle lag +40 ms,
 #: mass +150 kg, rolling coefficient x1.5 (gravel: 0.02 -> 0.03, inside the key's range).
-TRUTH = {
-    "steering.center_deg": SHIPPED["steering.center_deg"] + 3.0,
-    "steering.ratio": SHIPPED["steering.ratio"] * 1.05,
-    "brakes.front_nm_per_bar": SHIPPED["brakes.front_nm_per_bar"] * 0.9,
-    "brakes.rear_nm_per_bar": SHIPPED["brakes.rear_nm_per_bar"] * 0.9,
-    "dbw.throttle.lag_s": SHIPPED["dbw.throttle.lag_s"] + 0.04,
-    "mass.dry_kg": SHIPPED["mass.dry_kg"] + 150.0,
-    "surfaces.gravel.rolling_resistance": SHIPPED["surfaces.gravel.rolling_resistance"] * 1.5,
-}
+TRUTH = round_trip_truth(SHIPPED)
 TRUTH_TEXT = ";".join(f"{k}={v!r}" for k, v in TRUTH.items())
 # what the fit reports for each perturbed key (the brake gains as their common scale)
 EXPECTED = dict(TRUTH)

@@ -262,6 +262,7 @@ def warm_kernels() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one bootstrap step named on the command line (the Makefile's rules); return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=["check-tools", "patch-cmake", "build-interfaces",
                                          "install-index", "write-env", "warm-kernels"])

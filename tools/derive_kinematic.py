@@ -265,6 +265,7 @@ def with_block(text: str, blk: dict) -> str:
 
 
 def main(argv=None) -> int:
+    """Measure the kinematic parameters, print them and, with ``--write``, store them; return the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--config", default=None, help="parameter file (default: the shipped config/polaris.json)")
     ap.add_argument("--write", action="store_true", help="write the kinematic block into the parameter file")

@@ -19,13 +19,46 @@ from pathlib import Path
 from ..replay import scenario_to_bag
 from ..scenario import load_scenario
 
-__all__ = ["field_scenario_yaml", "make_field_bag", "CYCLE_S"]
+__all__ = ["field_scenario_yaml", "make_field_bag", "round_trip_truth", "CYCLE_S"]
 
 #: Length of one cycle [s].
 CYCLE_S = 17.0
 # (throttle step %, steering amplitude deg, cruise throttle %, brake step bar) per cycle, repeated
 _AMPLITUDES = ((70.0, 90.0, 40.0, 12.0), (85.0, 150.0, 45.0, 20.0), (60.0, 60.0, 35.0, 8.0),
                (75.0, 120.0, 42.0, 15.0))
+
+
+def round_trip_truth(shipped: dict) -> dict:
+    """Issue 18's perturbed vehicle: the "truth" of the round-trip test, the bench and the docs.
+
+    Steering centre +3 deg, steering ratio +5 %, both brake gains -10 %,
+    throttle lag +40 ms, dry mass +150 kg, gravel rolling coefficient x1.5.
+
+    Parameters
+    ----------
+    shipped : dict
+        ``{key: value}`` of the parameter file (``keys.file_entries()`` values).
+
+    Returns
+    -------
+    dict
+        ``{key: perturbed value}`` for the seven keys (units of the file: deg, -,
+        N m/bar, s, kg, -).
+
+    Raises
+    ------
+    KeyError
+        If ``shipped`` lacks one of the keys.
+    """
+    return {
+        "steering.center_deg": shipped["steering.center_deg"] + 3.0,
+        "steering.ratio": shipped["steering.ratio"] * 1.05,
+        "brakes.front_nm_per_bar": shipped["brakes.front_nm_per_bar"] * 0.9,
+        "brakes.rear_nm_per_bar": shipped["brakes.rear_nm_per_bar"] * 0.9,
+        "dbw.throttle.lag_s": shipped["dbw.throttle.lag_s"] + 0.04,
+        "mass.dry_kg": shipped["mass.dry_kg"] + 150.0,
+        "surfaces.gravel.rolling_resistance": shipped["surfaces.gravel.rolling_resistance"] * 1.5,
+    }
 
 
 def field_scenario_yaml(cycles: int = 1, surface: str = "gravel", truth: str = "", center_deg: float = 12.53,
