@@ -81,12 +81,21 @@ def _run_lockstep(ros_process, name):
             rclpy.spin_until_future_complete(node, future, timeout_sec=10.0)
             assert future.result() is not None and future.result().success
 
-        deliver(enable, Empty())
+        # A match seen here does not mean the node's readers have matched these writers yet
+        # (discovery is not symmetric in time): let the other side settle, and send the first
+        # commands twice. Each is idempotent (enable when enabled, the same command again), so a
+        # run that gets one copy and a run that gets both reach the same state.
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:
+            rclpy.spin_once(node, timeout_sec=0.02)
+        for _ in range(2):
+            deliver(enable, Empty())
         for k in range(100):   # 5 s of simulated time in 50 ms requests (commands every 50 ms)
-            pubs["ulc/cmd"].publish(dbw_msgs.UlcCmd(cmd=4.0, cmd_type=1, limit_accel=1.5, enable=True,
-                                                    enable_shift=True, enable_shift_park=True))
-            deliver(pubs["steering/cmd"], dbw_msgs.SteeringCmd(cmd=0.002 * (k % 50), cmd_type=3,
-                                                               enable=True))
+            for _ in range(2 if k == 0 else 1):
+                pubs["ulc/cmd"].publish(dbw_msgs.UlcCmd(cmd=4.0, cmd_type=1, limit_accel=1.5, enable=True,
+                                                        enable_shift=True, enable_shift_park=True))
+                deliver(pubs["steering/cmd"], dbw_msgs.SteeringCmd(cmd=0.002 * (k % 50), cmd_type=3,
+                                                                   enable=True))
             advance()
         # counted without the start-up publication at 0, which arrives only if discovery was quick
         stamped = lambda msgs, stamp: sum(1 for m in msgs if stamp(m).sec or stamp(m).nanosec)  # noqa: E731
