@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from acres_dbw_sim.model import _jit  # noqa: E402
 from acres_dbw_sim.model import driveline as _dl  # noqa: E402
+from acres_dbw_sim.model import stages as _stages  # noqa: E402
 from acres_dbw_sim.model import vehicle as _veh  # noqa: E402
 from acres_dbw_sim.model.driveline import solve_driveline  # noqa: E402
 from acres_dbw_sim.model.enums import DriveMode, Gear  # noqa: E402
@@ -98,7 +99,7 @@ def record_powertrain_driveline(n: int) -> tuple:
     states, wheels, inputs = [], [], []
     for i in range(n):
         _scenario(i, inp, centre)
-        states.append(_jit.to_list(v._s))
+        states.append(_jit.to_list(v._s) + _jit.to_list(v._sw))
         info = v.gears[v.lever.gear]
         inputs.append([inp.pedal, float(info.direction), info.rear_ratio, info.ring_ratio])
         v.step(inp)
@@ -108,20 +109,23 @@ def record_powertrain_driveline(n: int) -> tuple:
 
 
 @_jit.njit
-def _replay(k, curves, s, wh, dres, states, wheels, inputs, n, n_state):
+def _replay(k, kp, curves, s, sw, wh, dres, states, wheels, inputs, n, n_state):
     """Stage 3 and stage 5 of each recorded step, as physics_step calls them."""
+    n_s = len(s)
     for i in range(n):
-        for q in range(n_state):
+        for q in range(n_s):
             s[q] = states[i * n_state + q]
+        for q in range(n_state - n_s):
+            sw[q] = states[i * n_state + n_s + q]
         for f in range(_dl.WH_SIZE):
             a = wh[f]
             for j in range(4):
                 a[j] = wheels[i * 4 * _dl.WH_SIZE + 4 * f + j]
         pedal, d_dir, i_r, ring = inputs[4 * i], inputs[4 * i + 1], inputs[4 * i + 2], inputs[4 * i + 3]
-        t_e, u, fuel_on, t_fr, t_pu, w_free, cap_fwd, cap_rev, R_all = _veh.powertrain(k, curves, s, pedal,
-                                                                                      int(d_dir), i_r)
-        solve_driveline(wh, dres, k[_veh.K_DT], d_dir != 0.0, False, False, 1, ring, R_all, k[_veh.K_ETA],
-                        k[_veh.K_J_ENGINE], w_free, cap_fwd, cap_rev, k[_veh.K_PARK_HOLD], k[_veh.K_RADIUS])
+        t_e, u, fuel_on, t_fr, t_pu, w_free, cap_fwd, cap_rev, R_all = _veh.powertrain(kp, k[_stages.K_DT], curves, s, sw,
+                                                                                      pedal, int(d_dir), i_r)
+        solve_driveline(wh, dres, k[_stages.K_DT], d_dir != 0.0, False, False, 1, ring, R_all, kp[_veh.P_ETA],
+                        kp[_veh.P_J_ENGINE], w_free, cap_fwd, cap_rev, kp[_veh.P_PARK_HOLD])
 
 
 def bench_powertrain_driveline(rec: tuple) -> float:
@@ -129,8 +133,10 @@ def bench_powertrain_driveline(rec: tuple) -> float:
     v, states, wheels, inputs = rec
     n = len(inputs) // 4
     s = _jit.array([0.0] * _veh.N_STATE)
+    sw = _jit.array([0.0] * len(v._sw))
     t0 = time.process_time()
-    _replay(v._k, v._curves_k, s, v.solver.wh, v.solver.out, states, wheels, inputs, n, _veh.N_STATE)
+    _replay(v._k, v._kp, v._curves_k, s, sw, v.solver.wh, v.solver.out, states, wheels, inputs, n,
+            _veh.N_STATE + len(v._sw))
     return (time.process_time() - t0) / n * 1e6
 
 

@@ -11,19 +11,22 @@ Janosi-Hanamoto shear over the contact (:func:`~acres_dbw_sim.model.soil.shear_s
 resistance's sign factor is :func:`~acres_dbw_sim.model.resistances.spin_factor`.
 Rear axle: locked ``T_rear(c) = T_2(c) + T_3(c)``; open: w_2 from
 ``T_2(w_2) = T_3(2c - w_2)``. Engaged front wheels turn at K c and add
-``K T_j(K c)``. The clutch torque for a locked clutch is
+``K T_j(K c)`` (both at K c with the front axle locked; an open front axle splits
+``w_0 + w_1 = 2 K c`` with ``T_0(w_0) = T_1(w_1)`` and adds ``K (T_0 + T_1)``, the Maxxum's MFD with the
+front differential open: maxxum-150-dynamics.md "Front-Wheel Drive", "Axle and Differential"). The clutch torque for a locked clutch is
 ``T_c(c) = J_e (w_free - R c) / dt``; the carrier receives D(T_c) = R eta T_c
 (T_c >= 0) or R T_c / eta. Cases: gear with capacity ``T_need(c) = D(T_c(c))``,
 clamped to the capacities when they are exceeded; park ``c = 0`` while
 ``|T_need(0)| <= T_park``; neutral or no capacity ``T_need(c) = 0``.
 
 Wheels: 0 FL, 1 FR, 2 RL, 3 RR. Front modes: 0 not driven (Turf, 2WD),
-1 overrunning clutches (AWD), 2 locked both ways (park + AWD, ADC).
+1 overrunning clutches (AWD), 2 locked both ways (park + AWD, ADC; the Maxxum's MFD with
+the front lock), 3 an open front differential driven rigidly (the Maxxum's MFD).
 
 The solve is a set of kernels (compiled by numba when present, see _jit.py)
 over the wheel coefficients ``wh = (J/dt [kg m^2/s], w_0 [rad/s], F_max R_t [N m], a1 [s/rad], a0 [-],
-T_res [N m], l/K' [-] (0 on hard ground), 1/omega_s [s/rad], T_brake [N m])``, nine arrays of four
-(``WH_*``); :class:`DrivelineSolver` wraps them for callers in Python.
+T_res [N m], l/K' [-] (0 on hard ground), 1/omega_s [s/rad], T_brake [N m], R_t [m])``, ten arrays
+of four (``WH_*``; the radius is the wheel's own: the Maxxum's front and rear tyres differ); :class:`DrivelineSolver` wraps them for callers in Python.
 """
 from __future__ import annotations
 
@@ -34,10 +37,10 @@ from .resistances import spin_factor
 from .soil import shear_shape
 
 __all__ = ["root_start", "root_next", "DrivelineSolver", "solve_driveline", "wheel_torque",
-           "FRONT_FREE", "FRONT_OVERRUN", "FRONT_LOCKED", "ROOT_TOL_RAD_S"]
+           "FRONT_FREE", "FRONT_OVERRUN", "FRONT_LOCKED", "FRONT_OPEN", "ROOT_TOL_RAD_S"]
 
-WH_JDT, WH_W0, WH_FMAX_R, WH_A1, WH_A0, WH_TRES, WH_LK, WH_SPIN_RATE, WH_TBRAKE = range(9)
-WH_SIZE = 9
+WH_JDT, WH_W0, WH_FMAX_R, WH_A1, WH_A0, WH_TRES, WH_LK, WH_SPIN_RATE, WH_TBRAKE, WH_RADIUS = range(10)
+WH_SIZE = 10
 D_CARRIER = 0    # carrier speed c at the end of the step [rad/s]
 D_TC = 1         # clutch torque T_c [N m]
 D_TSUP = 2       # torque delivered to the carrier [N m]
@@ -54,6 +57,7 @@ N_OUT = 27
 FRONT_FREE = 0
 FRONT_OVERRUN = 1
 FRONT_LOCKED = 2
+FRONT_OPEN = 3
 
 ROOT_TOL_RAD_S = 1e-10
 """Absolute part of the root tolerance [rad/s]; see :func:`root_start`."""
@@ -195,15 +199,19 @@ def free_spin(wh, j):
 
 
 @njit
-def open_split(wh, c):
-    """w_2 of an open rear axle at carrier speed ``c``: T_2(w_2) = T_3(2c - w_2)."""
+def open_split(wh, c, left=2):
+    """Spin of the left wheel of an open axle at carrier speed ``c``: T_l(w_l) = T_r(2c - w_l).
+
+    ``left`` is 2 for the rear axle (wheels 2, 3), 0 for the front axle (wheels 0, 1).
+    """
     w0 = wh[1]
-    st = root_start(c + 0.5 * (w0[2] - w0[3]), 0.5)
+    right = left + 1
+    st = root_start(c + 0.5 * (w0[left] - w0[right]), 0.5)
     while True:
-        w2 = st[0]
-        t2, d2 = wheel_torque(wh, 2, w2)
-        t3, d3 = wheel_torque(wh, 3, 2.0 * c - w2)
-        done, st = root_next(st, t2 - t3, d2 + d3, ROOT_TOL_RAD_S, _MAX_ITER)
+        wl = st[0]
+        tl, dl = wheel_torque(wh, left, wl)
+        tr, dr = wheel_torque(wh, right, 2.0 * c - wl)
+        done, st = root_next(st, tl - tr, dl + dr, ROOT_TOL_RAD_S, _MAX_ITER)
         if done:
             return st[0]
 
@@ -212,7 +220,7 @@ def open_split(wh, c):
 def need_torque(wh, open_rear, front, k, c):
     """(T_need(c) [N m], slope) at the rear carrier for carrier speed ``c`` (reference "Wheels in total")."""
     if open_rear:
-        w2 = open_split(wh, c)
+        w2 = open_split(wh, c, 2)
         t2, d2 = wheel_torque(wh, 2, w2)
         t3, d3 = wheel_torque(wh, 3, 2.0 * c - w2)
         t = t2 + t3
@@ -223,7 +231,15 @@ def need_torque(wh, open_rear, front, k, c):
         t3, d3 = wheel_torque(wh, 3, c)
         t = t2 + t3
         d = d2 + d3
-    if front != FRONT_FREE:
+    if front == FRONT_OPEN:
+        kc = k * c
+        w0f = open_split(wh, kc, 0)
+        t0, d0 = wheel_torque(wh, 0, w0f)
+        t1, d1 = wheel_torque(wh, 1, 2.0 * kc - w0f)
+        ds = d0 + d1
+        t += k * (t0 + t1)
+        d += k * k * (4.0 * d0 * d1 / ds if ds > 0.0 else 0.0)
+    elif front != FRONT_FREE:
         kc = k * c
         for j in range(2):
             tj, dj = wheel_torque(wh, j, kc)
@@ -272,13 +288,13 @@ def delivered_nm(r, eta, tc):
 
 @njit
 def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ratio, overall_ratio, efficiency,
-                    engine_inertia, omega_free, cap_fwd, cap_rev, park_hold_nm, radius_m):
+                    engine_inertia, omega_free, cap_fwd, cap_rev, park_hold_nm):
     """Run the solve of one step (reference "Balance", then SettleWheels).
 
     Parameters
     ----------
-    wh : tuple of 9 arrays of 4
-        J/dt, w_0, F_max R_t, a1, a0, T_res, l/K', 1/omega_s, T_brake of each wheel (``WH_*``).
+    wh : tuple of 10 arrays of 4
+        J/dt, w_0, F_max R_t, a1, a0, T_res, l/K', 1/omega_s, T_brake, R_t of each wheel (``WH_*``).
     out : array of N_OUT (27)
         Results: carrier speed c [rad/s], clutch torque T_c [N m], torque
         delivered to the carrier (D(T_c), the pawl's or 0) [N m], then per
@@ -301,7 +317,8 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
     held = False
     mu_hold = 0.0
     if not park:
-        cap_h = tbk[2] + tbk[3] + (k * (tbk[0] + tbk[1]) if front_mode == FRONT_LOCKED else 0.0)
+        rigid_front = front_mode == FRONT_LOCKED or front_mode == FRONT_OPEN
+        cap_h = tbk[2] + tbk[3] + (k * (tbk[0] + tbk[1]) if rigid_front else 0.0)
         if cap_h > 0.0:
             tc_h = 0.0
             if in_gear and r != 0.0 and (cap_fwd > 0.0 or cap_rev > 0.0):
@@ -348,7 +365,7 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
         out[5] = 0.0
         out[6] = 0.0
     elif open_rear:
-        w2 = open_split(wh, c)
+        w2 = open_split(wh, c, 2)
         out[5] = w2
         out[6] = 2.0 * c - w2
     else:
@@ -357,20 +374,27 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
     out[17] = 1.0
     out[18] = 1.0
     kc = k * c
-    for j in range(2):
-        engaged = False
-        if front_mode != FRONT_FREE:
-            tj, _ = wheel_torque(wh, j, kc)
-            engaged = front_mode == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0)
-        out[15 + j] = 1.0 if engaged else 0.0
-        out[3 + j] = kc if engaged else free_spin(wh, j)
+    if front_mode == FRONT_OPEN:
+        w0f = 0.0 if held else open_split(wh, kc, 0)
+        out[3] = w0f
+        out[4] = 2.0 * kc - w0f
+        out[15] = 1.0
+        out[16] = 1.0
+    else:
+        for j in range(2):
+            engaged = False
+            if front_mode != FRONT_FREE:
+                tj, _ = wheel_torque(wh, j, kc)
+                engaged = front_mode == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0)
+            out[15 + j] = 1.0 if engaged else 0.0
+            out[3 + j] = kc if engaged else free_spin(wh, j)
     fmr = wh[WH_FMAX_R]
     tres = wh[WH_TRES]
     for j in range(4):
         w = out[3 + j]
         t, _ = wheel_torque(wh, j, w)
         g, _ = tyre_shape(wh, j, w)
-        out[11 + j] = fmr[j] / radius_m * g
+        out[11 + j] = fmr[j] / wh[WH_RADIUS][j] * g
         out[19 + j] = tres[j] * spin_factor(w, wh[WH_SPIN_RATE][j])
         out[23 + j] = 0.0
         if w == 0.0 and tbk[j] > 0.0:
@@ -413,10 +437,16 @@ class DrivelineSolver:
         Wheel connected to the carrier in this step.
     """
 
-    def __init__(self, radius_m: float) -> None:
-        self.radius_m = radius_m
+    def __init__(self, radius_m) -> None:
+        radii = tuple(radius_m) if isinstance(radius_m, (tuple, list)) else (radius_m,) * 4
+        if len(radii) != 4:
+            raise ValueError(f"radius_m={radius_m!r}: one radius or four (FL, FR, RL, RR)")
+        self.radius_m = radii
         self.wh = tuple(array([0.0] * 4) for _ in range(WH_SIZE))
-        self.jdt, self.w0, self.munr, self.a1, self.a0, self.tres, self.lk, self.spin_rate, self.tbrake = self.wh
+        (self.jdt, self.w0, self.munr, self.a1, self.a0, self.tres, self.lk, self.spin_rate, self.tbrake,
+         self.radius) = self.wh
+        for j in range(4):
+            self.radius[j] = float(radii[j])
         self.out = array([0.0] * N_OUT)
         self._set_results()
 
@@ -431,7 +461,7 @@ class DrivelineSolver:
         """
         self.jdt[j] = inertia_kg_m2 / dt_s
         self.w0[j] = omega0
-        self.munr[j] = mu_n * self.radius_m
+        self.munr[j] = mu_n * self.radius_m[j]
         self.a1[j] = a1
         self.a0[j] = a0
         self.tres[j] = t_res_nm
@@ -480,7 +510,7 @@ class DrivelineSolver:
         solve_driveline(self.wh, self.out, float(dt_s), bool(in_gear), bool(park), bool(open_rear),
                         int(front_mode), float(ring_ratio), float(overall_ratio), float(efficiency),
                         float(engine_inertia), float(omega_free), float(cap_fwd), float(cap_rev),
-                        float(park_hold_nm), float(self.radius_m))
+                        float(park_hold_nm))
         self._set_results()
 
     def _set_results(self) -> None:

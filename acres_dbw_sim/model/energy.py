@@ -45,7 +45,8 @@ class EnergyLedger:
     tread deflection), ``suspension_j`` (net work into springs, bump stops and
     dampers), ``body_contact_j`` (body box against the ground after a roll-over), ``aero_j``, ``water_j``,
     ``angular_damping_j``, ``soil_j`` (the soil's motion resistance, compaction, on deformable ground: the
-    clamped F_mr times the contact's forward speed; soil.py).
+    clamped F_mr times the contact's forward speed; soil.py), ``implement_j`` (the work of an implement's
+    force on the chassis, its draft: maxxum-150-dynamics.md "Implement Coupling"; 0 for the Ranger).
     """
 
     fuel_j: float = 0.0
@@ -65,6 +66,7 @@ class EnergyLedger:
     aero_j: float = 0.0
     water_j: float = 0.0
     angular_damping_j: float = 0.0
+    implement_j: float = 0.0
     chassis_kinetic_j: float = 0.0
     potential_j: float = 0.0
 
@@ -93,6 +95,6 @@ class EnergyLedger:
 LEDGER_TERMS = tuple(f.name for f in fields(EnergyLedger))
 """Names of the ledger's terms in field order (the index of each in the step kernel's ledger array)."""
 (L_FUEL, L_ENGINE_LOSS, L_PARASITIC, L_ENGINE_KINETIC, L_CLUTCH, L_DRIVELINE, L_COUPLING, L_BRAKE, L_WHEEL_KINETIC,
- L_ROLLING, L_TYRE_SLIP, L_SOIL, L_SUSPENSION, L_BODY_CONTACT, L_AERO, L_WATER, L_ANGULAR_DAMPING,
- L_CHASSIS_KINETIC, L_POTENTIAL) = range(19)
-assert len(LEDGER_TERMS) == 19 and LEDGER_TERMS[L_POTENTIAL] == "potential_j" and LEDGER_TERMS[L_SOIL] == "soil_j"
+ L_ROLLING, L_TYRE_SLIP, L_SOIL, L_SUSPENSION, L_BODY_CONTACT, L_AERO, L_WATER, L_ANGULAR_DAMPING, L_IMPLEMENT,
+ L_CHASSIS_KINETIC, L_POTENTIAL) = range(20)
+assert len(LEDGER_TERMS) == 20 and LEDGER_TERMS[L_POTENTIAL] == "potential_j" and LEDGER_TERMS[L_IMPLEMENT] == "implement_j"
