@@ -29,10 +29,32 @@ from .model.params import VehicleParameters, load_parameters
 from .model.terrain import FlatTerrain, Terrain
 from .model.vehicle import Vehicle, VehicleInputs
 
-__all__ = ["Simulation", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS"]
+__all__ = ["Simulation", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS", "VEHICLES", "tractor_dbw_parameters"]
 
 #: Model levels behind the DBW: the full Polaris model, or the kinematic one (model/kinematic.py).
 MODELS = ("full", "kinematic")
+#: Vehicles behind the DBW: the Polaris Ranger, the Case IH Maxxum 150 (vehicles/maxxum150).
+VEHICLES = ("polaris", "maxxum150")
+
+
+def tractor_dbw_parameters(tp) -> DbwParameters:
+    """The DBW kit's parameters for the Maxxum 150: the Ranger's kit (``config/polaris.json`` ``dbw.*``)
+    with the tractor's own figures where the DBW reads vehicle data (steering ratio and centre, wheelbase,
+    rear tyre radius, tyre pressure, engine speeds, fuel tank, mass).
+
+    Parameters
+    ----------
+    tp : MaxxumParameters
+    """
+    ranger = load_parameters()
+    e, ty = tp.engine, tp.tyres
+    return DbwParameters.from_vehicle_parameters(ranger, overrides={
+        "steering.ratio": tp.dbw_steering_ratio, "steering.center_deg": 0.0,
+        "geometry.wheelbase_m": tp.chassis.wheelbase_m, "tyres.radius_m": ty.rear_radius_m,
+        "tyres.front_inflation_kpa": ty.inflation_pa / 1e3, "tyres.rear_inflation_kpa": ty.inflation_pa / 1e3,
+        "engine.idle_rpm": e.idle_rpm, "engine.max_rpm": e.max_rpm, "fuel.tank_l": tp.fuel.tank_l,
+        "vehicle.mass_kg": tp.chassis.mass_kg + (tp.implement.mass_kg if tp.implement.attachment == "mounted"
+                                                 else 0.0)})
 
 
 class Simulation:
@@ -53,6 +75,10 @@ class Simulation:
         Initial lever position (default PARK).
     drive_mode : DriveMode, optional
         Initial AWD switch (default AWD).
+    vehicle : str
+        ``polaris`` (default) or ``maxxum150``: the tractor (:class:`~acres_dbw_sim.vehicles.maxxum150.dbw_vehicle.
+        DbwTractor`, ``params`` a ``MaxxumParameters``, default its shipped file) behind the same DBW
+        emulation (:func:`tractor_dbw_parameters`); full model only.
     model : str
         ``full`` (default) or ``kinematic`` (:class:`~acres_dbw_sim.model.kinematic.KinematicVehicle`,
         parameters from the file's ``kinematic`` block): the same DBW emulation on top; the reports'
@@ -71,19 +97,37 @@ class Simulation:
     Raises
     ------
     ValueError
-        For a step outside 1/1000..1/60 s, or an unknown ``model``.
+        For a step outside 1/1000..1/60 s, an unknown ``model`` or ``vehicle``, or the kinematic tractor.
     ParameterError
         ``model="kinematic"`` with no valid ``kinematic`` block in the parameters.
     """
 
     def __init__(self, params: VehicleParameters | None = None, terrain: Terrain | None = None,
                  dt_s: float = 1.0 / 120.0, dbw_params: DbwParameters | None = None,
-                 gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD, model: str = "full") -> None:
+                 gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD, model: str = "full",
+                 vehicle: str = "polaris") -> None:
         if model not in MODELS:
             raise ValueError(f"model={model!r}: must be one of {', '.join(MODELS)}")
+        if vehicle not in VEHICLES:
+            raise ValueError(f"vehicle={vehicle!r}: must be one of {', '.join(VEHICLES)}")
         self.model = model
-        self.params = params if params is not None else load_parameters()
+        self.vehicle_name = vehicle
         self.terrain = terrain if terrain is not None else FlatTerrain()
+        if vehicle == "maxxum150":
+            if model != "full":
+                raise ValueError("model='kinematic' for vehicle 'maxxum150': not available yet (full model only)")
+            from .vehicles.maxxum150.dbw_vehicle import DbwTractor
+            from .vehicles.maxxum150.params import load_maxxum_parameters
+            self.params = params if params is not None else load_maxxum_parameters()
+            self.vehicle = DbwTractor(self.params, self.terrain, dt_s)
+            self.dt_s = self.vehicle.dt_s
+            self.dbw = DbwSystem(dbw_params if dbw_params is not None else tractor_dbw_parameters(self.params),
+                                 self.dt_s)
+            self._inputs = VehicleInputs()
+            self._steps = 0
+            self.reset(gear=gear, drive_mode=drive_mode)
+            return
+        self.params = params if params is not None else load_parameters()
         if model == "kinematic":
             self.vehicle = KinematicVehicle(self.params, self.terrain, dt_s)
         else:

@@ -6,6 +6,8 @@ import math
 import pytest
 
 from acres_dbw_sim.model.mass import G_MPS2
+from acres_dbw_sim.model.resistances import aero_drag_n
+from acres_dbw_sim.model.stages import load_brake_torque_nm
 from acres_dbw_sim.vehicles.maxxum150 import brakes as B
 from acres_dbw_sim.vehicles.maxxum150 import chassis as CH
 from acres_dbw_sim.vehicles.maxxum150 import implement as I
@@ -21,11 +23,9 @@ def p():
 
 def test_brake_torque_proportional_to_load(p):
     g = p.constants.brake_gain
-    assert B.brake_torque_nm(1.0, 17.12e3, 17.12e3, 0.905, False, g) == pytest.approx(1.5 * 17.12e3 * 0.905)
-    assert B.brake_torque_nm(0.5, 20e3, 17.12e3, 0.905, False, g) == pytest.approx(0.75 * 20e3 * 0.905)
-    # a wheel in the air brakes with its static load
-    assert B.brake_torque_nm(1.0, 0.0, 11.42e3, 0.707, True, g) == pytest.approx(1.5 * 11.42e3 * 0.707)
-    assert B.brake_torque_nm(0.0, 20e3, 17.12e3, 0.905, False, g) == 0.0
+    assert load_brake_torque_nm(0.0, g * 1.0, 17.12e3, 0.905) == pytest.approx(1.5 * 17.12e3 * 0.905)
+    assert load_brake_torque_nm(0.0, g * 0.5, 20e3, 0.905) == pytest.approx(0.75 * 20e3 * 0.905)
+    assert load_brake_torque_nm(0.0, g * 0.0, 20e3, 0.905) == 0.0
 
 
 def test_park_brake_sets_full_brake():
@@ -36,9 +36,10 @@ def test_park_brake_sets_full_brake():
 
 def test_air_drag(p):
     c = p.constants
-    fx, fy, fz = CH.air_drag_n(10.0, 0.0, 0.0, c.air_density_kg_m3, c.drag_coefficient, c.frontal_area_m2)
+    area = c.drag_coefficient * c.frontal_area_m2
+    fx, fy, fz = aero_drag_n(10.0, 0.0, 0.0, c.air_density_kg_m3, area)
     assert fx == pytest.approx(-0.5 * 1.225 * 0.8 * 4.0 * 100.0) and fy == 0.0 and fz == 0.0
-    fx, fy, _ = CH.air_drag_n(3.0, 4.0, 0.0, 1.225, 0.8, 4.0)
+    fx, fy, _ = aero_drag_n(3.0, 4.0, 0.0, 1.225, 3.2)
     assert math.hypot(fx, fy) == pytest.approx(0.5 * 1.225 * 3.2 * 25.0)
 
 

@@ -24,7 +24,7 @@ def p():
 def test_gear_table_speeds(p, gear):
     tr = p.transmission
     i = T.overall_ratio(gear, T.FORWARD, tr.forward_gears, tr.reverse_gears, tr.final_drive)
-    v = T.gear_speed_mps(2200 * RPM, p.tyres.rear_radius_m, i) * 3.6
+    v = (2200 * RPM * p.tyres.rear_radius_m / i) * 3.6
     assert round(v, 2) == pytest.approx(GEAR_TABLE_KMH[gear - 1], abs=0.011)
     ir = T.overall_ratio(gear, T.REVERSE, tr.forward_gears, tr.reverse_gears, tr.final_drive)
     assert ir == -i
@@ -36,7 +36,7 @@ def test_gear_step_and_scripted_test_speed(p):
         assert a / b == pytest.approx(1.2211, abs=1e-3)
     i10 = T.overall_ratio(10, 1, g, g, 10.0)
     # "The gear table gives 10.5 km/h for gear 10 at 1842 rpm"
-    assert round(T.gear_speed_mps(1842 * RPM, p.tyres.rear_radius_m, i10) * 3.6, 1) == 10.5
+    assert round((1842 * RPM * p.tyres.rear_radius_m / i10) * 3.6, 1) == 10.5
     assert T.overall_ratio(0, 1, g, g, 10.0) == 0.0 and T.overall_ratio(17, 1, g, g, 10.0) == 0.0
 
 
@@ -104,11 +104,11 @@ def test_direction_change_rule():
 def test_mfd_front_lead_and_2wd(p):
     kappa = T.front_speed_ratio(p.transmission.front_lead_ratio, p.tyres.rear_radius_m, p.tyres.front_radius_m)
     assert kappa == pytest.approx(1.300, abs=1.5e-3)   # 1.2993 with r_f = 0.707 m, r_r = 0.905 m
-    s = T.driveline_setup(p, 10, 1, True, 0, 900.0)
+    s = T.driveline_setup(p, 10, 1, True, 0)
     assert s.front_driven and s.front_speed_ratio == pytest.approx(kappa)
     assert s.overall_ratio == pytest.approx(59.69) and s.efficiency == 0.9
     q = load_maxxum_parameters(overrides="transmission.front_drive=false;transmission.front_lead_ratio=0")
-    s2 = T.driveline_setup(q, 10, -1, q.transmission.front_drive, 0, 900.0)
+    s2 = T.driveline_setup(q, 10, -1, q.transmission.front_drive, 0)
     assert not s2.front_driven and s2.overall_ratio == pytest.approx(-59.69)
     assert s2.front_speed_ratio == pytest.approx(0.905 / 0.707)
 
@@ -116,5 +116,5 @@ def test_mfd_front_lead_and_2wd(p):
 @pytest.mark.parametrize("state, rear, front", [(0, False, False), (1, True, False), (2, True, True)])
 def test_diff_lock_states(p, state, rear, front):
     assert T.diff_lock_axles(state) == (rear, front)
-    s = T.driveline_setup(p, 10, 1, True, state, 900.0)
+    s = T.driveline_setup(p, 10, 1, True, state)
     assert (s.rear_locked, s.front_locked) == (rear, front)

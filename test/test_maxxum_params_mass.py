@@ -21,12 +21,18 @@ def p():
 def test_every_key_has_value_basis_source_spread_and_note():
     tree = json.loads(default_config_path().read_text())
     n = 0
-    for section, items in tree.items():
-        for key, item in items.items():
-            n += 1
-            assert {"value", "basis", "source", "note"} <= set(item), f"{section}.{key}"
-            assert ("sd" in item) or ("range" in item) or item["basis"] in ("reference", "project"), \
-                f"{section}.{key} has no sd or range"
+    def leaves(node, path):
+        if "value" in node:
+            yield path, node
+        else:
+            for key, item in node.items():
+                yield from leaves(item, f"{path}.{key}" if path else key)
+
+    for key, item in leaves(tree, ""):
+        n += 1
+        assert {"value", "basis", "source", "note"} <= set(item), key
+        assert ("sd" in item) or ("range" in item) or item["basis"] in ("reference", "project"), \
+            f"{key} has no sd or range"
     assert n > 90
 
 

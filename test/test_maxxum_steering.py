@@ -26,10 +26,6 @@ def test_full_lock_geometry(p):
     assert S.front_wheel_angles_rad(5e-6, L, T) == (0.0, 0.0)
 
 
-def test_lock_to_lock_rate(p):
-    assert round(S.lock_to_lock_s(p.steering.max_steer_rad, p.steering.rate_rad_s), 2) == 1.90
-
-
 def _run(p, tau_s, seconds=3.0, start=None):
     st = p.steering
     n = S.delay_steps(st.delay_s, DT)

@@ -334,32 +334,41 @@ def test_drawbar_pull_rises_then_saturates_on_each_soil_class(params):
 
 
 def test_every_compiled_model_function_is_on_the_step_call_graph():
-    """ONE PHYSICS: each compiled function of acres_dbw_sim/model is called by a step (physics_step of the full
-    model, or the kinematic level's step_vehicles / place_vehicles, directly or through the functions they
-    call); none exists only for tests. The one exception is the inverse relation that the public
-    Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature commands) need."""
+    """ONE PHYSICS: each compiled function of acres_dbw_sim/model (the shared core) is called by a step (the
+    Ranger's physics_step, the Maxxum's tractor_step, or the kinematic level's step_vehicles / place_vehicles,
+    directly or through the functions they call); none exists only for tests. The one exception is the
+    inverse relation that the public Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature
+    commands) need. Both vehicles' steps run the shared stages."""
     import ast
     import pathlib
 
     import acres_dbw_sim.model as model_pkg
     inverse_only = {"steering_wheel_for_curvature_deg"}
-    funcs = {}
-    for f in pathlib.Path(model_pkg.__file__).parent.glob("*.py"):
+    model_dir = pathlib.Path(model_pkg.__file__).parent
+    calls, shared_jit = {}, set()
+    for f in list(model_dir.glob("*.py")) + list((model_dir.parent / "vehicles").rglob("*.py")):
         for node in ast.parse(f.read_text()).body:
             if isinstance(node, ast.FunctionDef):
-                jit = any(ast.unparse(d).startswith("njit") for d in node.decorator_list)
-                calls = {c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", None)
-                         for c in ast.walk(node) if isinstance(c, ast.Call)}
-                funcs[node.name] = (f.name, jit, calls)
-    seen, todo = set(), ["physics_step", "step_vehicles", "place_vehicles"]
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in funcs:
-            continue
-        seen.add(name)
-        todo.extend(funcs[name][2])
-    orphans = sorted(f"{v[0]}:{k}" for k, v in funcs.items() if v[1] and k not in seen and k not in inverse_only)
+                called = {c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", None)
+                          for c in ast.walk(node) if isinstance(c, ast.Call)}
+                calls.setdefault(node.name, set()).update(called)
+                if f.parent == model_dir and any(ast.unparse(d).startswith("njit") for d in node.decorator_list):
+                    shared_jit.add(f"{f.name}:{node.name}")
+
+    def reach(roots):
+        seen, todo = set(), list(roots)
+        while todo:
+            name = todo.pop()
+            if name not in seen and name in calls:
+                seen.add(name)
+                todo.extend(calls[name])
+        return seen
+
+    seen = reach(["physics_step", "tractor_step", "step_vehicles", "place_vehicles"])
+    orphans = sorted(q for q in shared_jit if q.split(":")[1] not in seen and q.split(":")[1] not in inverse_only)
     assert orphans == []
+    for stage in ("prepare_wheels", "wheel_ledger", "chassis_stage", "solve_driveline"):
+        assert stage in reach(["physics_step"]) and stage in reach(["tractor_step"]), stage
 
 
 def test_every_model_function_is_called_by_the_package():
@@ -376,6 +385,7 @@ def test_every_model_function_is_called_by_the_package():
         for c in ast.walk(ast.parse(f.read_text())):
             if isinstance(c, ast.Call):
                 called.add(c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", None))
-    defined = {(f.name, n.name) for f in (root / "model").glob("*.py") for n in ast.parse(f.read_text()).body
+    files = list((root / "model").glob("*.py")) + list((root / "vehicles").rglob("*.py"))
+    defined = {(f.name, n.name) for f in files for n in ast.parse(f.read_text()).body
                if isinstance(n, ast.FunctionDef)}
     assert sorted(f"{m}:{n}" for m, n in defined if n not in called) == []

@@ -34,6 +34,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import transforms3d
+
 from ._jit import array, njit
 from .chassis import box_contact_force_n, effective_mass_kg, integrate, kinetic_energy_j, quat_to_matrix
 from .driveline import (D_DRIVEN, D_FX, D_HELD, D_OMEGA, D_SHAFT, D_TRES, WH_A0, WH_A1, WH_FMAX_R, WH_JDT, WH_LK,
@@ -50,7 +53,7 @@ from .tyre import (SATURATION, carcass_damping_s, deflection_end_m, lateral_forc
                    slip_coefficients)
 
 __all__ = ["K_NAMES", "shared_constants", "prepare_wheels", "wheel_ledger", "chassis_stage", "kinematics",
-           "load_brake_torque_nm"]
+           "load_brake_torque_nm", "static_sinkage_m", "place_on_ground"]
 
 _sqrt = math.sqrt
 
@@ -647,3 +650,65 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
     out[O_SF + 1] = aby + alz * bx - alx * bz + w1z * cx_ - w1x * cz_
     out[O_SF + 2] = abz + alx * by - aly * bx + w1x * cy_ - w1y * cx_
     kinematics(k, chx, out)
+
+
+# ------------------------------------------------------------------ placement at a reset (Python)
+def static_sinkage_m(k, terrain, surfaces, surface_index, x_m: float, y_m: float, forward: tuple, left: tuple,
+                     mounts_rel: tuple, bf_rel: tuple) -> tuple:
+    """Sinkage [m] of each wheel at its static load on the surface below it (0 on hard ground).
+
+    For a vehicle with base_footprint at (x, y) [m] and the given forward and left unit
+    axes (odom); ``mounts_rel`` and ``bf_rel`` are the wheel mounts and base_footprint
+    relative to the centre of mass (body frame) [m]; ``surfaces`` is the surface table and
+    ``surface_index(name)`` its index of a surface name (a wheel pinned to a surface).
+    The sinkage is soil.py's :func:`~acres_dbw_sim.model.soil.tyre_on_soil` with the
+    wheel's constants in ``k``.
+    """
+    out = []
+    for j in range(4):
+        mx, my = mounts_rel[j][0] - bf_rel[0], mounts_rel[j][1] - bf_rel[1]
+        wx = x_m + forward[0] * mx + left[0] * my
+        wy = y_m + forward[1] * mx + left[1] * my
+        si = terrain.height_normal_surface(wx, wy)[4]
+        pinned = terrain.wheel_surfaces[j]
+        sf = surfaces[surface_index(pinned)] if pinned is not None else surfaces[si]
+        so = sf.soil
+        if so is None:
+            out.append(0.0)
+            continue
+        z = tyre_on_soil(float(k[K_N0 + j]), float(k[K_WIDTH + j]), float(k[K_RADIUS + j]), k[K_PG + j],
+                         k[K_KTYRE + j], so.n, so.k_c, so.k_phi, so.cohesion_pa, so.friction_angle_rad,
+                         so.shear_modulus_m, float(k[K_Z_MAX]), float(k[K_LUG_HEIGHT]), float(k[K_TREAD_K]),
+                         float(k[K_HYSTERESIS]), float(k[K_SECTION + j]))[0]
+        out.append(float(z))
+    return tuple(out)
+
+
+def place_on_ground(chassis, k, terrain, surfaces, surface_index, x_m: float, y_m: float, yaw_rad: float,
+                    speed_mps: float, mounts_rel: tuple, bf_rel: tuple) -> tuple:
+    """Place a chassis at a reset ("Reset State" of both pages); returns each wheel's static sinkage [m].
+
+    base_footprint on the ground at (x, y) [m] (odom) with the body z axis on the ground
+    normal and the heading ``yaw_rad``; the body at ``speed_mps`` along its heading, no
+    rotation. On soil each wheel starts in the rut of its static load and the body sits
+    lower by their mean (:func:`static_sinkage_m`).
+    """
+    z, nx, ny, nz, _ = terrain.height_normal_surface(x_m, y_m)
+    hx, hy, hz = math.cos(yaw_rad), math.sin(yaw_rad), 0.0
+    d = hx * nx + hy * ny + hz * nz
+    fx, fy, fz = hx - d * nx, hy - d * ny, hz - d * nz
+    fn = _sqrt(fx * fx + fy * fy + fz * fz)
+    fx, fy, fz = fx / fn, fy / fn, fz / fn
+    lx, ly, lz = ny * fz - nz * fy, nz * fx - nx * fz, nx * fy - ny * fx
+    rot = ((fx, lx, nx), (fy, ly, ny), (fz, lz, nz))
+    chassis.set_quaternion(transforms3d.quaternions.mat2quat(np.array(rot)))
+    cg = (-bf_rel[0], -bf_rel[1], -bf_rel[2])
+    sink = static_sinkage_m(k, terrain, surfaces, surface_index, x_m, y_m, (fx, fy, fz), (lx, ly, lz), mounts_rel,
+                            bf_rel)
+    zs = -0.25 * sum(sink)
+    chassis.p = [x_m + fx * cg[0] + lx * cg[1] + nx * (cg[2] + zs), y_m + fy * cg[0] + ly * cg[1] + ny * (cg[2] + zs),
+                 z + fz * cg[0] + lz * cg[1] + nz * (cg[2] + zs)]
+    v0 = float(speed_mps)
+    chassis.v = [v0 * fx, v0 * fy, v0 * fz]
+    chassis.w = [0.0, 0.0, 0.0]
+    return sink

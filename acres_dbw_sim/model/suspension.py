@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from ._jit import njit
 from .mass import G_MPS2
 
-__all__ = ["CornerSprings", "tyre_membrane_rate_n_m", "corner_springs", "suspension_load_n"]
+__all__ = ["CornerSprings", "tyre_membrane_rate_n_m", "series_rate_n_m", "damper_n_s_m", "corner_springs",
+           "suspension_load_n"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,19 @@ def tyre_membrane_rate_n_m(inflation_pa: float, carcass_pa: float, radius_m: flo
     return 2.0 * math.pi * (inflation_pa + carcass_pa) * math.sqrt(radius_m * width_m / 2.0)
 
 
+def series_rate_n_m(tyre_rate_n_m: float, spring_rate_n_m: float) -> float:
+    """Rate of the tyre in series with the wheel's (or the axle's) spring: (1/k_t + 1/k_a)^-1 [N/m].
+
+    polaris-ranger-dynamics.md "Suspension"; maxxum-150-dynamics.md "Suspension and Wheel Load".
+    """
+    return 1.0 / (1.0 / tyre_rate_n_m + 1.0 / spring_rate_n_m)
+
+
+def damper_n_s_m(damping_ratio: float, rate_n_m: float, static_load_n: float, g: float = G_MPS2) -> float:
+    """Damper C = 2 zeta sqrt(k N_0 / g) [N s/m] of a corner of rate k [N/m] carrying N_0 [N] (same sources)."""
+    return 2.0 * damping_ratio * math.sqrt(rate_n_m * static_load_n / g)
+
+
 def corner_springs(params, g: float = G_MPS2) -> CornerSprings:
     """Corner rates, dampers and bump stop from the parameters.
 
@@ -66,11 +80,11 @@ def corner_springs(params, g: float = G_MPS2) -> CornerSprings:
     t, s = params.tyres, params.suspension
     kt_f = tyre_membrane_rate_n_m(t.front_inflation_pa, t.carcass_pa, t.radius_m, t.front_width_m)
     kt_r = tyre_membrane_rate_n_m(t.rear_inflation_pa, t.carcass_pa, t.radius_m, t.rear_width_m)
-    kf = 1.0 / (1.0 / kt_f + 1.0 / s.front_wheel_rate_n_m)
-    kr = 1.0 / (1.0 / kt_r + 1.0 / s.rear_wheel_rate_n_m)
+    kf = series_rate_n_m(kt_f, s.front_wheel_rate_n_m)
+    kr = series_rate_n_m(kt_r, s.rear_wheel_rate_n_m)
     rates = (kf, kf, kr, kr)
     n0 = params.mass_properties.static_loads_n
-    dampers = tuple(2.0 * s.damping_ratio * math.sqrt(rates[j] * n0[j] / g) for j in range(4))
+    dampers = tuple(damper_n_s_m(s.damping_ratio, rates[j], n0[j], g) for j in range(4))
     xb = max(s.droop_m + 0.01, s.travel_m - s.bump_stop_length_m)
     return CornerSprings(rates, dampers, tuple(n0), s.droop_m, xb, s.bump_stop_rate_n_m2)
 

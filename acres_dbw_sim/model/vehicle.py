@@ -33,9 +33,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-import transforms3d
-
 from . import cvt as _cvt
 from . import engine as _eng
 from ._jit import JIT, array, njit, to_list
@@ -49,11 +46,10 @@ from .enums import DriveMode, Gear, GearReject
 from .gearbox import GearLever, gear_table, two_way_lock
 from .mass import G_MPS2
 from .params import VehicleParameters, load_parameters
-from .stages import (K_DT, K_KTYRE, K_PG, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA,
+from .stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA,
                      O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_POS, O_SF, O_SINK, O_SLIP, O_SW, O_TB,
                      O_TC, O_TE, O_U, O_VB, SW_ANGLE, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics,
-                     prepare_wheels, shared_constants, wheel_ledger)
-from .soil import tyre_on_soil
+                     place_on_ground, prepare_wheels, shared_constants, wheel_ledger)
 from .steering import ackermann_rad, bicycle_angle_rad, rack_limited_deg, steering_wheel_for_curvature_deg
 from .suspension import corner_springs, tyre_membrane_rate_n_m
 from .terrain import FlatTerrain, Terrain
@@ -62,7 +58,6 @@ __all__ = ["VehicleInputs", "Vehicle"]
 
 _RAD_S_TO_RPM = 60.0 / (2.0 * math.pi)
 
-_sqrt = math.sqrt
 
 # ------------------------------------------------------------------ kernel layout
 # The Ranger's own constants kp (name, unit).
@@ -439,26 +434,10 @@ class Vehicle:
         P = self.params
         self.lever.reset(gear)
         self.drive_mode = DriveMode(drive_mode)
-        z, nx, ny, nz, _ = self.terrain.height_normal_surface(x_m, y_m)
-        hx, hy, hz = math.cos(yaw_rad), math.sin(yaw_rad), 0.0
-        d = hx * nx + hy * ny + hz * nz
-        fx, fy, fz = hx - d * nx, hy - d * ny, hz - d * nz
-        fn = _sqrt(fx * fx + fy * fy + fz * fz)
-        fx, fy, fz = fx / fn, fy / fn, fz / fn
-        lx, ly, lz = ny * fz - nz * fy, nz * fx - nx * fz, nx * fy - ny * fx
-        rot = ((fx, lx, nx), (fy, ly, ny), (fz, lz, nz))
-        q = transforms3d.quaternions.mat2quat(np.array(rot))
         ch = self.chassis
-        ch.set_quaternion(q)
-        cg = self.mass_properties.cg_m
-        # On soil each wheel starts in the rut of its static load; the body sits lower by their mean.
-        sink = self._static_sinkage_m(x_m, y_m, (fx, fy, fz), (lx, ly, lz))
-        zs = -0.25 * sum(sink)
-        ch.p = [x_m + fx * cg[0] + lx * cg[1] + nx * (cg[2] + zs), y_m + fy * cg[0] + ly * cg[1] + ny * (cg[2] + zs),
-                z + fz * cg[0] + lz * cg[1] + nz * (cg[2] + zs)]
+        sink = place_on_ground(ch, self._k, self.terrain, P.surfaces, P.surface_index, x_m, y_m, yaw_rad, speed_mps,
+                               self._mount_rel, self._bf_rel)
         v0 = float(speed_mps)
-        ch.v = [v0 * fx, v0 * fy, v0 * fz]
-        ch.w = [0.0, 0.0, 0.0]
         Rt = P.tyres.radius_m
         w = v0 / Rt
         st = self._s
@@ -512,31 +491,6 @@ class Vehicle:
         self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
         kinematics(self._k, ch.x, self._out)
         self._publish_kinematics(to_list(self._out))
-
-    def _static_sinkage_m(self, x_m: float, y_m: float, fwd: tuple, left: tuple) -> tuple:
-        """Sinkage [m] of each wheel at its static load on the surface below it (0 on hard ground), for a
-        vehicle with base_footprint at (x, y) and the given forward and left axes (odom)."""
-        P = self.params
-        ty = P.tyres
-        out = []
-        for j in range(4):
-            mx, my = self._mount_rel[j][0] - self._bf_rel[0], self._mount_rel[j][1] - self._bf_rel[1]
-            wx = x_m + fwd[0] * mx + left[0] * my
-            wy = y_m + fwd[1] * mx + left[1] * my
-            si = self.terrain.height_normal_surface(wx, wy)[4]
-            pinned = self.terrain.wheel_surfaces[j]
-            sf = P.surfaces[P.surface_index(pinned)] if pinned is not None else P.surfaces[si]
-            so = sf.soil
-            if so is None:
-                out.append(0.0)
-                continue
-            k = self._k
-            z = tyre_on_soil(self.springs.static_load_n[j], self._widths[j], ty.radius_m, k[K_PG + j],
-                             k[K_KTYRE + j], so.n, so.k_c, so.k_phi, so.cohesion_pa, so.friction_angle_rad,
-                             so.shear_modulus_m, ty.sinkage_limit_m, ty.lug_height_m, ty.tread_k_m, ty.hysteresis,
-                             ty.section_height_m)[0]
-            out.append(float(z))
-        return tuple(out)
 
     # ------------------------------------------------------------------ outputs
     def _publish_kinematics(self, o: list) -> None:

@@ -3,7 +3,10 @@ Properties" (air drag), "Front-Axle Oscillation").
 
 Air drag at the centre of mass, rho_a = 1.225 kg/m^3, C_d = 0.8, A = 4 m^2:
 
-    F_a = -1/2 rho_a C_d A |v| v              (the shared resistances.aero_drag_n)
+    F_a = -1/2 rho_a C_d A |v| v
+
+is the shared :func:`acres_dbw_sim.model.resistances.aero_drag_n` in the shared chassis
+stage, with the drag area C_d A of ``constants.drag_coefficient`` and ``frontal_area_m2``.
 
 Front-axle angle of the equipment rig (UpdateRigs) from the extensions of the
 two front wheels (each front wheel has its own soft spring; there is no pivot
@@ -19,16 +22,8 @@ from __future__ import annotations
 import math
 
 from ...model._jit import njit
-from ...model.resistances import aero_drag_n
 
-__all__ = ["air_drag_n", "front_axle_angle_rad"]
-
-
-@njit
-def air_drag_n(vx_mps: float, vy_mps: float, vz_mps: float, air_density_kg_m3: float, drag_coefficient: float,
-               frontal_area_m2: float) -> tuple:
-    """Drag force (F_x, F_y, F_z) [N] in the frame of the velocity (vx, vy, vz) [m/s] of the centre of mass."""
-    return aero_drag_n(vx_mps, vy_mps, vz_mps, air_density_kg_m3, drag_coefficient * frontal_area_m2)
+__all__ = ["front_axle_angle_rad"]
 
 
 @njit

@@ -27,7 +27,7 @@ from pathlib import Path
 from ...model.params import RPM_TO_RAD_S, ParameterError, _check_range, apply_overrides, read_parameter_tree
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
-           "TransmissionParams", "PtoParams", "ImplementParams", "Constants", "MaxxumParameters",
+           "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
            "default_config_path", "load_maxxum_parameters", "IMPLEMENT_TYPES", "SOIL_TEXTURES",
            "DIFF_LOCK_STATES", "MODELS", "ATTACHMENTS"]
 
@@ -58,6 +58,12 @@ class ChassisParams:
         zeta [-].
     bump_stiffness_n_m2 : float
         k_b [N/m^2] (key ``bump_stiffness_n_m``).
+    probe_iterations : int
+        Re-linearisations of the ground probe on a height map.
+    box_rear_m, box_front_overhang_m, box_half_width_m, box_bottom_m, box_top_m : float
+        The body box (behind the rear axle is negative; heights above base_footprint) [m].
+    box_stiffness_n_m, box_damping_n_s_m, box_friction : float
+        Its contact law per corner (chassis.py).
     """
 
     model: str
@@ -72,14 +78,66 @@ class ChassisParams:
     rear_axle_stiffness_n_m: float
     suspension_damping_ratio: float
     bump_stiffness_n_m2: float
+    probe_iterations: int
+    box_rear_m: float
+    box_front_overhang_m: float
+    box_half_width_m: float
+    box_bottom_m: float
+    box_top_m: float
+    box_stiffness_n_m: float
+    box_damping_n_s_m: float
+    box_friction: float
 
 
 @dataclass(frozen=True)
 class TyreParams:
-    """Unloaded tyre radii r_f, r_r [m]."""
+    """The tractor's tyres for the shared tyre and soil model (stages.py, tyre.py, soil.py).
+
+    Attributes
+    ----------
+    front_radius_m, rear_radius_m : float
+        Unloaded radii r_f, r_r [m].
+    front_width_m, rear_width_m : float
+        Widths b [m].
+    front_section_height_m, rear_section_height_m : float
+        Section heights h_s [m].
+    inflation_pa, carcass_pa : float
+        p_i and p_c [Pa] (the ground pressure on soil is p_i + p_c).
+    front_rate_n_m, rear_rate_n_m : float
+        Vertical tyre rates k_t [N/m] (page "Suspension and Wheel Load", at 80 kPa).
+    lug_height_m, tread_k_m, hysteresis : float
+        h [m], the tread's shear compliance [m], h_y [-].
+    cornering_per_load_1_rad, relaxation_m, longitudinal_relaxation_m : float
+        C_alpha / N [1/rad], sigma_y [m], sigma_x [m].
+    carcass_damping_s, damping_fade_speed_mps, hard_slip_stiffness, slip_speed_floor_mps : float
+        tau_c [s], its fade speed [m/s], k_s [-], the reported slip's speed floor [m/s].
+    sinkage_limit_m, water_drag_coefficient, motion_resistance_speed_mps : float
+        z_max [m], C_d,w [-], the motion resistance's tanh speed [m/s].
+    """
 
     front_radius_m: float
     rear_radius_m: float
+    front_width_m: float
+    rear_width_m: float
+    front_section_height_m: float
+    rear_section_height_m: float
+    inflation_pa: float
+    carcass_pa: float
+    front_rate_n_m: float
+    rear_rate_n_m: float
+    lug_height_m: float
+    tread_k_m: float
+    hysteresis: float
+    cornering_per_load_1_rad: float
+    relaxation_m: float
+    longitudinal_relaxation_m: float
+    carcass_damping_s: float
+    damping_fade_speed_mps: float
+    hard_slip_stiffness: float
+    slip_speed_floor_mps: float
+    sinkage_limit_m: float
+    water_drag_coefficient: float
+    motion_resistance_speed_mps: float
 
 
 @dataclass(frozen=True)
@@ -159,6 +217,16 @@ class PtoParams:
 
 
 @dataclass(frozen=True)
+class FuelParams:
+    """Fuel (the shared Willans line, energy.py): tank [L], H_u [J/kg], rho_f [kg/L], eta_i [-]."""
+
+    tank_l: float
+    lhv_j_kg: float
+    density_kg_l: float
+    indicated_efficiency: float
+
+
+@dataclass(frozen=True)
 class ImplementParams:
     """Legacy implement block (page "Parameters/Legacy Implement Block")."""
 
@@ -222,10 +290,12 @@ class MaxxumParameters:
 
     Attributes
     ----------
-    chassis, tyres, steering, engine, transmission, pto, implement, constants :
+    chassis, tyres, steering, engine, transmission, pto, fuel, implement, constants :
         Frozen per-section dataclasses.
     dbw_steering_ratio : float
         Steering-wheel degrees per degree of bicycle angle [-] of the DBW mapping.
+    dbw_brake_full_bar : float
+        The DBW's line pressure that means full braking b_k = 1 [bar].
     values : dict
         Flat ``{json_path: value}`` after overrides.
     source_path : str
@@ -237,9 +307,11 @@ class MaxxumParameters:
     engine: EngineParams
     transmission: TransmissionParams
     pto: PtoParams
+    fuel: FuelParams
     implement: ImplementParams
     constants: Constants
     dbw_steering_ratio: float
+    dbw_brake_full_bar: float
     values: dict = field(repr=False)
     source_path: str = ""
 
@@ -271,7 +343,18 @@ _LIMITS = {
     "chassis.cg_height_m": _POS, "chassis.body_length_m": _POS,
     "chassis.front_axle_stiffness_n_m": _POS, "chassis.rear_axle_stiffness_n_m": _POS,
     "chassis.suspension_damping_ratio": _NONNEG, "chassis.bump_stiffness_n_m": _NONNEG,
-    "tyres.front_radius_m": _POS, "tyres.rear_radius_m": _POS,
+    "tyres.front_radius_m": _POS, "tyres.rear_radius_m": _POS, "tyres.front_width_m": _POS,
+    "tyres.rear_width_m": _POS, "tyres.front_section_height_m": _POS, "tyres.rear_section_height_m": _POS,
+    "tyres.inflation_kpa": _POS, "tyres.carcass_kpa": _NONNEG, "tyres.front_rate_n_m": _POS,
+    "tyres.rear_rate_n_m": _POS, "tyres.lug_height_m": _NONNEG, "tyres.tread_k_m": _NONNEG,
+    "tyres.hysteresis": _NONNEG, "tyres.cornering_per_load": _POS, "tyres.relaxation_m": _POS,
+    "tyres.longitudinal_relaxation_m": _POS, "tyres.carcass_damping_s": _NONNEG,
+    "tyres.damping_fade_speed_mps": _POS, "tyres.hard_slip_stiffness": _POS, "tyres.slip_speed_floor_mps": _POS,
+    "tyres.sinkage_limit_m": _POS, "tyres.water_drag_coefficient": _NONNEG,
+    "tyres.motion_resistance_speed_mps": _POS, "chassis.probe_iterations": (1, 10, True),
+    "chassis.body_box.front_overhang_m": _NONNEG, "chassis.body_box.half_width_m": _POS,
+    "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS, "chassis.body_box.stiffness_n_m": _POS,
+    "chassis.body_box.damping_n_s_m": _NONNEG, "chassis.body_box.friction": _NONNEG,
     "steering.steer_delay_s": _NONNEG, "steering.steer_time_constant_s": _NONNEG,
     "steering.steer_rate_rad_s": _POS, "steering.max_steer_rad": (0.0, 1.5, False),
     "engine.idle_rpm": _POS, "engine.max_rpm": _POS, "engine.rated_rpm": _POS, "engine.peak_torque_nm": _POS,
@@ -283,7 +366,8 @@ _LIMITS = {
     "transmission.shift_time_s": _NONNEG, "transmission.final_drive": _POS, "transmission.efficiency": _UNIT,
     "transmission.front_lead_ratio": (0.0, 0.1, True), "transmission.direction_change_mps": _NONNEG,
     "pto.pto_kw": _NONNEG, "pto.max_pto_kw": _NONNEG, "pto.pto_efficiency": _UNIT, "pto.hydraulic_kw": _NONNEG,
-    "pto.hydraulic_efficiency": _UNIT, "pto.pto_540_engine_rpm": _POS, "pto.pto_1000_engine_rpm": _POS,
+    "pto.hydraulic_efficiency": _UNIT, "fuel.tank_l": _NONNEG, "fuel.lhv_j_kg": _POS, "fuel.density_kg_l": _POS,
+    "fuel.indicated_efficiency": (0.05, 0.7, True), "pto.pto_540_engine_rpm": _POS, "pto.pto_1000_engine_rpm": _POS,
     "implement.empty_mass_kg": _NONNEG, "implement.payload_kg": _NONNEG, "implement.rated_payload_kg": _NONNEG,
     "implement.hitch_overhang_m": _NONNEG, "implement.hitch_to_cg_m": _POS,
     "implement.hitch_transfer": (0.0, 1.0, True),
@@ -300,7 +384,7 @@ _LIMITS = {
     "constants.implement_force_limit_n": _POS, "constants.axle_oscillation_limit_rad": (0.0, math.pi / 2, False),
     "constants.draft_speed_lag_s": _NONNEG, "constants.draft_direction_speed_mps": _POS,
     "constants.draft_point_below_origin_m": _NONNEG, "constants.mounted_behind_hitch_m": _NONNEG,
-    "dbw.steering_ratio": (1.0, math.inf, True),
+    "dbw.steering_ratio": (1.0, math.inf, True), "dbw.brake_full_bar": _POS,
 }
 _ARRAY_LIMITS = {"engine.torque_curve_rpm": _NONNEG, "engine.torque_curve_nm": _NONNEG,
                  "transmission.forward_gears": _POS, "transmission.reverse_gears": _POS,
@@ -308,7 +392,7 @@ _ARRAY_LIMITS = {"engine.torque_curve_rpm": _NONNEG, "engine.torque_curve_nm": _
                  "constants.legacy_box_margin_m": _NONNEG}
 _CHOICES = {"chassis.model": MODELS, "implement.type": IMPLEMENT_TYPES, "implement.soil_texture": SOIL_TEXTURES,
             "transmission.diff_lock": DIFF_LOCK_STATES, "implement.attachment": ATTACHMENTS}
-_INTEGERS = ("transmission.initial_gear",)
+_INTEGERS = ("transmission.initial_gear", "chassis.probe_iterations")
 
 
 def _validate(v: dict) -> None:
@@ -350,6 +434,8 @@ def _validate(v: dict) -> None:
                              f"implement.rated_payload_kg {v['implement.rated_payload_kg']} kg")
     if v["implement.hitch_transfer"] >= 1.0:
         raise ParameterError("implement.hitch_transfer", "must be below 1 (the trailer axle carries the rest)")
+    if v["chassis.body_box.bottom_m"] >= v["chassis.body_box.top_m"]:
+        raise ParameterError("chassis.body_box.bottom_m", "must be below chassis.body_box.top_m")
     if v["constants.rest_extension_m"] >= v["constants.compression_datum_m"]:
         raise ParameterError("constants.rest_extension_m", "must be below constants.compression_datum_m")
 
@@ -392,8 +478,25 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
         front_axle_stiffness_n_m=f("chassis.front_axle_stiffness_n_m"),
         rear_axle_stiffness_n_m=f("chassis.rear_axle_stiffness_n_m"),
         suspension_damping_ratio=f("chassis.suspension_damping_ratio"),
-        bump_stiffness_n_m2=f("chassis.bump_stiffness_n_m"))
-    tyres = TyreParams(f("tyres.front_radius_m"), f("tyres.rear_radius_m"))
+        bump_stiffness_n_m2=f("chassis.bump_stiffness_n_m"), probe_iterations=int(v["chassis.probe_iterations"]),
+        box_rear_m=f("chassis.body_box.rear_m"), box_front_overhang_m=f("chassis.body_box.front_overhang_m"),
+        box_half_width_m=f("chassis.body_box.half_width_m"), box_bottom_m=f("chassis.body_box.bottom_m"),
+        box_top_m=f("chassis.body_box.top_m"), box_stiffness_n_m=f("chassis.body_box.stiffness_n_m"),
+        box_damping_n_s_m=f("chassis.body_box.damping_n_s_m"), box_friction=f("chassis.body_box.friction"))
+    tyres = TyreParams(
+        front_radius_m=f("tyres.front_radius_m"), rear_radius_m=f("tyres.rear_radius_m"),
+        front_width_m=f("tyres.front_width_m"), rear_width_m=f("tyres.rear_width_m"),
+        front_section_height_m=f("tyres.front_section_height_m"),
+        rear_section_height_m=f("tyres.rear_section_height_m"), inflation_pa=1e3 * f("tyres.inflation_kpa"),
+        carcass_pa=1e3 * f("tyres.carcass_kpa"), front_rate_n_m=f("tyres.front_rate_n_m"),
+        rear_rate_n_m=f("tyres.rear_rate_n_m"), lug_height_m=f("tyres.lug_height_m"),
+        tread_k_m=f("tyres.tread_k_m"), hysteresis=f("tyres.hysteresis"),
+        cornering_per_load_1_rad=f("tyres.cornering_per_load"), relaxation_m=f("tyres.relaxation_m"),
+        longitudinal_relaxation_m=f("tyres.longitudinal_relaxation_m"),
+        carcass_damping_s=f("tyres.carcass_damping_s"), damping_fade_speed_mps=f("tyres.damping_fade_speed_mps"),
+        hard_slip_stiffness=f("tyres.hard_slip_stiffness"), slip_speed_floor_mps=f("tyres.slip_speed_floor_mps"),
+        sinkage_limit_m=f("tyres.sinkage_limit_m"), water_drag_coefficient=f("tyres.water_drag_coefficient"),
+        motion_resistance_speed_mps=f("tyres.motion_resistance_speed_mps"))
     steering = SteeringParams(f("steering.steer_delay_s"), f("steering.steer_time_constant_s"),
                               f("steering.steer_rate_rad_s"), f("steering.max_steer_rad"))
     curve = t3("engine.torque_curve_nm")
@@ -431,5 +534,6 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
     c = {name: (t3(f"constants.{name}") if isinstance(v[f"constants.{name}"], list) else f(f"constants.{name}"))
          for name in Constants.__dataclass_fields__}
     constants = Constants(**c)
-    return MaxxumParameters(chassis, tyres, steering, engine, transmission, pto, implement, constants,
-                            f("dbw.steering_ratio"), dict(v), source_path)
+    fuel = FuelParams(f("fuel.tank_l"), f("fuel.lhv_j_kg"), f("fuel.density_kg_l"), f("fuel.indicated_efficiency"))
+    return MaxxumParameters(chassis, tyres, steering, engine, transmission, pto, fuel, implement, constants,
+                            f("dbw.steering_ratio"), f("dbw.brake_full_bar"), dict(v), source_path)

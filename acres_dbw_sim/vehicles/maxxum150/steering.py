@@ -24,7 +24,7 @@ from ...model.engine import lag
 from ...model.steering import ackermann_rad, bicycle_angle_rad
 
 __all__ = ["delay_steps", "delay_push", "lock_and_rate_limit", "step_steering", "turn_radius_m",
-           "front_wheel_angles_rad", "steering_command_rad", "lock_to_lock_s"]
+           "front_wheel_angles_rad", "steering_command_rad"]
 
 
 def delay_steps(delay_s: float, dt_s: float) -> int:
@@ -108,8 +108,3 @@ def steering_command_rad(steering_wheel_deg: float, steering_ratio: float) -> fl
     and ``dbw.steering_ratio`` (12.8: the Ranger's +/-487 deg reach the tractor's 38 deg lock).
     """
     return bicycle_angle_rad(steering_wheel_deg, steering_ratio, 0.0)
-
-
-def lock_to_lock_s(max_steer_rad: float, rate_rad_s: float) -> float:
-    """Time of the rate limit from lock to lock, 2 delta_max / rate [s] (1.9 s shipped)."""
-    return 2.0 * max_steer_rad / rate_rad_s

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from ...model._jit import njit
 
-__all__ = ["N_GEARS", "FORWARD", "REVERSE", "overall_ratio", "gear_speed_mps", "front_speed_ratio",
+__all__ = ["N_GEARS", "FORWARD", "REVERSE", "overall_ratio", "front_speed_ratio",
            "request_gear", "advance_shift", "request_direction", "diff_lock_axles", "DrivelineSetup",
            "driveline_setup", "DIFF_OPEN", "DIFF_REAR", "DIFF_ALL"]
 
@@ -55,12 +55,6 @@ def overall_ratio(gear: int, direction: int, forward_gears, reverse_gears, final
     if direction >= 0:
         return forward_gears[gear - 1] * final_drive
     return -reverse_gears[gear - 1] * final_drive
-
-
-@njit
-def gear_speed_mps(omega_e_rad_s: float, rear_radius_m: float, ratio: float) -> float:
-    """Road speed without slip v = omega_e r_r / i [m/s] for overall ratio ``ratio`` (signed)."""
-    return omega_e_rad_s * rear_radius_m / ratio if ratio != 0.0 else 0.0
 
 
 @njit
@@ -128,8 +122,9 @@ class DrivelineSetup(NamedTuple):
         kappa [-].
     rear_locked, front_locked : bool
         Differential locks (open otherwise).
-    clutch_capacity_nm : float
-        T_cap [N m], the same in both directions.
+
+    The clutch capacity, the same in both directions, is a result of each step
+    (:func:`~.clutch.clutch_capacity_nm` in the compiled step).
     """
 
     overall_ratio: float
@@ -138,11 +133,9 @@ class DrivelineSetup(NamedTuple):
     front_speed_ratio: float
     rear_locked: bool
     front_locked: bool
-    clutch_capacity_nm: float
 
 
-def driveline_setup(params, gear: int, direction: int, front_drive: bool, diff_lock: int,
-                    clutch_capacity_nm: float) -> DrivelineSetup:
+def driveline_setup(params, gear: int, direction: int, front_drive: bool, diff_lock: int) -> DrivelineSetup:
     """The tractor's data for the shared driveline solve (page "Driveline Solve").
 
     Parameters
@@ -154,15 +147,13 @@ def driveline_setup(params, gear: int, direction: int, front_drive: bool, diff_l
         MFD engaged.
     diff_lock : int
         0, 1 or 2.
-    clutch_capacity_nm : float
-        T_cap of :func:`~.clutch.clutch_capacity_nm`.
     """
     tr, ty = params.transmission, params.tyres
     rear, front = diff_lock_axles(diff_lock)
     i = overall_ratio(gear, direction, tr.forward_gears, tr.reverse_gears, tr.final_drive)
     return DrivelineSetup(i, tr.efficiency, bool(front_drive),
                           front_speed_ratio(tr.front_lead_ratio, ty.rear_radius_m, ty.front_radius_m),
-                          bool(rear), bool(front), clutch_capacity_nm)
+                          bool(rear), bool(front))
 
 
 
