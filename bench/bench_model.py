@@ -15,6 +15,8 @@ so that a loaded machine's waiting is not counted:
 * CommonRoad's multi-body model (``commonroad-vehicle-models`` 3.0.2,
   ``vehicle_dynamics_mb``, vehicle 2) with fixed-step RK4 at the same dt
   [us], and the ratio ours / theirs (target <= 0.5),
+* the whole :meth:`Tractor.step` of the Maxxum 150 (vehicles/maxxum150) on concrete over its own
+  cycle (below) and its ratio to the Ranger's step (target <= 1.5: the same shared stages),
 * the first-call time of the compiled kernels (numba): in a fresh process
   with the on-disk cache present, and with an empty cache (compilation).
 
@@ -61,6 +63,7 @@ from acres_dbw_sim.model.enums import DriveMode, Gear  # noqa: E402
 from acres_dbw_sim.model.params import load_parameters  # noqa: E402
 from acres_dbw_sim.model.terrain import FlatTerrain  # noqa: E402
 from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs  # noqa: E402
+from acres_dbw_sim.vehicles.maxxum150.vehicle import Tractor, TractorInputs  # noqa: E402
 
 DT = 1.0 / 120.0
 SOILS = ("silt_loam", "sand")    # surfaces with a soil class in the shipped file
@@ -90,6 +93,27 @@ def bench_whole_step(n: int, surface: str = "asphalt") -> tuple:
         _scenario(i, inp, centre)
         v.step(inp)
     return (time.process_time() - t0) / n * 1e6, v
+
+
+def _tractor_scenario(i: int, inp) -> None:
+    """The tractor's cycle: 8 s at command 0.8, 7 s at 0.5 weaving (delta 0.15 rad * sin(0.5 t)), 1 s coast,
+    4 s braking at b_k = 0.3, in gear 8 with MFD."""
+    t = (i * DT) % 20.0
+    inp.throttle = 0.8 if t < 8.0 else (0.5 if t < 15.0 else 0.0)
+    inp.brake = 0.3 if t >= 16.0 else 0.0
+    inp.steering_rad = 0.15 * math.sin(0.5 * t) if 8.0 <= t < 15.0 else 0.0
+
+
+def bench_tractor_step(n: int, surface: str = "concrete") -> tuple:
+    """(us per Tractor.step over n steps of the tractor's cycle on ``surface``, the tractor)."""
+    t = Tractor(terrain=FlatTerrain(surface=surface), dt_s=DT)
+    t.reset(gear=8)
+    inp = TractorInputs()
+    t0 = time.process_time()
+    for i in range(n):
+        _tractor_scenario(i, inp)
+        t.step(inp)
+    return (time.process_time() - t0) / n * 1e6, t
 
 
 def record_powertrain_driveline(n: int) -> tuple:
@@ -213,7 +237,8 @@ def main() -> None:
     bench_powertrain_driveline(rec)
     for surface in SOILS:
         bench_whole_step(240, surface)
-    pt, whole, cr = [], [], []
+    bench_tractor_step(240)
+    pt, whole, cr, tractor = [], [], [], []
     soil = {s: [] for s in SOILS}
     v = None
     for _ in range(a.reps):
@@ -222,6 +247,7 @@ def main() -> None:
         whole.append(w)
         for surface in SOILS:
             soil[surface].append(bench_whole_step(n, surface)[0])
+        tractor.append(bench_tractor_step(n)[0])
         c = bench_commonroad(n)
         if c is not None:
             cr.append(c)
@@ -236,6 +262,9 @@ def main() -> None:
         ratios = sorted(s / w for s, w in zip(soil[surface], whole))
         print(f"whole Vehicle.step, {surface:9s}: {_fmt(soil[surface])}   ratio to asphalt "
               f"{statistics.median(ratios):.2f} ({ratios[0]:.2f}..{ratios[-1]:.2f})   (target <= 2)")
+    ratios = sorted(t / w for t, w in zip(tractor, whole))
+    print(f"whole Tractor.step, concrete: {_fmt(tractor)}   ratio to the Ranger's step "
+          f"{statistics.median(ratios):.2f} ({ratios[0]:.2f}..{ratios[-1]:.2f})   (target <= 1.5)")
     if not cr:
         print("commonroad-vehicle-models not installed: pip install commonroad-vehicle-models==3.0.2")
     else:

@@ -45,7 +45,8 @@ from ...model.terrain import FlatTerrain, Terrain
 from .brakes import brake_command
 from .chassis import front_axle_angle_rad
 from .clutch import clutch_capacity_nm, engagement_target, step_engagement
-from .engine import TractorEngine, engage_pto_hand_throttle, engine_command, nudge_hand_throttle, step_engine
+from .engine import (TractorEngine, engage_pto_hand_throttle, engine_arrays, engine_from_arrays,
+                     engine_command, nudge_hand_throttle, step_engine)
 from .implement import (articulation_angle_rad, draft_coefficients, draft_force_n, draft_point_m, drawbar_force_n,
                         implement_draft_n, lagged_acceleration_mps2, lagged_speed_kmh, limit_force_n,
                         pto_ratio, pto_shaft_speed_rpm, pump_flow_fraction, trailer_axle_distance_m,
@@ -101,7 +102,7 @@ N_STATE = 8
 
 
 @njit
-def tractor_step(k, kt, en, td, chx, s, sw, wd, box, wh, dres, led, out, ext, buf, head, u, b_k, delta_cmd,
+def tractor_step(k, kt, curves, ke, td, chx, s, sw, wd, box, wh, dres, led, out, ext, buf, head, u, b_k, delta_cmd,
                  ratio, shifting, open_rear, front_mode, kappa, pto_w, hydraulic_w):
     """Steps 5 to 10 of the tractor's Physics Step (module docstring), in place; returns the delay line's head.
 
@@ -109,8 +110,8 @@ def tractor_step(k, kt, en, td, chx, s, sw, wd, box, wh, dres, led, out, ext, bu
     ----------
     k, kt : arrays
         Shared constants (stages.py ``K_*``) and the tractor's own (``T_*``).
-    en : TractorEngine
-        Engine constants (engine.py).
+    curves, ke :
+        Engine constants (engine.py :func:`~.engine.engine_arrays`).
     td, chx, s, sw, wd, box, wh, dres, led, out, ext :
         Terrain data, chassis state, tractor state, wheel state, scratch, driveline coefficients and
         results, ledger, outputs, the implement's force (stages.py).
@@ -135,6 +136,7 @@ def tractor_step(k, kt, en, td, chx, s, sw, wd, box, wh, dres, led, out, ext, bu
     """
     dt = k[K_DT]
     om = sw[SW_OMEGA:SW_OMEGA + 4]
+    en = engine_from_arrays(curves, ke)
 
     # 5. Steering, engine, clutch ------------------------------------------------------------
     delta, head = step_steering(s[S_DELTA], buf, head, delta_cmd, kt[T_STEER_TAU], kt[T_MAX_STEER],
@@ -304,6 +306,7 @@ class Tractor:
             lhv=f.lhv_j_kg, fuel_density=f.density_kg_l, tank_l=f.tank_l)
         self._kt = array([float(own[n]) for n in _T_NAMES])
         self.engine = TractorEngine.from_params(P)
+        self._curves_k, self._ke = engine_arrays(self.engine)
         self._buf = array([0.0] * delay_steps(st.delay_s, self.dt_s))
         # implement: draft law per surface (the soil texture follows the soil class when "auto")
         self._draft = None
@@ -516,7 +519,7 @@ class Tractor:
         self.wheel_load_n = tuple(self.mass.static_loads_n)
         self.wheel_in_contact = (True,) * 4
         self.wheel_extension_m = (P.constants.rest_extension_m,) * 4
-        self.sinkage_m = tuple(sink)
+        self._sink_reset = tuple(sink)
         self.road_wheel_angle_rad = (0.0,) * 4
         self.bicycle_angle_rad = 0.0
         self.steering_wheel_deg = 0.0
@@ -528,7 +531,6 @@ class Tractor:
         self.front_engaged = (self.front_drive,) * 2
         self.wheel_fx_n = self.wheel_fy_n = self.wheel_slip = (0.0,) * 4
         self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
-        self.front_axle_angle_rad = 0.0
         self.implement_force_n = (0.0, 0.0, 0.0)
         kinematics(self._k, self.chassis.x, self._out)
         self._publish(to_list(self._out))
@@ -579,7 +581,7 @@ class Tractor:
         front_mode = (FRONT_LOCKED if ds.front_locked else FRONT_OPEN) if ds.front_driven else FRONT_FREE
         self._implement_force()
         sv = self.solver
-        self._head = tractor_step(self._k, self._kt, self.engine, self.terrain.data, self.chassis.x, self._s,
+        self._head = tractor_step(self._k, self._kt, self._curves_k, self._ke, self.terrain.data, self.chassis.x, self._s,
                                   self._sw, self._wd, self._box, sv.wh, sv.out, self._led, self._out, self._ext,
                                   self._buf, self._head, u, b_k, delta_cmd, ratio, shifting, not ds.rear_locked,
                                   front_mode, ds.front_speed_ratio, P.pto.pto_w, P.pto.hydraulic_w)
@@ -680,12 +682,8 @@ class Tractor:
         self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
         self.clutch_engagement = st[S_EPS]
         self.clutch_capacity_nm = st[S_CAP]
-        self.engine_drag_nm = st[S_TDRAG]
-        self.accessory_torque_nm = st[S_TACC]
         self.shift_in_progress = self.shift_left_s > 0.0
-        self.pto_shaft_rpm = pto_shaft_speed_rpm(self.engine_rpm, self._pto_ratio)
-        self.hydraulic_flow_fraction = pump_flow_fraction(self.engine_rpm, self.params.engine.rated_rpm)
-        self.turn_radius_m = turn_radius_m(st[S_DELTA], self.params.chassis.wheelbase_m)
+        self._o = o
         if self.time_s > 0.0:
             self.steering_wheel_deg = o[O_SW]
             self.bicycle_angle_rad = o[O_DELTA]
@@ -704,10 +702,44 @@ class Tractor:
             self.wheel_fy_n = tuple(o[O_FY:O_FY + 4])
             self.wheel_slip = tuple(o[O_SLIP:O_SLIP + 4])
             self.specific_force_body_mps2 = tuple(o[O_SF:O_SF + 3])
-            self.sinkage_m = tuple(o[O_SINK:O_SINK + 4])
-            ext = self.wheel_extension_m
-            self.front_axle_angle_rad = front_axle_angle_rad(ext[0], ext[1], self.params.chassis.track_m,
-                                                             self.params.constants.axle_oscillation_limit_rad)
+
+    # outputs read less often than every step: built on access
+    @property
+    def sinkage_m(self) -> tuple:
+        """Depth of each wheel's rut below the surface [m] (0 on hard ground; soil.py)."""
+        return tuple(self._o[O_SINK:O_SINK + 4]) if self.time_s > 0.0 else self._sink_reset
+
+    @property
+    def front_axle_angle_rad(self) -> float:
+        """Oscillation angle of the front axle (UpdateRigs) from the front extensions [rad]."""
+        ext = self.wheel_extension_m
+        return front_axle_angle_rad(ext[0], ext[1], self.params.chassis.track_m,
+                                    self.params.constants.axle_oscillation_limit_rad)
+
+    @property
+    def pto_shaft_rpm(self) -> float:
+        """PTO shaft speed [rev/min]: the engine speed times the PTO ratio (0 with the PTO off)."""
+        return pto_shaft_speed_rpm(self.engine_rpm, self._pto_ratio)
+
+    @property
+    def hydraulic_flow_fraction(self) -> float:
+        """Pump flow over its rated flow [-]: n / n_rated."""
+        return pump_flow_fraction(self.engine_rpm, self.params.engine.rated_rpm)
+
+    @property
+    def turn_radius_m(self) -> float:
+        """Turn radius of the rear-axle centre R = L / tan|delta| [m] (inf straight ahead)."""
+        return turn_radius_m(float(self._s[S_DELTA]), self.params.chassis.wheelbase_m)
+
+    @property
+    def engine_drag_nm(self) -> float:
+        """Engine drag torque of the last step [N m]."""
+        return float(self._s[S_TDRAG])
+
+    @property
+    def accessory_torque_nm(self) -> float:
+        """PTO and hydraulic torque on the engine of the last step [N m]."""
+        return float(self._s[S_TACC])
 
     @property
     def fuel_l(self) -> float:
