@@ -71,6 +71,29 @@ BAD = [
         vehicle:
           occupants: 7
         """, 3, "vehicle.occupants", "0..6"),
+    ("unknown vehicle type", """
+        duration_s: 5
+        vehicle:
+          type: combine
+        """, 3, "vehicle.type", "MAXXUM150"),
+    ("the Ranger's occupants on the tractor", """
+        duration_s: 5
+        vehicle:
+          type: maxxum150
+          occupants: 2
+        """, 4, "vehicle.occupants", "implement"),
+    ("a tractor key the tractor lacks", """
+        duration_s: 5
+        vehicle:
+          type: maxxum150
+          overrides: {brakes.max_bar: 90}
+        """, 4, "vehicle.overrides", "brakes.max_bar"),
+    ("tractor brake beyond its full scale", """
+        duration_s: 5
+        vehicle: {type: maxxum150}
+        timeline:
+          - {t: 0, brake_bar: 95}
+        """, 4, "timeline[0].brake_bar", "not in [0, 80]"),
     ("time goes backwards", """
         duration_s: 5
         timeline:

@@ -121,7 +121,7 @@ class RunResult:
     def summary(self) -> dict:
         """The content of ``summary.json``."""
         sc = self.scenario
-        mp = sc.params.mass_properties
+        mp = _mass_summary(sc)
         d = self.data
         fin = bool(np.isfinite(d).all())
         with warnings.catch_warnings():      # a column the model level does not fill is NaN throughout
@@ -135,9 +135,7 @@ class RunResult:
             scen["command_rate_hz"] = sc.command_rate_hz
         out = {
             "scenario": scen,
-            "vehicle": {**sc.vehicle, "mass_kg": mp.mass_kg, "cg_m": list(mp.cg_m),
-                        "inertia_kg_m2": list(mp.inertia_kg_m2),
-                        "static_loads_n": dict(zip(_WHEELS, mp.static_loads_n))},
+            "vehicle": {**sc.vehicle, **mp},
             "run": {"steps": self.steps, "simulated_s": self.simulated_s, "stop_reason": self.stop_reason,
                     "rows": int(d.shape[0]), "all_finite": fin, "wall_time_s": self.wall_s,
                     "steps_per_s": self.steps_per_s, "real_time_factor": self.real_time_factor},
@@ -224,10 +222,26 @@ def _run_vehicles(sc: Scenario, progress, controller) -> RunResult:
                                wall_s=sum(r.wall_s for r in results.values()))
 
 
+def _mass_summary(sc: Scenario) -> dict:
+    """Mass [kg], centre of mass from base_footprint [m], principal inertia [kg m^2] and static wheel loads
+    [N] of the scenario's vehicle (the Ranger's with occupants and cargo; the tractor's with a carried
+    implement)."""
+    if sc.vehicle.get("type") == "maxxum150":
+        from ..vehicles.maxxum150.vehicle import Tractor
+        t = Tractor(sc.params)
+        m = t.mass
+        return {"mass_kg": m.mass_kg, "cg_m": list(t.cg_from_footprint_m), "inertia_kg_m2": list(m.inertia_kg_m2),
+                "static_loads_n": dict(zip(_WHEELS, m.static_loads_n))}
+    mp = sc.params.mass_properties
+    return {"mass_kg": mp.mass_kg, "cg_m": list(mp.cg_m), "inertia_kg_m2": list(mp.inertia_kg_m2),
+            "static_loads_n": dict(zip(_WHEELS, mp.static_loads_n))}
+
+
 def _run_single(sc: Scenario, terrain, progress, controller) -> RunResult:
     """One vehicle on ``terrain``."""
     ini = sc.initial
-    sim = Simulation(sc.params, terrain, sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode, model=sc.model)
+    sim = Simulation(sc.params, terrain, sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode, model=sc.model,
+                     vehicle=sc.vehicle.get("type", "polaris"))
     sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
     v = sim.vehicle
     fuel = sc.params.fuel
@@ -259,7 +273,7 @@ def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.a
                   controller) -> tuple:
     """Actuator level: the timeline's inputs straight into ``Vehicle.step``."""
     v = sim.vehicle
-    inp = VehicleInputs(pedal=0.0, brake_line_bar=0.0, steering_wheel_deg=sc.params.steering.center_deg,
+    inp = VehicleInputs(pedal=0.0, brake_line_bar=0.0, steering_wheel_deg=sim.vehicle.steering_wheel_deg,
                         gear_request=Gear.NONE, drive_mode=sc.initial.drive_mode)
     entries = sc.timeline
     n = sc.n_steps

@@ -29,7 +29,7 @@ from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DriveMode, Gear
 from ..model.params import ParameterError, VehicleParameters, load_parameters
 from ..model.terrain import FlatTerrain, HeightMapTerrain, Region, Terrain
-from ..simulation import MODELS, Simulation
+from ..simulation import MODELS, VEHICLES, Simulation
 from .signals import COLUMN_NAMES, Condition, expression_names, parse_condition
 from .source import SCENARIO_SECTIONS, Document, ScenarioError, apply_sets, read_document, split_sets
 
@@ -261,11 +261,11 @@ class Scenario:
     name : str
     description : str
     source : Path or None
-    params : VehicleParameters
+    params : VehicleParameters or MaxxumParameters
         Loaded with the scenario's overrides, occupants and cargo.
     vehicle : dict
-        The vehicle section as used: ``parameters`` (path), ``overrides``,
-        ``occupants``, ``cargo_kg``.
+        The vehicle section as used: ``type`` (``polaris`` or ``maxxum150``), ``parameters`` (path),
+        ``overrides``, and for the Ranger ``occupants``, ``cargo_kg``.
     step_hz : float
     dt_s : float
     duration_s : float
@@ -419,9 +419,22 @@ def _describe(v: Any) -> str:
 # --------------------------------------------------------------------------- sections
 
 
+def _figures(params) -> tuple:
+    """(surface table, steering centre [deg], steering lock [deg], brake full scale [bar]) of a vehicle's
+    parameters: the Ranger's from its file; the tractor's through its DBW mapping (steering-wheel degrees
+    = delta x ``dbw.steering_ratio``, centre 0; b_k = 1 at ``dbw.brake_full_bar``) on the shared surfaces."""
+    if isinstance(params, VehicleParameters):
+        return params.surfaces, params.steering.center_deg, float(params.dbw["steering"]["lock_deg"]), \
+            params.brakes.max_bar
+    lock = math.degrees(params.steering.max_steer_rad) * params.dbw_steering_ratio
+    return load_parameters().surfaces, 0.0, lock, params.dbw_brake_full_bar
+
+
 def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
     path = ("vehicle",)
-    d = c.mapping(raw, path, ("parameters", "overrides", "occupants", "cargo_kg"))
+    d = c.mapping(raw, path, ("type", "parameters", "overrides", "occupants", "cargo_kg"))
+    vtype = c.choice(d["type"], path + ("type",), {v.upper(): v for v in VEHICLES}, "vehicle") if "type" in d \
+        else "polaris"
     params_path = c.file(d["parameters"], path + ("parameters",)) if "parameters" in d else None
     ov = d.get("overrides")
     if ov is None:
@@ -444,6 +457,8 @@ def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
     cargo = c.number(d["cargo_kg"], path + ("cargo_kg",), "kg", 0.0, 2000.0) if "cargo_kg" in d else None
     combined = ";".join(x for x in (overrides, param_sets) if x)
     set_keys = {part.split("=", 1)[0].strip().split("[")[0] for part in param_sets.split(";") if "=" in part}
+    if vtype == "maxxum150":
+        return _tractor(c, d, path, params_path, combined, set_keys)
     try:
         params = load_parameters(params_path, combined or None, occupants, cargo)
     except ParameterError as exc:
@@ -458,9 +473,28 @@ def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
             raise c.fail(path + ("cargo_kg",), exc.reason) from None
         where = path + ("overrides",) if "overrides" in d else path
         raise c.fail(where, f"parameter {exc.key!r}: {exc.reason}") from None
-    info = {"parameters": params.source_path,
+    info = {"type": "polaris", "parameters": params.source_path,
             "overrides": combined, "occupants": params.mass.occupants, "cargo_kg": params.mass.cargo_kg}
     return params, info
+
+
+def _tractor(c: _Check, d: dict, path: tuple, params_path, combined: str, set_keys: set) -> tuple:
+    """The ``vehicle`` section of a Maxxum 150 scenario (``type: maxxum150``): its own parameter file."""
+    from ..vehicles.maxxum150.params import load_maxxum_parameters
+    for key in ("occupants", "cargo_kg"):
+        if key in d:
+            raise c.fail(path + (key,), "the Ranger's key; the Maxxum 150 carries an implement instead "
+                         "(overrides: implement.attachment, implement.payload_kg)")
+    try:
+        params = load_maxxum_parameters(params_path, combined or None)
+    except ParameterError as exc:
+        if exc.key.split("[")[0] in set_keys:
+            raise ScenarioError("--set", exc.key, exc.reason) from None
+        if exc.key == "<file>":
+            raise c.fail(path + ("parameters",), exc.reason) from None
+        where = path + ("overrides",) if "overrides" in d else path
+        raise c.fail(where, f"parameter {exc.key!r}: {exc.reason}") from None
+    return params, {"type": "maxxum150", "parameters": params.source_path, "overrides": combined}
 
 
 def _surface(c: _Check, value: Any, path: tuple, names: tuple) -> str:
@@ -482,7 +516,7 @@ def _terrain(c: _Check, raw: Any, params: VehicleParameters) -> TerrainSpec:
     path = ("terrain",)
     d = c.mapping(raw, path, ("surface", "grade_pct", "bank_pct", "z0_m", "regions", "wheel_surfaces",
                               "height_map"))
-    names = tuple(s.name for s in params.surfaces)
+    names = tuple(s.name for s in _figures(params)[0])
     kw: dict = {}
     if "surface" in d:
         kw["surface"] = _surface(c, d["surface"], path + ("surface",), names)
@@ -686,8 +720,7 @@ def _entry_actuator(c: _Check, e: dict, path: tuple, params: VehicleParameters) 
     if "steering_wheel_deg" in e and "steering_from_center_deg" in e:
         raise c.fail(path + ("steering_from_center_deg",), "give steering_wheel_deg or steering_from_center_deg, "
                      "not both")
-    lock = float(params.dbw["steering"]["lock_deg"])
-    centre = params.steering.center_deg
+    _, centre, lock, max_bar = _figures(params)
     for key in ACTUATOR_KEYS:
         if key not in e:
             continue
@@ -696,7 +729,7 @@ def _entry_actuator(c: _Check, e: dict, path: tuple, params: VehicleParameters) 
         if key == "pedal":
             out.append(("pedal", c.number(v, kp, "0..1", 0.0, 1.0)))
         elif key == "brake_bar":
-            out.append(("brake_line_bar", c.number(v, kp, "bar", 0.0, params.brakes.max_bar)))
+            out.append(("brake_line_bar", c.number(v, kp, "bar", 0.0, max_bar)))
         elif key == "steering_wheel_deg":
             out.append(("steering_wheel_deg", c.number(v, kp, "deg", -lock, lock)))
         elif key == "steering_from_center_deg":
@@ -907,7 +940,7 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
         where = ("vehicles", i) if vehicles else ("vehicle",)
         try:
             sim = Simulation(params, terrain.build(), dt, gear=vs.initial.gear, drive_mode=vs.initial.drive_mode,
-                             model=vs.model)
+                             model=vs.model, vehicle=vinfo["type"])
             ini = vs.initial
             sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
         except (ValueError, KeyError) as exc:

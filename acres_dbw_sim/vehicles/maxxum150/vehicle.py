@@ -759,6 +759,12 @@ class Tractor:
             self._ledger_stale = False
         return self._ledger
 
+    @property
+    def cg_from_footprint_m(self) -> tuple:
+        """Centre of mass from base_footprint, body frame (x forward, y left, z up) [m]."""
+        b = self._bf_rel
+        return (-b[0], -b[1], -b[2])
+
     def static_loads_n(self) -> tuple:
         """Static wheel loads N_0 (FL, FR, RL, RR) [N]."""
         return tuple(self.mass.static_loads_n)
