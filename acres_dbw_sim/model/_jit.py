@@ -36,8 +36,47 @@ else:
         else:
             JIT = True
 
+
+
+def _kernel_cache_dir() -> str | None:
+    """A numba cache directory named after a digest of every kernel source (model/, vehicles/).
+
+    numba keys a cached function on its own file's timestamp only: a kernel that calls (or
+    inlines) a function of another module would load its old machine code after that other
+    module changed, and run the old physics. A directory per digest of all the sources makes any
+    change compile afresh; the directories of older digests are removed. None (numba's default,
+    next to each module) when ``NUMBA_CACHE_DIR`` is set by the user or the directory cannot be
+    written.
+    """
+    import hashlib
+    import shutil
+    from pathlib import Path
+
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return None
+    pkg = Path(__file__).resolve().parents[1]
+    h = hashlib.sha1()
+    for f in sorted(list((pkg / "model").glob("*.py")) + list((pkg / "vehicles").rglob("*.py"))):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    base = Path(__file__).resolve().parent / "__pycache__"
+    target = base / f"numba-{h.hexdigest()[:16]}"
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for old in base.glob("numba-*"):
+            if old != target:
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        return None
+    return str(target)
+
+
 if JIT:
     import numpy as np
+
+    _cache = _kernel_cache_dir()
+    if _cache is not None:
+        _numba_config.CACHE_DIR = _cache
 
     def njit(fn=None, *, inline: bool = False):
         """Compile ``fn`` in nopython mode, cached on disk (no fast-math: IEEE results).
