@@ -1,9 +1,10 @@
-"""The Ranger's URDF, generated from the vehicle parameter file (no ROS import).
+"""The vehicle's URDF, generated from its parameter file (no ROS import).
 
 One source for the model and for RViz: the wheelbase, the tracks and the tyre
-radius of the URDF are those of :class:`acres_dbw_sim.model.params.VehicleParameters`
-(``config/polaris.json`` with its overrides), so the drawing and the physics
-cannot disagree. The joint names are the ones ``joint_states`` publishes
+radii of the URDF are those of the parameters (the Ranger's
+:class:`acres_dbw_sim.model.params.VehicleParameters`, ``config/polaris.json``,
+or the Maxxum 150's ``MaxxumParameters``, ``config/maxxum150.json``, with their
+overrides), so the drawing and the physics cannot disagree. The joint names are the ones ``joint_states`` publishes
 (``msg_adapters.vehicle_state.JOINT_NAMES``, repeated here as data so that this
 module needs no ROS import; a test checks that the two agree).
 
@@ -13,10 +14,11 @@ Frames (REP-103/105; x forward, y left, z up):
     The root, on the ground under the rear-axle centre: the point the model's
     odometry reports (model/vehicle.py).
 ``base_link``
-    At mid-wheelbase and wheel-centre height, ``(L/2, 0, R)`` from
-    ``base_footprint`` (L wheelbase, R unloaded tyre radius): the placement of
+    At mid-wheelbase and rear-wheel-centre height, ``(L/2, 0, R)`` from
+    ``base_footprint`` (L wheelbase, R unloaded rear tyre radius): the placement of
     Dataspeed's Polaris description package (``dbw_polaris_description``,
-    fixed joint ``base_link`` at +L/2, +R).
+    fixed joint ``base_link`` at +L/2, +R). A front wheel of another radius sits
+    ``r_f - R`` above or below it (the tractor).
 ``chassis``
     A box standing for the body (visual only; its size is a drawing, not a model
     parameter).
@@ -36,7 +38,7 @@ import math
 from dataclasses import dataclass
 from xml.sax.saxutils import quoteattr
 
-__all__ = ["JOINT_NAMES", "Joint", "base_link_offset_m", "joints", "urdf"]
+__all__ = ["JOINT_NAMES", "Joint", "Dimensions", "dimensions", "base_link_offset_m", "joints", "urdf"]
 
 #: Movable joints in ``joint_states`` order: wheel spins FL FR RL RR, front steer
 #: angles FL FR, steering wheel.
@@ -52,6 +54,49 @@ _BODY_HEIGHT_M = 1.1
 _STEERING_WHEEL_XYZ_M = (0.55, 0.35, 0.55)
 _STEERING_WHEEL_RADIUS_M = 0.18
 _STEER_LIMIT_RAD = 0.6  # knuckle joint limit of Dataspeed's Polaris description
+
+
+@dataclass(frozen=True)
+class Dimensions:
+    """What the URDF draws of a vehicle [m, rad]: wheelbase, tracks, tyre radii and widths, the steer
+    knuckles' limit, the body box (length, width, height) and the robot's name."""
+
+    name: str
+    wheelbase_m: float
+    track_front_m: float
+    track_rear_m: float
+    front_radius_m: float
+    rear_radius_m: float
+    front_width_m: float
+    rear_width_m: float
+    steer_limit_rad: float
+    body_m: tuple
+
+
+def dimensions(params) -> Dimensions:
+    """The :class:`Dimensions` of the Ranger's ``VehicleParameters`` or the Maxxum 150's ``MaxxumParameters``.
+
+    Raises
+    ------
+    TypeError
+        For another object.
+    """
+    g = getattr(params, "geometry", None)
+    if g is not None:
+        t = params.tyres
+        body = (g.wheelbase_m + 2.0 * _BODY_OVERHANG_M, max(g.track_front_m, g.track_rear_m), _BODY_HEIGHT_M)
+        return Dimensions("polaris_ranger", g.wheelbase_m, g.track_front_m, g.track_rear_m, t.radius_m,
+                          t.radius_m, t.front_width_m, t.rear_width_m, _STEER_LIMIT_RAD, body)
+    ch = getattr(params, "chassis", None)
+    if ch is None or not hasattr(ch, "track_m"):
+        raise TypeError(f"{type(params).__name__}: not the parameters of a vehicle of this project")
+    from .vehicles.maxxum150.steering import front_wheel_angles_rad
+
+    t = params.tyres
+    inner = abs(front_wheel_angles_rad(params.steering.max_steer_rad, ch.wheelbase_m, ch.track_m)[0])
+    body = (ch.body_length_m, ch.track_m, 2.0 * t.rear_radius_m)
+    return Dimensions("case_ih_maxxum_150", ch.wheelbase_m, ch.track_m, ch.track_m, t.front_radius_m,
+                      t.rear_radius_m, t.front_width_m, t.rear_width_m, inner, body)
 
 
 @dataclass(frozen=True)
@@ -75,28 +120,31 @@ def base_link_offset_m(params) -> tuple[float, float, float]:
 
     Parameters
     ----------
-    params : acres_dbw_sim.model.params.VehicleParameters
+    params : VehicleParameters or MaxxumParameters
     """
-    return (0.5 * params.geometry.wheelbase_m, 0.0, params.tyres.radius_m)
+    d = dimensions(params)
+    return (0.5 * d.wheelbase_m, 0.0, d.rear_radius_m)
 
 
 def joints(params, base_frame: str = "base_footprint", base_link_frame: str = "base_link") -> list[Joint]:
-    """Every joint of the Ranger's URDF, parents before children.
+    """Every joint of the vehicle's URDF, parents before children.
 
     Parameters
     ----------
-    params : acres_dbw_sim.model.params.VehicleParameters
-        Wheelbase L, tracks b_f, b_r and tyre radius R come from here.
+    params : VehicleParameters or MaxxumParameters
+        Wheelbase L, tracks b_f, b_r and the tyre radii come from here (:func:`dimensions`).
     base_frame, base_link_frame : str
         Names of the root link and of ``base_link`` (the node's parameters).
     """
-    half_l = 0.5 * params.geometry.wheelbase_m
-    half_bf, half_br = 0.5 * params.geometry.track_front_m, 0.5 * params.geometry.track_rear_m
+    d = dimensions(params)
+    half_l = 0.5 * d.wheelbase_m
+    half_bf, half_br = 0.5 * d.track_front_m, 0.5 * d.track_rear_m
+    dz_front = d.front_radius_m - d.rear_radius_m
     out = [Joint("base_link_joint", "fixed", base_frame, base_link_frame, base_link_offset_m(params)),
            Joint("chassis_joint", "fixed", base_link_frame, "chassis", (0.0, 0.0, 0.5 * _BODY_HEIGHT_M))]
     for side, y in (("left", half_bf), ("right", -half_bf)):
         out.append(Joint(f"front_{side}_steer_joint", "revolute", base_link_frame, f"front_{side}_steer_link",
-                         (half_l, y, 0.0), (0.0, 0.0, 1.0), _STEER_LIMIT_RAD))
+                         (half_l, y, dz_front), (0.0, 0.0, 1.0), d.steer_limit_rad))
         out.append(Joint(f"front_{side}_wheel_joint", "continuous", f"front_{side}_steer_link",
                          f"front_{side}_wheel", (0.0, 0.0, 0.0), (0.0, 1.0, 0.0)))
     for side, y in (("left", half_br), ("right", -half_br)):
@@ -111,15 +159,15 @@ def _v(values) -> str:
     return " ".join(f"{x:.6g}" for x in values)
 
 
-def urdf(params, name: str = "polaris_ranger", base_frame: str = "base_footprint",
+def urdf(params, name: str | None = None, base_frame: str = "base_footprint",
          base_link_frame: str = "base_link") -> str:
-    """The URDF (XML text) of the Ranger with the dimensions of ``params``.
+    """The URDF (XML text) of the vehicle with the dimensions of ``params``.
 
     Parameters
     ----------
-    params : acres_dbw_sim.model.params.VehicleParameters
-    name : str
-        ``<robot name>``.
+    params : VehicleParameters or MaxxumParameters
+    name : str, optional
+        ``<robot name>``; default ``polaris_ranger`` or ``case_ih_maxxum_150``.
     base_frame, base_link_frame : str
         Names of the root link and of ``base_link``.
 
@@ -129,14 +177,17 @@ def urdf(params, name: str = "polaris_ranger", base_frame: str = "base_footprint
         A URDF document; link and joint names as in the module docstring,
         movable joints named as ``JOINT_NAMES``.
     """
-    g, t = params.geometry, params.tyres
-    radius = t.radius_m
-    width = {"front": t.front_width_m, "rear": t.rear_width_m}
-    body = (g.wheelbase_m + 2.0 * _BODY_OVERHANG_M, max(g.track_front_m, g.track_rear_m), _BODY_HEIGHT_M)
+    d = dimensions(params)
+    name = d.name if name is None else name
+    radius = {"front": d.front_radius_m, "rear": d.rear_radius_m}
+    width = {"front": d.front_width_m, "rear": d.rear_width_m}
+    body = d.body_m
+    radii = (f"tyre radius {d.rear_radius_m} m" if d.front_radius_m == d.rear_radius_m
+             else f"tyre radii {d.front_radius_m}/{d.rear_radius_m} m")
     lines = ['<?xml version="1.0"?>',
              f"<!-- Generated by acres_dbw_sim.description from the vehicle parameters: "
-             f"wheelbase {g.wheelbase_m} m, tracks {g.track_front_m}/{g.track_rear_m} m, "
-             f"tyre radius {radius} m. Do not edit. -->",
+             f"wheelbase {d.wheelbase_m} m, tracks {d.track_front_m}/{d.track_rear_m} m, "
+             f"{radii}. Do not edit. -->",
              f"<robot name={quoteattr(name)}>",
              '  <material name="body"><color rgba="0.15 0.35 0.15 1"/></material>',
              '  <material name="tyre"><color rgba="0.1 0.1 0.1 1"/></material>',
@@ -151,7 +202,7 @@ def urdf(params, name: str = "polaris_ranger", base_frame: str = "base_footprint
             lines.append(
                 f'  <link name="{axle}_{side}_wheel"><visual>'
                 f'<origin xyz="0 0 0" rpy="{math.pi / 2:.9f} 0 0"/>'
-                f'<geometry><cylinder radius="{radius:.6g}" length="{width[axle]:.6g}"/></geometry>'
+                f'<geometry><cylinder radius="{radius[axle]:.6g}" length="{width[axle]:.6g}"/></geometry>'
                 '<material name="tyre"/></visual></link>')
     lines.append('  <link name="steering_wheel"><visual>'
                  f'<origin xyz="0 0 0" rpy="0 {math.pi / 2:.9f} 0"/>'
@@ -170,13 +221,23 @@ def urdf(params, name: str = "polaris_ranger", base_frame: str = "base_footprint
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m acres_dbw_sim.description [vehicle_config.json] [overrides]``: print the URDF."""
+    """``python -m acres_dbw_sim.description [vehicle_config.json] [overrides]``: print the URDF.
+
+    A file whose name starts with ``maxxum150`` is read as the tractor's parameters, any other as the Ranger's.
+    """
     import sys
+    from pathlib import Path
 
     from .model.params import load_parameters
 
     args = sys.argv[1:] if argv is None else argv
-    print(urdf(load_parameters(args[0] if args else None, args[1] if len(args) > 1 else None)), end="")
+    path, ov = (args[0] if args else None), (args[1] if len(args) > 1 else None)
+    if path is not None and Path(path).name.startswith("maxxum150"):
+        from .vehicles.maxxum150.params import load_maxxum_parameters
+        params = load_maxxum_parameters(path, ov)
+    else:
+        params = load_parameters(path, ov)
+    print(urdf(params), end="")
     return 0
 
 

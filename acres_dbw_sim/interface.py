@@ -55,7 +55,10 @@ REPORT_DEPTH = 2             # every ds_dbw_msgs report publisher (§1.4)
 
 # name: (default, description); the type is the default's.
 PARAMETERS = {
-    "vehicle_config": ("", "vehicle parameter file (JSON); empty = the shipped config/polaris.json"),
+    "vehicle": ("polaris", "the vehicle behind the DBW: polaris (Ranger) | maxxum150 (Case IH Maxxum 150 "
+                           "tractor, docs/maxxum150.md; its own parameter file, no occupants or cargo)"),
+    "vehicle_config": ("", "vehicle parameter file (JSON); empty = the shipped config/polaris.json "
+                           "(config/maxxum150.json with vehicle maxxum150)"),
     "overrides": ("", "parameter overrides, 'key=value;key=value'"),
     "occupants": (1, "number of occupants, 0..6"),
     "cargo_kg": (0.0, "cargo in the bed [kg]"),
@@ -132,6 +135,7 @@ PARAMETER_LIMITS = {
     "status_period_s": (0.0, 3600.0),
     "cmd_vel_timeout_s": (0.01, 60.0),
     "model": ("full", "kinematic"),
+    "vehicle": ("polaris", "maxxum150"),
 }
 
 #: Parameters a running node takes (``ros2 param set``): applied at once, or for

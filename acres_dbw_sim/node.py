@@ -281,11 +281,23 @@ class SimNode(Node):
             raise StartupError(f"parameter 'record_bag' of {self.get_fully_qualified_name()}: "
                                f"not available with 'vehicles' (one vehicle per process records)")
         terrain = FlatTerrain(grade_pct=p["grade_pct"], bank_pct=p["bank_pct"], surface=p["surface"])
+        if p["vehicle"] == "maxxum150":
+            given = sorted(n for n in ("occupants", "cargo_kg") if n in getattr(self, "_parameter_overrides", {}))
+            if given:
+                raise StartupError(f"parameter(s) {given}: the Ranger's; the Maxxum 150 carries an implement "
+                                   f"instead ('overrides': implement.attachment, implement.payload_kg)")
+            if p["model"] != "full":
+                raise StartupError("parameter 'model' = 'kinematic': not available for vehicle 'maxxum150' "
+                                   "(full model only)")
         try:
-            params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
-                                     p["occupants"], p["cargo_kg"])
+            if p["vehicle"] == "maxxum150":
+                from .vehicles.maxxum150.params import load_maxxum_parameters
+                params = load_maxxum_parameters(p["vehicle_config"] or None, p["overrides"] or None)
+            else:
+                params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
+                                         p["occupants"], p["cargo_kg"])
             self.sim = Simulation(params, terrain, 1.0 / p["step_hz"], gear=p["initial_gear"],
-                                  drive_mode=p["drive_mode"], model=p["model"])
+                                  drive_mode=p["drive_mode"], model=p["model"], vehicle=p["vehicle"])
         except ParameterError as err:
             raise StartupError(f"parameter 'vehicle_config'/'overrides': {err}") from err
         except KeyError as err:   # the terrain names a surface the table lacks
@@ -332,7 +344,8 @@ class SimNode(Node):
         if p["time_mode"] == "lockstep":
             self._publish(force=True)
         self.get_logger().info(
-            f"simulating a Polaris Ranger at {p['step_hz']:g} Hz, time_mode={p['time_mode']}, "
+            f"simulating a {'Case IH Maxxum 150' if p['vehicle'] == 'maxxum150' else 'Polaris Ranger'} "
+            f"at {p['step_hz']:g} Hz, time_mode={p['time_mode']}, "
             f"reports={p['report_rates']}")
 
     # ------------------------------------------------------------------ parameters

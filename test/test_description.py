@@ -82,3 +82,24 @@ def test_rviz_config_shows_the_robot_model():
     text = (ROOT / "rviz" / "ranger.rviz").read_text()
     assert "rviz_default_plugins/RobotModel" in text and "/vehicle/robot_description" in text
     assert "Fixed Frame: odom" in text
+
+
+def test_the_tractors_urdf_has_its_dimensions_and_the_same_joint_names():
+    from acres_dbw_sim.vehicles.maxxum150.params import load_maxxum_parameters
+
+    p = load_maxxum_parameters()
+    robot = _robot(p)
+    assert robot.name == "case_ih_maxxum_150"
+    assert sorted(j.name for j in robot.joints if j.type != "fixed") == sorted(description.JOINT_NAMES)
+    fl, fr = _origin(robot, "front_left_steer_joint"), _origin(robot, "front_right_steer_joint")
+    rl = _origin(robot, "rear_left_wheel_joint")
+    assert fl[0] - rl[0] == pytest.approx(p.chassis.wheelbase_m, abs=1e-6)
+    assert fl[1] - fr[1] == pytest.approx(p.chassis.track_m, abs=1e-6)
+    assert robot.link_map["front_left_wheel"].visual.geometry.radius == pytest.approx(p.tyres.front_radius_m)
+    assert robot.link_map["rear_left_wheel"].visual.geometry.radius == pytest.approx(p.tyres.rear_radius_m)
+    # both axles' wheel centres at their own radius above the ground
+    base = _origin(robot, "base_link_joint")
+    assert base[2] + fl[2] == pytest.approx(p.tyres.front_radius_m) and base[2] + rl[2] == pytest.approx(
+        p.tyres.rear_radius_m)
+    # the knuckles turn to the inner wheel's full lock (47.4 deg)
+    assert math.degrees(robot.joint_map["front_left_steer_joint"].limit.upper) == pytest.approx(47.4, abs=0.05)

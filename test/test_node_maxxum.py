@@ -1,0 +1,103 @@
+"""The node serving the Maxxum 150 (``vehicle:=maxxum150``) over real DDS: the same topics, types and QoS,
+and a 2-minute drive through the DBW (engage, gear 8, throttle, a turn, stop, park)."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import rclpy
+from ament_index_python.packages import get_package_prefix
+import ds_dbw_msgs.msg as dbw_msgs
+from nav_msgs.msg import Odometry
+from std_msgs.msg import Empty, String
+
+from acres_dbw_sim.node import COMMAND_TOPICS
+from conftest import wait_for
+
+NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
+RATE = 2.0   # simulated seconds per wall second (commands every 20 ms of wall time: 40 ms simulated)
+
+
+def test_tractor_two_minute_dbw_drive_over_dds(ros_process):
+    proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicle:=maxxum150", "-p", "surface:=concrete",
+                        "-p", "time_mode:=sim",
+                        "-p", f"rate_factor:={RATE}", "-p", "overrides:=transmission.initial_gear=8",
+                        "-p", "publish_description:=true", "-p", "report_rates:=vehicle"],
+                       name="tractor")
+    rclpy.init()
+    node = rclpy.create_node("tractor_driver")
+    try:
+        odoms: list[Odometry] = []
+        gears: list = []
+        desc: list[String] = []
+        node.create_subscription(Odometry, "/vehicle/odom", odoms.append, 10)
+        node.create_subscription(dbw_msgs.GearReport, "/vehicle/gear/report", gears.append, 10)
+        from rclpy.qos import DurabilityPolicy, QoSProfile
+        node.create_subscription(String, "/vehicle/robot_description", desc.append,
+                                 QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        pubs = {t: node.create_publisher(getattr(dbw_msgs, ty), f"/vehicle/{t}", d) for t, ty, d in COMMAND_TOPICS}
+        enable = node.create_publisher(Empty, "/vehicle/enable", 10)
+        spin = lambda: rclpy.spin_once(node, timeout_sec=0.01)  # noqa: E731
+        assert wait_for(lambda: odoms and pubs["throttle/cmd"].get_subscription_count() > 0
+                        and enable.get_subscription_count() > 0, 30.0, spin=spin), proc.output()
+        assert wait_for(lambda: desc, 10.0, spin=spin) and 'robot name="case_ih_maxxum_150"' in desc[-1].data
+        t0 = odoms[-1].header.stamp.sec + 1e-9 * odoms[-1].header.stamp.nanosec
+
+        def sim_t() -> float:
+            s = odoms[-1].header.stamp
+            return s.sec + 1e-9 * s.nanosec - t0
+
+        seen = {}
+
+        def drive(until_s, throttle=0.0, brake=0.0, steer_deg=0.0, gear=None):
+            """Commands every 20 ms of wall time (40 ms simulated: a loaded machine has 60 ms of margin before
+            the DBW's 100 ms command timeout)."""
+            if gear is not None:
+                pubs["gear/cmd"].publish(dbw_msgs.GearCmd(cmd=dbw_msgs.Gear(value=gear)))
+            while sim_t() < until_s:
+                pubs["throttle/cmd"].publish(dbw_msgs.ThrottleCmd(cmd=throttle, cmd_type=14, enable=True))
+                pubs["brake/cmd"].publish(dbw_msgs.BrakeCmd(cmd=brake, cmd_type=14, enable=True))
+                pubs["steering/cmd"].publish(dbw_msgs.SteeringCmd(cmd=steer_deg, cmd_type=2, enable=True))
+                end = time.monotonic() + 0.02
+                while time.monotonic() < end:
+                    spin()
+                assert proc.alive(), proc.output()
+
+        enable.publish(Empty())
+        drive(4.0, brake=100.0)
+        drive(6.0, brake=100.0, gear=dbw_msgs.Gear.DRIVE)
+        assert gears[-1].gear.value == dbw_msgs.Gear.DRIVE
+        drive(40.0, throttle=60.0)
+        seen["straight"] = odoms[-1].twist.twist
+        drive(60.0, throttle=60.0, steer_deg=300.0)
+        seen["turn"] = odoms[-1].twist.twist
+        drive(95.0, throttle=60.0)
+        drive(105.0, brake=100.0)
+        seen["stopped"] = odoms[-1].twist.twist
+        drive(120.0, brake=100.0, gear=dbw_msgs.Gear.PARK)
+        # gear 8 at a command of 0.6: the governor's speed through the gear, about 1.8 m/s
+        assert 1.2 < seen["straight"].linear.x < 2.5
+        assert abs(seen["straight"].angular.z) < 0.01
+        assert seen["turn"].angular.z > 0.15                        # 300 deg at the wheel: a left turn
+        assert abs(seen["stopped"].linear.x) < 0.05
+        assert gears[-1].gear.value == dbw_msgs.Gear.PARK
+        assert all(math.isfinite(o.pose.pose.position.x) for o in odoms)
+        stamps = [o.header.stamp.sec + 1e-9 * o.header.stamp.nanosec for o in odoms]
+        assert all(b >= a for a, b in zip(stamps, stamps[1:]))
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+
+
+def test_tractor_refuses_the_rangers_parameters():
+    proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", "-p", "vehicle:=maxxum150",
+                           "-p", "occupants:=3"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "occupants" in proc.stderr and "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", "-p", "vehicle:=combine"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "vehicle" in proc.stderr and "maxxum150" in proc.stderr
