@@ -53,6 +53,7 @@ def tractor_dbw_parameters(tp) -> DbwParameters:
         "geometry.wheelbase_m": tp.chassis.wheelbase_m, "tyres.radius_m": ty.rear_radius_m,
         "tyres.front_inflation_kpa": ty.inflation_pa / 1e3, "tyres.rear_inflation_kpa": ty.inflation_pa / 1e3,
         "engine.idle_rpm": e.idle_rpm, "engine.max_rpm": e.max_rpm, "fuel.tank_l": tp.fuel.tank_l,
+        "dbw.gear.manual_gears": 16,
         "vehicle.mass_kg": tp.chassis.mass_kg + (tp.implement.mass_kg if tp.implement.attachment == "mounted"
                                                  else 0.0)})
 
@@ -192,6 +193,8 @@ class Simulation:
         inp.steering_wheel_deg = out.steering_wheel_deg
         inp.gear_request = Gear(out.gear_request) if out.gear_request in (0, 1, 2, 3, 4, 5) else Gear.NONE
         inp.drive_mode = DriveMode(out.drive_mode)
+        if out.gear_manual_request:
+            self.vehicle.select_gear(out.gear_manual_request)   # only a vehicle with manual gears gets one
         self.vehicle.step(inp)
         self._steps += 1
         self.time_s = self._steps * self.dt_s

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from acres_dbw_sim.dbw import msg_fields as MF
 from acres_dbw_sim.dbw.commands import ENABLE, BrakeCmd, GearCmd, SteeringCmd, ThrottleCmd
 from acres_dbw_sim.model.enums import Gear, GearReject
 from acres_dbw_sim.simulation import Simulation
@@ -91,3 +92,34 @@ def test_kinematic_tractor_and_unknown_vehicle_are_refused():
         Simulation(vehicle="maxxum150", model="kinematic")
     with pytest.raises(ValueError, match="vehicle"):
         Simulation(vehicle="combine")
+
+
+def test_gearcmd_manual_selects_the_powershift_gear():
+    sim = Simulation(vehicle="maxxum150")
+    v = sim.vehicle
+    assert sim.enable()
+    _drive(sim, 1.0, brake=100.0)
+    sim.submit(GearCmd(cmd=MF.Gear.MANUAL, cmd_manual=6))        # from PARK: the lever goes to DRIVE, gear 6
+    _drive(sim, 1.0, brake=100.0)
+    assert v.gear == Gear.DRIVE and v.tractor.gear == 6
+    _drive(sim, 15.0, throttle=70.0)
+    v6 = v.speed_mps
+    sim.submit(GearCmd(cmd=MF.Gear.MANUAL, cmd_manual=9))        # a powershift while driving
+    _drive(sim, 15.0, throttle=70.0)
+    assert v.tractor.gear == 9 and v.speed_mps > 1.3 * v6     # gear step 1.2211 per gear: 1.82x
+    rep = sim.reports().gear_report
+    assert (rep.gear_manual, rep.cmd_manual, rep.support_cmd_manual) == (9, 9, True)
+    assert rep.reject == int(GearReject.NONE)
+    for bad in (0, 17):
+        sim.submit(GearCmd(cmd=MF.Gear.MANUAL, cmd_manual=bad))
+        _drive(sim, 0.2, throttle=70.0)
+        assert sim.reports().gear_report.reject == int(GearReject.UNSUPPORTED) and v.tractor.gear == 9
+
+
+def test_the_ranger_has_no_manual_gears():
+    sim = Simulation(gear=Gear.DRIVE)
+    assert sim.enable()
+    sim.submit(GearCmd(cmd=MF.Gear.MANUAL, cmd_manual=3))
+    sim.step()
+    rep = sim.reports().gear_report
+    assert rep.reject == int(GearReject.UNSUPPORTED) and not rep.support_cmd_manual and rep.gear_manual == 0

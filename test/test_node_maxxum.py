@@ -1,5 +1,5 @@
 """The node serving the Maxxum 150 (``vehicle:=maxxum150``) over real DDS: the same topics, types and QoS,
-and a 2-minute drive through the DBW (engage, gear 8, throttle, a turn, stop, park)."""
+and a 2-minute drive through the DBW (engage, ``GearCmd`` MANUAL gear 8, throttle, a turn, stop, park)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ RATE = 2.0   # simulated seconds per wall second (commands every 20 ms of wall t
 def test_tractor_two_minute_dbw_drive_over_dds(ros_process):
     proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicle:=maxxum150", "-p", "surface:=concrete",
                         "-p", "time_mode:=sim",
-                        "-p", f"rate_factor:={RATE}", "-p", "overrides:=transmission.initial_gear=8",
+                        "-p", f"rate_factor:={RATE}",
                         "-p", "publish_description:=true", "-p", "report_rates:=vehicle"],
                        name="tractor")
     rclpy.init()
@@ -53,11 +53,12 @@ def test_tractor_two_minute_dbw_drive_over_dds(ros_process):
 
         seen = {}
 
-        def drive(until_s, throttle=0.0, brake=0.0, steer_deg=0.0, gear=None):
+        def drive(until_s, throttle=0.0, brake=0.0, steer_deg=0.0, gear=None, manual=0):
             """Commands every 20 ms of wall time (40 ms simulated: a loaded machine has 60 ms of margin before
             the DBW's 100 ms command timeout)."""
             if gear is not None:
-                pubs["gear/cmd"].publish(dbw_msgs.GearCmd(cmd=dbw_msgs.Gear(value=gear)))
+                pubs["gear/cmd"].publish(dbw_msgs.GearCmd(cmd=dbw_msgs.Gear(value=gear),
+                                                          cmd_manual=dbw_msgs.GearManual(value=manual)))
             while sim_t() < until_s:
                 pubs["throttle/cmd"].publish(dbw_msgs.ThrottleCmd(cmd=throttle, cmd_type=14, enable=True))
                 pubs["brake/cmd"].publish(dbw_msgs.BrakeCmd(cmd=brake, cmd_type=14, enable=True))
@@ -69,8 +70,9 @@ def test_tractor_two_minute_dbw_drive_over_dds(ros_process):
 
         enable.publish(Empty())
         drive(4.0, brake=100.0)
-        drive(6.0, brake=100.0, gear=dbw_msgs.Gear.DRIVE)
+        drive(6.0, brake=100.0, gear=dbw_msgs.Gear.MANUAL, manual=8)     # DRIVE in powershift gear 8
         assert gears[-1].gear.value == dbw_msgs.Gear.DRIVE
+        assert gears[-1].gear_manual.value == 8 and gears[-1].support_cmd_manual
         drive(40.0, throttle=60.0)
         seen["straight"] = odoms[-1].twist.twist
         drive(60.0, throttle=60.0, steer_deg=300.0)

@@ -9,7 +9,9 @@ A forwarded request is checked in this order; the first failing check is the
 ``GearReport.reject`` reason and the request is dropped:
 
 1. ``FAULT``: gear fault injected;
-2. ``UNSUPPORTED``: MANUAL, SPORT or an unknown value (the Ranger has P R N H L);
+2. ``UNSUPPORTED``: SPORT or an unknown value (the Ranger has P R N H L); MANUAL
+   when the vehicle has no manual gears (``dbw.gear.manual_gears`` = 0, the Ranger)
+   or ``cmd_manual`` is not one of them;
 3. ``OVERRIDE``: a driver override is active on steering, brake or throttle;
 4. ``SHIFT_IN_PROGRESS``: the lever is still moving;
 5. ``VEHICLE_SPEED``: at or above ``dbw.gear.max_shift_speed_mps`` (0.3 m/s);
@@ -25,6 +27,13 @@ An accepted request is passed to the model's gear lever (``gear_request``)
 until the lever reaches it, which applies the Gear Lever rule of the Polaris
 page (1 s through neutral) and may itself refuse (its ``last_gear_reject`` is
 then reported).
+
+MANUAL with ``cmd_manual`` = n selects manual gear n of a vehicle that has them
+(the Maxxum 150's powershift, ``dbw.gear.manual_gears`` = 16): the lever goes to
+DRIVE (with the checks above when it is not there yet) and gear n is passed on
+(``manual_request``); a gear change in DRIVE is a powershift, taken at any speed.
+The ``uint8`` field carries the gear number; ``GearManual`` names only M01..M10,
+so gears 11..16 are sent as their numbers.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ __all__ = ["GearActuator"]
 
 _KNOWN = frozenset({0, 1, 2, 3, 4, 5, 6, 7, 15})
 _SUPPORTED = frozenset({1, 2, 3, 4, 5})
+_MANUAL = int(Gear.MANUAL)
 
 
 class GearActuator:
@@ -46,6 +56,8 @@ class GearActuator:
     ----------
     max_shift_speed_mps : float
         Highest speed at which a shift is accepted [m/s].
+    manual_gears : int
+        Manual gears MANUAL may select (0: MANUAL is UNSUPPORTED).
 
     Attributes
     ----------
@@ -57,12 +69,17 @@ class GearActuator:
         ``CmdSrc`` of the last accepted request (USER or ULC).
     fault_injected : bool
         Gear fault set by the user.
+    manual_request : int
+        Manual gear to pass to the vehicle (0: none); cleared by :meth:`take_manual`.
+    manual_cmd : int
+        ``cmd_manual`` of the last accepted MANUAL command (reported as ``GearReport.cmd_manual``).
     override_active : bool
         The driver is moving the lever.
     """
 
-    def __init__(self, max_shift_speed_mps: float) -> None:
+    def __init__(self, max_shift_speed_mps: float, manual_gears: int = 0) -> None:
         self.max_shift_speed_mps = max_shift_speed_mps
+        self.manual_gears = int(manual_gears)
         self.reset()
 
     def reset(self) -> None:
@@ -73,6 +90,8 @@ class GearActuator:
         self.fault_injected = False
         self.override_active = False
         self.return_to_park = False
+        self.manual_request = 0
+        self.manual_cmd = 0
         self._sent = False
 
     def command(self, msg: GearCmd, dbw_enabled: bool, speed_mps: float, gear: int,
@@ -105,10 +124,32 @@ class GearActuator:
         if not dbw_enabled or cmd == int(Gear.NONE):
             return self.reject  # forwarded as NONE: no request, nothing changes
         self.return_to_park = bool(getattr(msg, "return_to_park", False) is True)
+        manual = 0
+        if cmd == _MANUAL:
+            n = getattr(msg, "cmd_manual", 0)
+            manual = int(n) if isinstance(n, int) and not isinstance(n, bool) else 0
+            if not 1 <= manual <= self.manual_gears:
+                manual = -1
         if self.fault_injected:
             r = GearReject.FAULT
-        elif cmd not in _SUPPORTED:
+        elif manual < 0 or (cmd not in _SUPPORTED and cmd != _MANUAL):
             r = GearReject.UNSUPPORTED
+        elif manual > 0 and override_any:
+            r = GearReject.OVERRIDE
+        elif manual > 0:
+            # a powershift in DRIVE at any speed; from another position the lever's checks apply
+            r = GearReject.NONE
+            if gear != int(Gear.DRIVE) or shifting:
+                r = self._lever_checks(int(Gear.DRIVE), gear, shifting, speed_mps, park_locked)
+            if r == GearReject.NONE:
+                self.manual_request = manual
+                self.manual_cmd = manual
+                if gear != int(Gear.DRIVE):
+                    self.pending = int(Gear.DRIVE)
+                    self.cmd_src = src
+                    self._sent = False
+            self.reject = int(r)
+            return self.reject
         elif override_any:
             r = GearReject.OVERRIDE
         elif cmd == gear and not shifting:
@@ -126,6 +167,21 @@ class GearActuator:
             self._sent = False
         self.reject = int(r)
         return self.reject
+
+    def _lever_checks(self, cmd: int, gear: int, shifting: bool, speed_mps: float, park_locked: bool) -> int:
+        """The lever's reject for a move to ``cmd`` (checks 4 to 6 of the module docstring), NONE if it may."""
+        if shifting:
+            return GearReject.SHIFT_IN_PROGRESS
+        if abs(speed_mps) >= self.max_shift_speed_mps:
+            return GearReject.VEHICLE_SPEED
+        if park_locked and cmd != int(Gear.PARK) and (gear == int(Gear.PARK) or self.pending == int(Gear.PARK)):
+            return GearReject.BRAKE_HOLD
+        return GearReject.NONE
+
+    def take_manual(self) -> int:
+        """The manual gear to pass to the vehicle this step (0: none); forgets it."""
+        n, self.manual_request = self.manual_request, 0
+        return n
 
     def request_park(self, gear: int, shifting: bool, speed_mps: float) -> bool:
         """The brake actuator's shift to PARK (``req_shift_park``, §4.7); True if requested now.

@@ -75,6 +75,7 @@ DBW_KEYS: dict[str, tuple[float, float]] = {
     "dbw.steering.mechanical_trail_m": (0.0, 0.2),
     "dbw.gear.max_shift_speed_mps": (0.0, 10.0),
     "dbw.gear.shift_time_s": (0.0, 10.0),
+    "dbw.gear.manual_gears": (0.0, 32.0),
     "dbw.ulc.limit_accel_default_mps2": (0.3, 3.0),
     "dbw.ulc.limit_decel_default_mps2": (0.3, 6.0),
     "dbw.ulc.limit_jerk_throttle_default_mps3": (1.0, 25.0),
@@ -202,6 +203,7 @@ class DbwParameters:
     steering_mechanical_trail_m: float
     gear_max_shift_speed_mps: float
     gear_shift_time_s: float
+    gear_manual_gears: float
     ulc_limit_accel_default_mps2: float
     ulc_limit_decel_default_mps2: float
     ulc_limit_jerk_throttle_default_mps3: float

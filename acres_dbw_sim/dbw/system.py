@@ -157,6 +157,9 @@ class DbwOutputs:
         ``Gear`` requested from the lever, NONE = no request.
     drive_mode : int
         AWD switch position (model ``DriveMode``: 0 turf, 1 2WD, 2 AWD).
+    gear_manual_request : int
+        Manual gear to select this step (``GearCmd`` MANUAL with ``cmd_manual``), 0 = none; only
+        for a vehicle with manual gears (``dbw.gear.manual_gears`` > 0).
     """
 
     pedal: float = 0.0
@@ -164,6 +167,7 @@ class DbwOutputs:
     steering_wheel_deg: float = 0.0
     gear_request: int = 0
     drive_mode: int = AWD
+    gear_manual_request: int = 0
 
 
 @dataclass(slots=True)
@@ -226,7 +230,7 @@ class _StateView:
     ``specific_force_body_mps2``, ``wheel_spin_rad_s``, ``gear``,
     ``gear_target``, ``shift_in_progress``, ``last_gear_reject``,
     ``drive_mode``, ``engine_rpm``, ``engine_torque_nm``, ``cvt_ratio``,
-    ``brake_torque_nm``, ``fuel_l``, ``wheel_fy_n``); a missing or
+    ``brake_torque_nm``, ``fuel_l``, ``wheel_fy_n``, ``manual_gear``); a missing or
     non-finite value reads as 0.
 
     ``v`` and ``wheel_spin`` are what the DBW measures: with ``DIR_PRNDL``
@@ -239,7 +243,7 @@ class _StateView:
 
     __slots__ = ("v", "speed", "omega", "f_spec", "wheel_spin", "gear", "gear_target", "shifting",
                  "gear_reject", "drive_mode", "engine_rpm", "engine_torque", "cvt_ratio",
-                 "brake_torque", "fuel_l", "prndl", "fy_front")
+                 "brake_torque", "fuel_l", "prndl", "fy_front", "gear_manual")
 
     def __init__(self, dir_src: int = DIR_PRNDL) -> None:
         self.prndl = dir_src == DIR_PRNDL
@@ -259,6 +263,7 @@ class _StateView:
         self.brake_torque = math.nan
         self.fuel_l = math.nan
         self.fy_front = 0.0
+        self.gear_manual = 0
 
     def read(self, s: object) -> None:
         vb = getattr(s, "velocity_body_mps", None)
@@ -280,6 +285,7 @@ class _StateView:
         self.gear_target = int(_f(getattr(s, "gear_target", self.gear), self.gear))
         self.shifting = bool(getattr(s, "shift_in_progress", False))
         self.gear_reject = int(_f(getattr(s, "last_gear_reject", 0)))
+        self.gear_manual = int(_f(getattr(s, "manual_gear", 0)))
         self.drive_mode = int(_f(getattr(s, "drive_mode", AWD), AWD))
         self.engine_rpm = _f(getattr(s, "engine_rpm", 0.0))
         self.engine_torque = _f(getattr(s, "engine_torque_nm", 0.0))
@@ -345,7 +351,7 @@ class DbwSystem:
         self.steering = SteeringActuator(params, self.dt_s, params.steering_center_deg)
         self.brake = BrakeActuator(params, self.dt_s)
         self.throttle = ThrottleActuator(params, self.dt_s)
-        self.gear = GearActuator(params.gear_max_shift_speed_mps)
+        self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears))
         self.ulc = Ulc(params, self.dt_s)
         self.hold = BrakeHold(params, self.dt_s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
@@ -717,6 +723,7 @@ class DbwSystem:
         o.drive_mode = self.drive_mode
         req = self.gear.update(s.gear, s.shifting, s.gear_reject)
         o.gear_request = d.gear if d.gear != 0 else req
+        o.gear_manual_request = self.gear.take_manual()
         rj = self.gear.reject
         if rj != self._logged_reject:  # the driver logs each new reject once (§4.9)
             self._logged_reject = rj
@@ -913,8 +920,8 @@ class DbwSystem:
         gr.cmd = g.pending
         gr.driver = s.gear_target
         gr.reject = g.reject
-        gr.gear_manual = 0
-        gr.cmd_manual = 0
+        gr.gear_manual = s.gear_manual
+        gr.cmd_manual = g.manual_cmd
         gr.power_latched = False
         gr.external_control = False
         gr.ready = not g.fault_injected
@@ -924,7 +931,7 @@ class DbwSystem:
         gr.bad_crc = False
         gr.degraded = False
         gr.actuator_temp = nan
-        gr.support_cmd_manual = False
+        gr.support_cmd_manual = g.manual_gears > 0
         gr.ready_to_calibrate = False
         gr.req_brake_cal = False
         gr.cmd_src = g.cmd_src

@@ -23,9 +23,11 @@ drive mode AWD / TWO_WD, TURF    MFD on / MFD off; the differential lock stays a
                                   for field work: locked axles resist turning)
 ================================  ==============================================
 
-The powershift gear (1..16) is the tractor's ``transmission.initial_gear`` unless
-:meth:`DbwTractor.select_gear` changes it (``GearCmd`` MANUAL with ``cmd_manual`` is
-not mapped yet). The state the DBW reports comes from the tractor's attributes;
+The powershift gear (1..16) starts at ``transmission.initial_gear``; ``GearCmd`` MANUAL
+with ``cmd_manual`` = n selects gear n (the DBW's gear actuator, ``dbw.gear.manual_gears``
+= 16, calls :meth:`DbwTractor.select_gear`; a powershift at any speed, the clutch opened
+for the shift time), and ``GearReport.gear_manual`` reports the gear. The state the DBW
+reports comes from the tractor's attributes;
 ``gear`` reads as the lever position above, ``cvt_ratio`` as the overall ratio of the
 present gear (its magnitude), ``last_gear_reject`` as VEHICLE_SPEED when a direction
 change was refused.
@@ -140,6 +142,11 @@ class DbwTractor:
         """|i| of the present gear and direction [-] (the DBW reports it as the transmission ratio)."""
         setup = self.tractor._setup
         return abs(setup.overall_ratio) if setup is not None else 0.0
+
+    @property
+    def manual_gear(self) -> int:
+        """The powershift gear 1..16 (``GearReport.gear_manual``)."""
+        return self.tractor.gear
 
     @property
     def mass_kg(self) -> float:
