@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["COMMAND_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S", "DBW_ENABLED_PERIOD_S",
            "ECU_INFO_PERIOD_S", "REPORT_DEPTH", "PARAMETERS", "PARAMETER_LIMITS",
-           "RUNTIME_PARAMETERS", "GEAR_NAMES"]
+           "RUNTIME_PARAMETERS", "GEAR_NAMES", "TRACTOR_PARAMETERS"]
 
 # (topic, ds_dbw_msgs type name, depth) of the command subscriptions, §1.3.
 COMMAND_TOPICS = (
@@ -57,6 +57,10 @@ REPORT_DEPTH = 2             # every ds_dbw_msgs report publisher (§1.4)
 PARAMETERS = {
     "vehicle": ("polaris", "the vehicle behind the DBW: polaris (Ranger) | maxxum150 (Case IH Maxxum 150 "
                            "tractor, docs/maxxum150.md; its own parameter file, no occupants or cargo)"),
+    "hand_throttle": (0.0, "Maxxum 150 only: the hand throttle 0..1 (the engine command is the larger of "
+                           "it and the pedal); no DBW field carries it"),
+    "pto_rpm": (0, "Maxxum 150 only: the PTO at 540 or 1000 rev/min, 0 = off; engaging it raises the hand "
+                   "throttle to the rated PTO speed's (0.81, 0.76)"),
     "vehicle_config": ("", "vehicle parameter file (JSON); empty = the shipped config/polaris.json "
                            "(config/maxxum150.json with vehicle maxxum150)"),
     "overrides": ("", "parameter overrides, 'key=value;key=value'"),
@@ -136,11 +140,16 @@ PARAMETER_LIMITS = {
     "cmd_vel_timeout_s": (0.01, 60.0),
     "model": ("full", "kinematic"),
     "vehicle": ("polaris", "maxxum150"),
+    "hand_throttle": (0.0, 1.0),
+    "pto_rpm": (0, 1000),
 }
+
+#: Parameters of the tractor's controls that no DBW field carries (only with ``vehicle`` maxxum150).
+TRACTOR_PARAMETERS = ("hand_throttle", "pto_rpm")
 
 #: Parameters a running node takes (``ros2 param set``): applied at once, or for
 #: ``initial_*`` and ``drive_mode`` at the next ``~/reset``. Every other parameter
 #: is read-only: only start-up (command line, params file, launch file) sets it.
 RUNTIME_PARAMETERS = ("rate_factor", "lockstep_steps", "report_rates", "status_period_s",
                       "initial_x_m", "initial_y_m", "initial_yaw_rad", "initial_speed_mps",
-                      "initial_gear", "drive_mode")
+                      "initial_gear", "drive_mode", "hand_throttle", "pto_rpm")

@@ -95,7 +95,7 @@ from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.schedule import CanSchedule, report_schedule
 from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S, GEAR_NAMES,
                         IMU_PERIOD_S, PARAMETER_LIMITS, PARAMETERS, REPORT_DEPTH, REPORT_TOPICS,
-                        RUNTIME_PARAMETERS)
+                        RUNTIME_PARAMETERS, TRACTOR_PARAMETERS)
 from .dbw.system import DriverInput
 from .model.enums import DriveMode, Gear
 from .model.params import ParameterError, load_parameters
@@ -248,6 +248,8 @@ def _invalid(name: str, value: object) -> str:
     elif limits and isinstance(limits[0], str):
         if value not in limits:
             return f"must be one of {list(limits)}"
+    elif name == "pto_rpm" and value not in (0, 540, 1000):
+        return "must be 0 (off), 540 or 1000"
     elif limits and not limits[0] <= value <= limits[1]:
         return f"must be within {limits[0]}..{limits[1]}"
     return ""
@@ -289,6 +291,10 @@ class SimNode(Node):
             if p["model"] != "full":
                 raise StartupError("parameter 'model' = 'kinematic': not available for vehicle 'maxxum150' "
                                    "(full model only)")
+        else:
+            given = sorted(n for n in TRACTOR_PARAMETERS if n in getattr(self, "_parameter_overrides", {}))
+            if given:
+                raise StartupError(f"parameter(s) {given}: only for vehicle 'maxxum150' (the tractor's controls)")
         try:
             if p["vehicle"] == "maxxum150":
                 from .vehicles.maxxum150.params import load_maxxum_parameters
@@ -404,6 +410,9 @@ class SimNode(Node):
                 if why:
                     return SetParametersResult(successful=False,
                                                reason=f"{prm.name} = {prm.value!r}: {why}")
+                if prm.name in TRACTOR_PARAMETERS and self._p["vehicle"] != "maxxum150":
+                    return SetParametersResult(successful=False, reason=(
+                        f"{prm.name}: only for vehicle 'maxxum150' (this node simulates a Polaris Ranger)"))
         return SetParametersResult(successful=True)
 
     def _apply_parameters(self, params: list[Parameter]) -> None:
@@ -422,6 +431,8 @@ class SimNode(Node):
                 self._set_rate_factor(value)
             elif name == "report_rates":
                 self._set_report_rates(value)
+            elif name in TRACTOR_PARAMETERS:
+                self._apply_tractor_controls()
         self._initial = (p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"],
                          p["initial_speed_mps"], p["initial_gear"], p["drive_mode"])
 
@@ -621,12 +632,23 @@ class SimNode(Node):
         The simulated time since the last reset moves into the epoch (the stamp of
         simulation time 0), and the steady-clock start of the run moves with it,
         so stamps, ``/clock`` and the realtime step grid continue without a jump.
+        The tractor's PTO and hand throttle are set again from the parameters.
         """
         t_s = self.sim.time_s
         self.sim.reset(x_m, y_m, yaw_rad, speed_mps, gear, drive_mode)
+        self._apply_tractor_controls()
         self._epoch_s += t_s
         self._wall_t0 += t_s / self._rate()
         self._steps_at_t0 = 0
+
+    def _apply_tractor_controls(self) -> None:
+        """The tractor's PTO, then its hand throttle, from ``pto_rpm`` and ``hand_throttle`` (tractor only)."""
+        tractor = getattr(self.sim.vehicle, "tractor", None)
+        if tractor is None:
+            return
+        tractor.engage_pto(self._p["pto_rpm"])
+        if self._p["hand_throttle"] > tractor.hand_throttle or self._p["pto_rpm"] == 0:
+            tractor.set_hand_throttle(self._p["hand_throttle"])
 
     def _set_rate_factor(self, rate_factor: float) -> None:
         """Apply a new ``rate_factor`` (``self._p`` holds it): the simulation goes on from now."""

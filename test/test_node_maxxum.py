@@ -103,3 +103,46 @@ def test_tractor_refuses_the_rangers_parameters():
     proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", "-p", "vehicle:=combine"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "vehicle" in proc.stderr and "maxxum150" in proc.stderr
+
+
+def test_tractor_pto_and_hand_throttle_parameters(ros_process):
+    """No DBW field carries the PTO or the hand throttle: node parameters do, at start-up and at run time."""
+    from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
+    from rcl_interfaces.srv import SetParameters
+
+    proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicle:=maxxum150", "-p", "time_mode:=sim",
+                        "-p", "rate_factor:=2.0", "-p", "pto_rpm:=540", "-p", "report_rates:=vehicle"],
+                       name="tractor_pto")
+    rclpy.init()
+    node = rclpy.create_node("pto_client")
+    try:
+        info: list = []
+        node.create_subscription(dbw_msgs.ThrottleInfo, "/vehicle/throttle/info", info.append, 10)
+        spin = lambda: rclpy.spin_once(node, timeout_sec=0.05)  # noqa: E731
+        # PARK, hand throttle 0.81 for the 540 PTO: the governor holds about its rated speed, 1969 + droop / 2
+        assert wait_for(lambda: info and info[-1].engine_rpm > 1900.0, 30.0, spin=spin), proc.output()
+        assert info[-1].engine_rpm < 2150.0
+        setp = node.create_client(SetParameters, "/vehicle/dbw_node/set_parameters")
+        assert setp.wait_for_service(timeout_sec=10.0)
+
+        def set_(name, kind, **value):
+            fut = setp.call_async(SetParameters.Request(parameters=[Parameter(
+                name=name, value=ParameterValue(type=kind, **value))]))
+            rclpy.spin_until_future_complete(node, fut, timeout_sec=10.0)
+            return fut.result().results[0]
+
+        assert not set_("pto_rpm", ParameterType.PARAMETER_INTEGER, integer_value=750).successful
+        assert set_("pto_rpm", ParameterType.PARAMETER_INTEGER, integer_value=0).successful
+        assert set_("hand_throttle", ParameterType.PARAMETER_DOUBLE, double_value=0.0).successful
+        n = len(info)
+        assert wait_for(lambda: len(info) > n + 50 and info[-1].engine_rpm < 900.0, 30.0, spin=spin), \
+            info[-1].engine_rpm                                    # back to idle
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+
+
+def test_the_ranger_refuses_the_tractors_parameters():
+    proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", "-p", "pto_rpm:=540"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "pto_rpm" in proc.stderr and "maxxum150" in proc.stderr
