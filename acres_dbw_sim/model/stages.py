@@ -39,11 +39,11 @@ import transforms3d
 
 from ._jit import array, njit
 from .chassis import box_contact_force_n, effective_mass_kg, integrate, kinetic_energy_j, quat_to_matrix
-from .driveline import (D_DRIVEN, D_FX, D_HELD, D_OMEGA, D_SHAFT, D_TRES, WH_A0, WH_A1, WH_FMAX_R, WH_JDT, WH_LK,
-                        WH_SPIN_RATE, WH_TBRAKE, WH_TRES, WH_W0)
-from .energy import (L_AERO, L_ANGULAR_DAMPING, L_BODY_CONTACT, L_BRAKE, L_CHASSIS_KINETIC, L_COUPLING,
-                     L_IMPLEMENT, L_POTENTIAL, L_ROLLING, L_SOIL, L_SUSPENSION, L_TYRE_SLIP, L_WATER,
-                     L_WHEEL_KINETIC)
+from .driveline import (D_CARRIER, D_DRIVEN, D_FX, D_HELD, D_OMEGA, D_SHAFT, D_TC, D_TRES, D_TSUP, WH_A0, WH_A1,
+                        WH_FMAX_R, WH_JDT, WH_LK, WH_SPIN_RATE, WH_TBRAKE, WH_TRES, WH_W0)
+from .energy import (L_AERO, L_ANGULAR_DAMPING, L_BODY_CONTACT, L_BRAKE, L_CHASSIS_KINETIC, L_CLUTCH, L_COUPLING,
+                     L_DRIVELINE, L_ENGINE_KINETIC, L_ENGINE_LOSS, L_FUEL, L_IMPLEMENT, L_PARASITIC, L_POTENTIAL,
+                     L_ROLLING, L_SOIL, L_SUSPENSION, L_TYRE_SLIP, L_WATER, L_WHEEL_KINETIC, fuel_power_w)
 from .mass import G_MPS2
 from .resistances import aero_drag_n, rolling_torque_nm, spin_factor, water_drag_coefficient_kg_m, water_drag_n
 from .soil import motion_resistance_n, tyre_on_soil
@@ -52,7 +52,8 @@ from .terrain import probe, query
 from .tyre import (SATURATION, carcass_damping_s, deflection_end_m, lateral_force_and_state, reported_slip,
                    slip_coefficients)
 
-__all__ = ["K_NAMES", "shared_constants", "prepare_wheels", "wheel_ledger", "chassis_stage", "kinematics",
+__all__ = ["K_NAMES", "shared_constants", "prepare_wheels", "settle_powertrain", "wheel_ledger", "chassis_stage",
+           "kinematics",
            "load_brake_torque_nm", "static_sinkage_m", "place_on_ground"]
 
 _sqrt = math.sqrt
@@ -207,6 +208,15 @@ def load_brake_torque_nm(axle_nm: float, per_load: float, load_n: float, radius_
     return axle_nm + per_load * load_n * radius_m
 
 
+@njit(inline=True)
+def pose_and_rates(chx):
+    """(R0..R8 row-major rotation body -> odom, the angular velocity in odom (3)) of the chassis state."""
+    R0, R1, R2, R3, R4, R5, R6, R7, R8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
+    wbx, wby, wbz = chx[10], chx[11], chx[12]
+    return (R0, R1, R2, R3, R4, R5, R6, R7, R8, R0 * wbx + R1 * wby + R2 * wbz, R3 * wbx + R4 * wby + R5 * wbz,
+            R6 * wbx + R7 * wby + R8 * wbz)
+
+
 @njit
 def kinematics(k, chx, out):
     """Position and velocity of base_footprint (odom; body frame) from the chassis state, into ``out``."""
@@ -242,13 +252,10 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
     """
     dt = k[K_DT]
     om = sw[SW_OMEGA:SW_OMEGA + 4]   # spins at the start of the step (read only)
-    R0, R1, R2, R3, R4, R5, R6, R7, R8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose_and_rates(chx)
     px, py, pz = chx[0], chx[1], chx[2]
     vx0, vy0, vz0 = chx[3], chx[4], chx[5]
     wbx, wby, wbz = chx[10], chx[11], chx[12]
-    wwx = R0 * wbx + R1 * wby + R2 * wbz
-    wwy = R3 * wbx + R4 * wby + R5 * wbz
-    wwz = R6 * wbx + R7 * wby + R8 * wbz
     dxr, dyr, dzr = -R2, -R5, -R8            # ray direction: body down axis
     n_iter = int(k[K_PROBE_ITERATIONS])
     datum = k[K_DATUM]
@@ -395,6 +402,56 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
 
 
 @njit(inline=True)
+def settle_powertrain(dt, s, i_we, i_heat, i_fuel, dres, led, out, c0, we0, w_free, j_e, ratio, in_gear, park,
+                      fuel_on, t_e, t_fr, t_pu, u_fuel, eta_i, t_drag, t_acc, u, lhv, density, tank_l):
+    """The engine after the driveline solve, its fuel and the powertrain side of the ledger; returns c_mean.
+
+    Both pages' "Clutch and Engine": the engine speed at the end of the step
+    ``omega_e = max(0, omega_free - dt T_c / J_e)``, the clutch heat ``max(0, T_c (omega_e - i c)) dt``;
+    the fuel of the Willans line (energy.py ``fuel_power_w``) taken from the tank; the outputs of
+    the powertrain; the ledger's fuel, engine loss (combustion, plus the engine drag ``t_drag``
+    when the vehicle models it apart: the tractor), parasitic (``t_acc``), engine kinetic energy,
+    clutch slip, driveline loss and, in PARK, the pawl's work. ``s[i_we]``, ``s[i_heat]`` and
+    ``s[i_fuel]`` are the vehicle's engine speed [rad/s], clutch heat [J] and fuel [L]; ``c0`` the
+    carrier speed at the start of the step [rad/s]. Units as in the callers (SI; fuel in L).
+    """
+    c1 = dres[D_CARRIER]
+    t_c = dres[D_TC]
+    t_sup = dres[D_TSUP]
+    c_mean = 0.5 * (c0 + c1)
+    we1 = w_free - dt * t_c / j_e
+    if we1 < 0.0:
+        we1 = 0.0
+    heat = t_c * (we1 - ratio * c1)
+    if heat > 0.0:
+        s[i_heat] += heat * dt
+    s[i_we] = we1
+    we_mean = 0.5 * (we0 + we1)
+    p_fuel, p_b = fuel_power_w(fuel_on, t_e, t_fr, t_pu, u_fuel, we_mean, eta_i)
+    vol = p_fuel * dt / (lhv * density)
+    if tank_l > 0.0:
+        f = s[i_fuel] - vol
+        s[i_fuel] = f if f > 0.0 else 0.0
+    out[O_FUEL_RATE] = vol / dt * 3600.0
+    out[O_TE] = t_e
+    out[O_U] = u
+    out[O_TC] = t_c
+    out[O_CARRIER] = c1
+    out[O_FRONT] = dres[D_DRIVEN]
+    out[O_FRONT + 1] = dres[D_DRIVEN + 1]
+    led[L_FUEL] += p_fuel * dt
+    led[L_ENGINE_LOSS] += (p_fuel - p_b) * dt + t_drag * we_mean * dt
+    led[L_PARASITIC] += t_acc * we_mean * dt
+    led[L_ENGINE_KINETIC] += 0.5 * j_e * (we1 * we1 - we0 * we0)
+    if in_gear:
+        led[L_CLUTCH] += t_c * (we_mean - ratio * c_mean) * dt
+        led[L_DRIVELINE] += (t_c * ratio - t_sup) * c_mean * dt
+    elif park:
+        led[L_BRAKE] -= t_sup * c_mean * dt
+    return c_mean
+
+
+@njit(inline=True)
 def wheel_ledger(k, sw, wd, wh, dres, led, t_sup, c_mean):
     """The wheels' ledger terms of one step after the driveline solve (energy.py).
 
@@ -441,13 +498,10 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
     """
     dt = k[K_DT]
     om = sw[SW_OMEGA:SW_OMEGA + 4]   # spins at the start of the step (read only until the end)
-    R0, R1, R2, R3, R4, R5, R6, R7, R8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose_and_rates(chx)
     px, py, pz = chx[0], chx[1], chx[2]
     vx0, vy0, vz0 = chx[3], chx[4], chx[5]
     wbx, wby, wbz = chx[10], chx[11], chx[12]
-    wwx = R0 * wbx + R1 * wby + R2 * wbz
-    wwy = R3 * wbx + R4 * wby + R5 * wbz
-    wwz = R6 * wbx + R7 * wby + R8 * wbz
     sig_x = k[K_SIGMA_X]
     m = k[K_MASS]
     fx_t, fy_t, fz_t = 0.0, 0.0, -m * G_MPS2

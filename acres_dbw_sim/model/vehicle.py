@@ -38,18 +38,16 @@ from . import engine as _eng
 from ._jit import JIT, array, njit, to_list
 from .brakes import brake_torques_nm
 from .chassis import Chassis
-from .driveline import (D_CARRIER, D_DRIVEN, D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN,
-                        DrivelineSolver, solve_driveline)
-from .energy import (L_BRAKE, L_CLUTCH, L_DRIVELINE, L_ENGINE_KINETIC, L_ENGINE_LOSS, L_FUEL, L_PARASITIC,
-                     LEDGER_TERMS, EnergyLedger, fuel_power_w)
+from .driveline import D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
+from .energy import LEDGER_TERMS, EnergyLedger
 from .enums import DriveMode, Gear, GearReject
 from .gearbox import GearLever, gear_table, two_way_lock
 from .mass import G_MPS2
 from .params import VehicleParameters, load_parameters
-from .stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA,
-                     O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_POS, O_SF, O_SINK, O_SLIP, O_SW, O_TB,
-                     O_TC, O_TE, O_U, O_VB, SW_ANGLE, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics,
-                     place_on_ground, prepare_wheels, shared_constants, wheel_ledger)
+from .stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_EXT, O_FRONT,
+                     O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_POS, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC, O_TE, O_U, O_VB,
+                     SW_ANGLE, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics, place_on_ground,
+                     prepare_wheels, settle_powertrain, shared_constants, wheel_ledger)
 from .steering import ackermann_rad, bicycle_angle_rad, rack_limited_deg, steering_wheel_for_curvature_deg
 from .suspension import corner_springs, tyre_membrane_rate_n_m
 from .terrain import FlatTerrain, Terrain
@@ -209,44 +207,11 @@ def physics_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, ext
     eta = kp[P_ETA]
     solve_driveline(wh, dres, dt, in_gear, park, open_rear, front_mode, ring_ratio, R_all, eta, j_e, w_free,
                     cap_fwd, cap_rev, kp[P_PARK_HOLD])
-    c1 = dres[D_CARRIER]
-    t_c = dres[D_TC]
-    t_sup = dres[D_TSUP]
-    c0 = 0.5 * (om[2] + om[3])
-    c_mean = 0.5 * (c0 + c1)
-    we1 = w_free - dt * t_c / j_e
-    if we1 < 0.0:
-        we1 = 0.0
-    heat = t_c * (we1 - R_all * c1)
-    if heat > 0.0:
-        s[S_HEAT] += heat * dt
-    s[S_WE] = we1
-    s[S_TC_PREV] = t_c
-    we_mean = 0.5 * (we0 + we1)
-    p_fuel, p_b = fuel_power_w(fuel_on, t_e, t_fr, t_pu, u, we_mean, kp[P_ETA_INDICATED])
-    vol = p_fuel * dt / (kp[P_LHV] * kp[P_FUEL_DENSITY])
-    if kp[P_TANK_L] > 0.0:
-        f = s[S_FUEL] - vol
-        s[S_FUEL] = f if f > 0.0 else 0.0
-    out[O_FUEL_RATE] = vol / dt * 3600.0
-    out[O_TE] = t_e
-    out[O_U] = u
-    out[O_TC] = t_c
-    out[O_CARRIER] = c1
-    out[O_FRONT] = dres[D_DRIVEN]
-    out[O_FRONT + 1] = dres[D_DRIVEN + 1]
-
-    # ledger: powertrain side (the Ranger's), then the wheels' (shared)
-    led[L_FUEL] += p_fuel * dt
-    led[L_ENGINE_LOSS] += (p_fuel - p_b) * dt
-    led[L_PARASITIC] += t_acc * we_mean * dt
-    led[L_ENGINE_KINETIC] += 0.5 * j_e * (we1 * we1 - we0 * we0)
-    if in_gear:
-        led[L_CLUTCH] += t_c * (we_mean - R_all * c_mean) * dt
-        led[L_DRIVELINE] += (t_c * R_all - t_sup) * c_mean * dt
-    elif park:
-        led[L_BRAKE] -= t_sup * c_mean * dt
-    wheel_ledger(k, sw, wd, wh, dres, led, t_sup, c_mean)
+    s[S_TC_PREV] = dres[D_TC]
+    c_mean = settle_powertrain(dt, s, S_WE, S_HEAT, S_FUEL, dres, led, out, 0.5 * (om[2] + om[3]), we0, w_free, j_e,
+                               R_all, in_gear, park, fuel_on, t_e, t_fr, t_pu, u, kp[P_ETA_INDICATED], 0.0, t_acc,
+                               u, kp[P_LHV], kp[P_FUEL_DENSITY], kp[P_TANK_L])
+    wheel_ledger(k, sw, wd, wh, dres, led, dres[D_TSUP], c_mean)
 
     # 6. Chassis (shared stage) ----------------------------------------------------------
     chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)

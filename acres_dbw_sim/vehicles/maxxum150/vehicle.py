@@ -30,27 +30,25 @@ from dataclasses import dataclass
 
 from ...model._jit import JIT, array, njit, to_list
 from ...model.chassis import Chassis, quat_to_matrix
-from ...model.driveline import (D_CARRIER, D_DRIVEN, D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN,
-                                DrivelineSolver, solve_driveline)
-from ...model.energy import (L_CLUTCH, L_DRIVELINE, L_ENGINE_KINETIC, L_ENGINE_LOSS, L_FUEL, L_PARASITIC,
-                             LEDGER_TERMS, EnergyLedger, fuel_power_w)
+from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, DrivelineSolver, solve_driveline
+from ...model.energy import LEDGER_TERMS, EnergyLedger
 from ...model.mass import G_MPS2
 from ...model.params import load_parameters
-from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_DELTA, O_EXT,
-                             O_FRONT, O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_POS, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC,
-                             O_TE, O_U, O_VB, SW_ANGLE, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage,
-                             kinematics, place_on_ground, prepare_wheels, shared_constants, wheel_ledger)
+from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_DELTA, O_EXT, O_FRONT,
+                             O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_POS, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC, O_TE, O_VB,
+                             SW_ANGLE, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics, place_on_ground,
+                             prepare_wheels, settle_powertrain, shared_constants, wheel_ledger)
 from ...model.suspension import damper_n_s_m, series_rate_n_m
 from ...model.terrain import FlatTerrain, Terrain
 from .brakes import brake_command
 from .chassis import front_axle_angle_rad
 from .clutch import clutch_capacity_nm, engagement_target, step_engagement
-from .engine import (TractorEngine, engage_pto_hand_throttle, engine_arrays, engine_from_arrays,
-                     engine_command, nudge_hand_throttle, step_engine)
+from .engine import (TractorEngine, engage_pto_hand_throttle, engine_arrays, engine_from_arrays, engine_command,
+                     nudge_hand_throttle, step_engine)
 from .implement import (articulation_angle_rad, draft_coefficients, draft_force_n, draft_point_m, drawbar_force_n,
-                        implement_draft_n, lagged_acceleration_mps2, lagged_speed_kmh, limit_force_n,
-                        pto_ratio, pto_shaft_speed_rpm, pump_flow_fraction, trailer_axle_distance_m,
-                        trailer_axle_follow_m, trailer_drawbar_load_n)
+                        implement_draft_n, lagged_acceleration_mps2, lagged_speed_kmh, limit_force_n, pto_ratio,
+                        pto_shaft_speed_rpm, pump_flow_fraction, trailer_axle_distance_m, trailer_axle_follow_m,
+                        trailer_drawbar_load_n)
 from .mass import mass_update_needed, mounted_implement_part, tractor_mass
 from .params import MaxxumParameters, load_maxxum_parameters
 from .steering import delay_steps, front_wheel_angles_rad, step_steering, turn_radius_m
@@ -170,42 +168,13 @@ def tractor_step(k, kt, curves, ke, td, chx, s, sw, wd, box, wh, dres, led, out,
     j_e = kt[T_J_ENGINE]
     solve_driveline(wh, dres, dt, in_gear, False, open_rear, front_mode, kappa, ratio, kt[T_ETA], j_e, w_free,
                     cap, cap, 0.0)
-    c1 = dres[D_CARRIER]
-    t_c = dres[D_TC]
-    t_sup = dres[D_TSUP]
-    c0 = 0.5 * (om[2] + om[3])
-    c_mean = 0.5 * (c0 + c1)
-    we1 = w_free - dt * t_c / j_e
-    if we1 < 0.0:
-        we1 = 0.0
-    heat = t_c * (we1 - ratio * c1)
-    if heat > 0.0:
-        s[S_HEAT] += heat * dt
-    s[S_WE] = we1
-    we_mean = 0.5 * (we0 + we1)
     fuel_on = t_e > 0.0 and not empty
-    p_fuel, p_b = fuel_power_w(fuel_on, t_e, 0.0, 0.0, 1.0, we_mean, kt[T_ETA_INDICATED])
-    vol = p_fuel * dt / (kt[T_LHV] * kt[T_FUEL_DENSITY])
-    if kt[T_TANK_L] > 0.0:
-        f = s[S_FUEL] - vol
-        s[S_FUEL] = f if f > 0.0 else 0.0
-    out[O_FUEL_RATE] = vol / dt * 3600.0
-    out[O_TE] = t_e
-    out[O_U] = u
-    out[O_TC] = t_c
-    out[O_CARRIER] = c1
-    out[O_FRONT] = dres[D_DRIVEN]
-    out[O_FRONT + 1] = dres[D_DRIVEN + 1]
-
-    # ledger: the tractor's powertrain (engine drag is an engine loss, PTO and hydraulics parasitic), the wheels
-    led[L_FUEL] += p_fuel * dt
-    led[L_ENGINE_LOSS] += (p_fuel - p_b) * dt + t_drag * we_mean * dt
-    led[L_PARASITIC] += t_acc * we_mean * dt
-    led[L_ENGINE_KINETIC] += 0.5 * j_e * (we1 * we1 - we0 * we0)
-    if in_gear:
-        led[L_CLUTCH] += t_c * (we_mean - ratio * c_mean) * dt
-        led[L_DRIVELINE] += (t_c * ratio - t_sup) * c_mean * dt
-    wheel_ledger(k, sw, wd, wh, dres, led, t_sup, c_mean)
+    # the engine after the solve, the fuel and the powertrain ledger (shared): the engine drag is an engine loss,
+    # the PTO and hydraulics parasitic; the Willans line without friction and pumping terms (drag is apart)
+    c_mean = settle_powertrain(dt, s, S_WE, S_HEAT, S_FUEL, dres, led, out, 0.5 * (om[2] + om[3]), we0, w_free,
+                               j_e, ratio, in_gear, False, fuel_on, t_e, 0.0, 0.0, 1.0, kt[T_ETA_INDICATED], t_drag,
+                               t_acc, u, kt[T_LHV], kt[T_FUEL_DENSITY], kt[T_TANK_L])
+    wheel_ledger(k, sw, wd, wh, dres, led, dres[D_TSUP], c_mean)
 
     # 8.-10. Chassis (shared stage) ---------------------------------------------------------------
     chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
