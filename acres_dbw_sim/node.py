@@ -84,7 +84,7 @@ import ds_dbw_msgs.msg as dbw_msgs
 from msg_adapters.arbiter import CommandArbiter, parse_interfaces
 from msg_adapters.cmd_vel import CmdVelAdapter
 from msg_adapters.diagnostics import interface_diagnostics
-from msg_adapters.ds_dbw import CommandConverter, ReportFiller, stamp_from_seconds
+from msg_adapters.ds_dbw import CommandConverter, ReportFiller, ReportPacker, stamp_from_seconds
 from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, OdometryBuilder,
                                         TfBuilder, static_transforms)
 from nav_msgs.msg import Odometry
@@ -420,7 +420,7 @@ class SimNode(Node):
         vehicle_rates = p["report_rates"] == "vehicle"
         served = p["interfaces"]
         self._arbiter = CommandArbiter(served)
-        self._reports = []   # ds_dbw: (publisher, DbwReports attribute, filler, CanSchedule, period [s])
+        self._reports = []   # ds_dbw: (publisher, DbwReports attribute, packer, CanSchedule, period [s])
         self._ecu = []
         self._legacy = []    # polaris_legacy: (publisher, builder, every, period [s])
         self._cmd_vel: CmdVelAdapter | None = None
@@ -526,8 +526,9 @@ class SimNode(Node):
         for topic, attr, type_name, period_s in REPORT_TOPICS:
             msg_type = getattr(dbw_msgs, type_name)
             # CAN periods by time (one schedule implementation with the offline replay)
+            # serialized by struct and published raw: a fraction of the CPU of a message object
             self._reports.append((self.create_publisher(msg_type, topic, REPORT_DEPTH), attr,
-                                  ReportFiller(msg_type, getattr(reports, attr)),
+                                  ReportPacker(msg_type, getattr(reports, attr)),
                                   report_schedule(attr, period_s, self.sim.dt_s, vehicle_rates),
                                   period_s))
         self._pub_ecu = self.create_publisher(dbw_msgs.EcuInfo, "ecu_info", 10)

@@ -646,8 +646,9 @@ class NodeBagRecorder:
 
     * each publisher's ``publish`` is wrapped: the message is serialized
       (``rclpy.serialization``; for types :func:`rmw_bytes_unreadable` by
-      rosbags, :func:`to_rosbags` and rosbags' serializer) and written, then
-      published as before;
+      rosbags, :func:`to_rosbags` and rosbags' serializer; a message published
+      already serialized, as ``bytes``, as it is) and written, then published
+      as before;
       ``get_subscription_count`` reports at least one subscriber (the bag), so a
       node that skips topics nobody listens to fills and records them all. A
       message is handed to DDS only when a real subscriber exists, as before;
@@ -731,7 +732,8 @@ class NodeBagRecorder:
 
             def publish(msg, c=cid, real_publish=real_publish, real_count=real_count,
                         serialize=serializer(msgtype_name(pub.msg_type))):
-                write(c, clock(), serialize(msg))
+                # already serialized (the node's reports, msg_adapters.ds_dbw.ReportPacker): as is
+                write(c, clock(), msg if isinstance(msg, bytes) else serialize(msg))
                 if real_count() > 0:
                     real_publish(msg)
 
