@@ -795,6 +795,8 @@ class SimNode(Node):
                 transforms += self._wheel_transforms(joints.position, stamp)
             self._pub_tf.publish(TFMessage(transforms=transforms))
         self._serve_interfaces(reports, stamp, step)
+        if self._recorder is not None:   # this tick's messages to the bag's writer process
+            self._recorder.flush()
 
     def _serve_interfaces(self, reports, stamp, step: int) -> None:
         """cmd_vel's re-sent commands for the next steps; conflicts to the log and /diagnostics."""

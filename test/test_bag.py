@@ -252,6 +252,68 @@ def test_writer_bags_are_read_by_rosbags_with_metadata_and_qos(tmp_path, storage
         B.BagWriter(tmp_path / "c").add_topic("/x", "acme_msgs/msg/Nope")
 
 
+def _bag_contents(path) -> tuple:
+    """(connections as (topic, type, digest, qos depths), messages as (topic, time, bytes), custom data)."""
+    with Reader(path) as r:
+        conns = [(c.topic, c.msgtype, c.digest, [q.depth for q in c.ext.offered_qos_profiles])
+                 for c in r.connections]
+        msgs = [(c.topic, t, bytes(d)) for c, t, d in r.messages()]
+    return conns, msgs, scan_bag(path).custom
+
+
+def test_process_writer_writes_the_bag_the_writer_writes(tmp_path):
+    """ProcessBagWriter (the recorder's: rosbags in a child process) and BagWriter given the same calls
+    write the same topics, QoS, messages in the same order with the same times and bytes, custom data;
+    a message count kept locally; path checks raised at once; the bag complete when close returns."""
+    raw = [bytes(STORE.serialize_cdr(B.CommandFiller("ds_dbw_msgs/msg/UlcCmd")(core_cmd.UlcCmd(cmd=float(k)), k),
+                                     "ds_dbw_msgs/msg/UlcCmd")) for k in range(3)]
+    big = bytes(range(256)) * 400   # beyond the 64 KiB batch: sent without a flush
+    for name, cls in (("a", B.BagWriter), ("b", B.ProcessBagWriter)):
+        w = cls(tmp_path / name, "mcap", {"acres_dbw_sim.x": "1"})
+        ulc = w.add_topic("/vehicle/ulc/cmd", "ds_dbw_msgs/msg/UlcCmd", B.reliable_qos(1))
+        assert w.add_topic("/vehicle/ulc/cmd", "ds_dbw_msgs/msg/UlcCmd") == ulc
+        for k, data in enumerate(raw):
+            w.write(ulc, 1_000 + k, data)
+        getattr(w, "flush", lambda: None)()
+        odom = w.add_topic("/vehicle/odom", "nav_msgs/msg/Odometry", [B.reliable_qos(10)])
+        w.write(odom, 999, big)   # log times as given, not sorted
+        w.write(ulc, 2_000, memoryview(raw[0]))
+        w.set_custom_data("acres_dbw_sim.y", "2")
+        assert w.message_count == 5
+        w.close()
+        assert w.closed
+        w.write(ulc, 3_000, raw[1])   # closed: ignored
+    assert _bag_contents(tmp_path / "a") == _bag_contents(tmp_path / "b")
+    conns, msgs, custom = _bag_contents(tmp_path / "b")
+    assert [m[1] for m in msgs] == [999, 1_000, 1_001, 1_002, 2_000] and custom["acres_dbw_sim.y"] == "2"
+    with pytest.raises(B.BagError, match="exists already"):
+        B.ProcessBagWriter(tmp_path / "b")
+    with pytest.raises(B.BagError, match="storage"):
+        B.ProcessBagWriter(tmp_path / "c", "zip")
+
+
+def test_process_writer_completes_the_bag_when_its_recorder_is_killed(tmp_path):
+    """The recording process killed (SIGKILL: no close, no atexit): the writer process reads to the end
+    of the pipe and closes the bag, which rosbags then reads whole, metadata included."""
+    import subprocess
+    import sys
+
+    code = (f"import os, signal\nfrom msg_adapters import bag as B\n"
+            f"w = B.ProcessBagWriter({str(tmp_path / 'k')!r})\n"
+            f"c = w.add_topic('/vehicle/dbw_enabled', 'std_msgs/msg/Bool', B.reliable_qos(2))\n"
+            f"for k in range(500):\n    w.write(c, 1_000_000 * k, bytes([0, 1, 0, 0, k % 2]))\n"
+            f"w.flush()\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    proc = subprocess.run([sys.executable, "-c", code], timeout=60)
+    assert proc.returncode == -9
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "k" / "metadata.yaml").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)   # metadata.yaml is the last file written
+    with Reader(tmp_path / "k") as r:
+        assert r.message_count == 500
+        assert [d[4] for _c, _t, d in r.messages()] == [k % 2 for k in range(500)]
+
+
 def test_node_recorder_round_trip_in_process_is_bitwise(tmp_path):
     """The node in lockstep with the recorder attached as the node hook does; the bag replayed
     offline reproduces every recorded vehicle_velocity and odometry message exactly."""
