@@ -770,7 +770,7 @@ class SimNode(Node):
             if (step % every == 0 or force) and pub.get_subscription_count():
                 pub.publish(build(reports, stamp))
         if (self._imu_every.due(step) or force) and self._pub_imu.get_subscription_count():
-            self._pub_imu.publish(self._imu(reports.imu, stamp))
+            self._pub_imu.publish(self._imu.packed(reports.imu, stamp))
         if sim.dbw.log_events:  # what the real driver would print (dbw/system.py, drain_log)
             log = self.get_logger()
             for level, text in sim.dbw.drain_log():
@@ -786,14 +786,18 @@ class SimNode(Node):
             for fill, info in zip(self._ecu, reports.ecu_info):   # ds_dbw only
                 self._pub_ecu.publish(fill(info, stamp))
             self._pub_vin.publish(String(data=reports.vin))
-        self._pub_odom.publish(self._odom(vehicle, stamp))
-        joints = self._joints(vehicle, stamp)
-        self._pub_joints.publish(joints)
-        if self._pub_tf is not None:
-            transforms = [self._tf(vehicle, stamp)] if self._p["publish_tf"] else []
-            if self._wheel_tf:
-                transforms += self._wheel_transforms(joints.position, stamp)
-            self._pub_tf.publish(TFMessage(transforms=transforms))
+        # odom, /tf and the IMU go out serialized (msg_adapters.vehicle_state: packed)
+        if self._pub_odom.get_subscription_count():
+            self._pub_odom.publish(self._odom.packed(vehicle, stamp))
+        if self._pub_joints.get_subscription_count():
+            self._pub_joints.publish(self._joints(vehicle, stamp))
+        if self._pub_tf is not None and self._pub_tf.get_subscription_count():
+            if not self._wheel_tf:   # publish_tf alone: the one transform
+                self._pub_tf.publish(self._tf.packed(vehicle, stamp))
+            else:
+                transforms = [self._tf(vehicle, stamp)] if self._p["publish_tf"] else []
+                transforms += self._wheel_transforms(self._joints(vehicle, stamp).position, stamp)
+                self._pub_tf.publish(TFMessage(transforms=transforms))
         self._serve_interfaces(reports, stamp, step)
         if self._recorder is not None:   # this tick's messages to the bag's writer process
             self._recorder.flush()

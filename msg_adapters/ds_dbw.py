@@ -31,6 +31,7 @@ from typing import Any
 from builtin_interfaces.msg import Time
 
 from acres_dbw_sim.dbw import commands as core_cmd
+from msg_adapters.cdr import CDR_LE, cdr_struct
 
 __all__ = ["CommandConverter", "ReportFiller", "ReportPacker", "stamp_from_seconds"]
 
@@ -129,32 +130,10 @@ class ReportFiller:
         return msg
 
 
-#: The CDR encapsulation header of a little-endian plain-CDR message (rmw_fastrtps' serialization).
-CDR_LE = b"\x00\x01\x00\x00"
 # rosidl basic type -> struct format character (its size is its CDR alignment)
 _BASIC = {"boolean": "?", "octet": "B", "uint8": "B", "char": "B", "int8": "b", "int16": "h",
           "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q", "float": "f",
           "double": "d"}
-
-
-def _cdr_format(items: list) -> struct.Struct:
-    """The little-endian ``Struct`` of a CDR message: the encapsulation header (``4s``),
-    then ``items`` in order, each a struct character (aligned to its size) or
-    ``("S", n)``, a string of ``n`` bytes with its NUL (a uint32 length aligned to 4,
-    then the bytes). Alignment counts from the end of the encapsulation header, as
-    CDR does; padding bytes are zero."""
-    fmt, off = ["<4s"], 0
-    for item in items:
-        if isinstance(item, tuple):
-            pad = -off % 4
-            fmt.append("x" * pad + f"I{item[1]}s")
-            off += pad + 4 + item[1]
-        else:
-            size = struct.calcsize("<" + item)
-            pad = -off % size
-            fmt.append("x" * pad + item)
-            off += pad + size
-    return struct.Struct("".join(fmt))
 
 
 class ReportPacker:
@@ -205,7 +184,7 @@ class ReportPacker:
         self._simple = not {"S", "T"} & set(codes)
         self._structs: dict = {}
         if self._simple:
-            self._struct = _cdr_format(["i", "I", ("S", len(frame) + 1), *codes])
+            self._struct = cdr_struct(["i", "I", ("S", len(frame) + 1), *codes])
 
     @staticmethod
     def _code(msg_type: type, name: str, slot: Any) -> str:
@@ -257,5 +236,5 @@ class ReportPacker:
             items, it = ["i", "I", ("S", self._head[0])], iter(lengths)
             for code in self._codes:
                 items += [("S", next(it))] if code == "S" else ["i", "I"] if code == "T" else [code]
-            packer = self._structs[key] = _cdr_format(items)
+            packer = self._structs[key] = cdr_struct(items)
         return packer.pack(*args)
