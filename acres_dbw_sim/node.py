@@ -84,7 +84,7 @@ import ds_dbw_msgs.msg as dbw_msgs
 from msg_adapters.arbiter import CommandArbiter, parse_interfaces
 from msg_adapters.cmd_vel import CmdVelAdapter
 from msg_adapters.diagnostics import interface_diagnostics
-from msg_adapters.ds_dbw import CommandConverter, ReportFiller, stamp_from_seconds
+from msg_adapters.ds_dbw import CommandConverter, ReportFiller, ReportPacker, stamp_from_seconds
 from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, OdometryBuilder,
                                         TfBuilder, static_transforms)
 from nav_msgs.msg import Odometry
@@ -444,7 +444,7 @@ class SimNode(Node):
         vehicle_rates = p["report_rates"] == "vehicle"
         served = p["interfaces"]
         self._arbiter = CommandArbiter(served)
-        self._reports = []   # ds_dbw: (publisher, DbwReports attribute, filler, CanSchedule, period [s])
+        self._reports = []   # ds_dbw: (publisher, DbwReports attribute, packer, CanSchedule, period [s])
         self._ecu = []
         self._legacy = []    # polaris_legacy: (publisher, builder, every, period [s])
         self._cmd_vel: CmdVelAdapter | None = None
@@ -550,8 +550,9 @@ class SimNode(Node):
         for topic, attr, type_name, period_s in REPORT_TOPICS:
             msg_type = getattr(dbw_msgs, type_name)
             # CAN periods by time (one schedule implementation with the offline replay)
+            # serialized by struct and published raw: a fraction of the CPU of a message object
             self._reports.append((self.create_publisher(msg_type, topic, REPORT_DEPTH), attr,
-                                  ReportFiller(msg_type, getattr(reports, attr)),
+                                  ReportPacker(msg_type, getattr(reports, attr)),
                                   report_schedule(attr, period_s, self.sim.dt_s, vehicle_rates),
                                   period_s))
         self._pub_ecu = self.create_publisher(dbw_msgs.EcuInfo, "ecu_info", 10)
@@ -804,7 +805,7 @@ class SimNode(Node):
             if (step % every == 0 or force) and pub.get_subscription_count():
                 pub.publish(build(reports, stamp))
         if (self._imu_every.due(step) or force) and self._pub_imu.get_subscription_count():
-            self._pub_imu.publish(self._imu(reports.imu, stamp))
+            self._pub_imu.publish(self._imu.packed(reports.imu, stamp))
         if sim.dbw.log_events:  # what the real driver would print (dbw/system.py, drain_log)
             log = self.get_logger()
             for level, text in sim.dbw.drain_log():
@@ -820,15 +821,21 @@ class SimNode(Node):
             for fill, info in zip(self._ecu, reports.ecu_info):   # ds_dbw only
                 self._pub_ecu.publish(fill(info, stamp))
             self._pub_vin.publish(String(data=reports.vin))
-        self._pub_odom.publish(self._odom(vehicle, stamp))
-        joints = self._joints(vehicle, stamp)
-        self._pub_joints.publish(joints)
-        if self._pub_tf is not None:
-            transforms = [self._tf(vehicle, stamp)] if self._p["publish_tf"] else []
-            if self._wheel_tf:
-                transforms += self._wheel_transforms(joints.position, stamp)
-            self._pub_tf.publish(TFMessage(transforms=transforms))
+        # odom, /tf and the IMU go out serialized (msg_adapters.vehicle_state: packed)
+        if self._pub_odom.get_subscription_count():
+            self._pub_odom.publish(self._odom.packed(vehicle, stamp))
+        if self._pub_joints.get_subscription_count():
+            self._pub_joints.publish(self._joints(vehicle, stamp))
+        if self._pub_tf is not None and self._pub_tf.get_subscription_count():
+            if not self._wheel_tf:   # publish_tf alone: the one transform
+                self._pub_tf.publish(self._tf.packed(vehicle, stamp))
+            else:
+                transforms = [self._tf(vehicle, stamp)] if self._p["publish_tf"] else []
+                transforms += self._wheel_transforms(self._joints(vehicle, stamp).position, stamp)
+                self._pub_tf.publish(TFMessage(transforms=transforms))
         self._serve_interfaces(reports, stamp, step)
+        if self._recorder is not None:   # this tick's messages to the bag's writer process
+            self._recorder.flush()
 
     def _serve_interfaces(self, reports, stamp, step: int) -> None:
         """cmd_vel's re-sent commands for the next steps; conflicts to the log and /diagnostics."""

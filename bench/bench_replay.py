@@ -13,7 +13,9 @@ replay's default), at every physics step (``report_rates=mission``), and
 without an output bag. Then the cost per message of the node's recorder
 (``NodeBagRecorder``: rmw serialization and ``Writer.write``; for
 ``JointState`` the field-by-field copy and rosbags' serializer, so that
-rosbags can read it) when rclpy is importable. The replay cases print the
+rosbags can read it; for a message the node publishes already serialized,
+as its reports, only the batching: the bag is written by a child process,
+``ProcessBagWriter``) when rclpy is importable. The replay cases print the
 process's CPU time beside the wall time: on a shared machine the CPU time is
 the one to compare.
 
@@ -101,11 +103,15 @@ def bench_recorder(n: int = 20000) -> None:
     rclpy.init()
     try:
         node = rclpy.create_node("bench_recorder")
+        from rclpy.serialization import serialize_message
         pubs = {"SteeringReport": node.create_publisher(dbw_msgs.SteeringReport, "steering/report", 2),
+                "SteeringReport as bytes": node.create_publisher(dbw_msgs.SteeringReport, "steering/bytes", 2),
                 "BrakeReport": node.create_publisher(dbw_msgs.BrakeReport, "brake/report", 2),
                 "Odometry": node.create_publisher(Odometry, "odom", 10),
                 "JointState": node.create_publisher(JointState, "joint_states", 10)}
         msgs = {"SteeringReport": dbw_msgs.SteeringReport(), "BrakeReport": dbw_msgs.BrakeReport(),
+                # the node's reports: serialized (msg_adapters.ds_dbw.ReportPacker), published raw
+                "SteeringReport as bytes": serialize_message(dbw_msgs.SteeringReport()),
                 "Odometry": Odometry(),   # the node's joint_states: 7 joints, positions and velocities
                 "JointState": JointState(name=[f"joint_{k}" for k in range(7)], position=[0.5] * 7,
                                          velocity=[1.5] * 7)}
@@ -123,7 +129,7 @@ def bench_recorder(n: int = 20000) -> None:
         rec = NodeBagRecorder(node, work / "rec")
         for name, pub in pubs.items():
             dt = per_message(pub, msgs[name])
-            print(f"recorder: {name:15s} publish {bare[name] * 1e6:5.1f} us without, {dt * 1e6:5.1f} us with the "
+            print(f"recorder: {name:23s} publish {bare[name] * 1e6:5.1f} us without, {dt * 1e6:5.1f} us with the "
                   f"recorder: +{(dt - bare[name]) * 1e6:.1f} us per message")
         rec.close()
         node.destroy_node()

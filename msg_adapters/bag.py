@@ -22,8 +22,12 @@ Pieces:
   :class:`CommandDecoder` goes the other way (bag message -> core command).
 * :class:`BagWriter`: a rosbag2 directory (MCAP by default, sqlite3 on request)
   taking rosbags messages or serialized CDR; thread-safe; custom metadata.
+* :class:`ProcessBagWriter`: the same bag written by a child process
+  (:func:`serve_writer_process`), so that the recording node's thread only
+  hands it bytes.
 * :class:`NodeBagRecorder`: records everything an rclpy node publishes and
-  every message its subscriptions receive, stamped with the simulation time.
+  every message its subscriptions receive, stamped with the simulation time,
+  through a :class:`ProcessBagWriter`.
 
 Timestamps in a bag are integers in nanoseconds (the log time of rosbag2).
 Frames and signs are those of the messages recorded (see
@@ -39,6 +43,7 @@ import functools
 import json
 import math
 import operator
+import struct
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -51,7 +56,8 @@ from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 
 __all__ = ["BagError", "typestore", "register_interfaces", "default_message", "msgtype_name",
            "qos_to_rosbags", "reliable_qos", "ReportFiller", "CommandFiller", "CommandDecoder", "ImuFiller",
-           "OdometryFiller", "TfFiller", "BagWriter", "NodeBagRecorder", "INTERFACES_DIR", "DISTRO_STORE",
+           "OdometryFiller", "TfFiller", "BagWriter", "ProcessBagWriter", "serve_writer_process",
+           "NodeBagRecorder", "INTERFACES_DIR", "DISTRO_STORE",
            "rmw_bytes_unreadable", "to_rosbags",
            "STORAGES", "CUSTOM_PREFIX", "stamp_ns"]
 
@@ -572,6 +578,227 @@ class BagWriter:
         self.close()   # what was written before an error is kept, readable
 
 
+# ---------------------------------------------------------------------------------- a writer process
+
+# The frames from ProcessBagWriter to its process: kind (1 byte), payload length (uint32), payload.
+_FRAME = struct.Struct("<cI")
+# One message inside a b"M" frame: topic id, log time [ns], length, then the serialized bytes.
+_RECORD = struct.Struct("<HqI")
+_PIPE_BYTES = 1 << 20      # asked of the kernel for the pipe (Linux F_SETPIPE_SZ; else its default)
+_FLUSH_BYTES = 1 << 16     # messages held before they are sent without waiting for flush()
+
+
+def _read_exact(stream: Any, n: int) -> bytes | None:
+    """``n`` bytes from a binary stream, None at its end."""
+    out = bytearray()
+    while len(out) < n:
+        chunk = stream.read(n - len(out))
+        if not chunk:
+            return None
+        out += chunk
+    return bytes(out)
+
+
+def serve_writer_process(stdin: Any = None, stdout: Any = None) -> int:
+    """The body of :class:`ProcessBagWriter`'s process: read frames from ``stdin``
+    (binary; default the process's), write them into a :class:`BagWriter`, close the
+    bag at the end of the input (the recorder closed it, or its process ended).
+
+    The first frame opens the bag; ``ok`` or ``error <reason>`` goes back on
+    ``stdout`` as one line. SIGINT and SIGTERM are ignored: the bag is closed when
+    its writer says so, never in the middle of a chunk. Returns the exit status
+    (0, or 1 when the bag could not be opened or a frame could not be written).
+    """
+    import pickle
+    import signal
+    import sys
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
+    head = _read_exact(stdin, _FRAME.size)
+    if head is None:
+        return 1
+    _kind, size = _FRAME.unpack(head)
+    try:
+        path, storage, custom = pickle.loads(_read_exact(stdin, size) or b"")
+        writer = BagWriter(path, storage, custom)
+    except Exception as err:   # BagError, or a frame that is not what the writer sends
+        stdout.write(f"error {err}\n".encode())
+        stdout.flush()
+        return 1
+    stdout.write(b"ok\n")
+    stdout.flush()
+    status = 0
+    try:
+        while (head := _read_exact(stdin, _FRAME.size)) is not None:
+            kind, size = _FRAME.unpack(head)
+            payload = _read_exact(stdin, size)
+            if payload is None:
+                break
+            if kind == b"M":
+                write, offset, view = writer.write, 0, memoryview(payload)
+                while offset < size:
+                    cid, t_ns, n = _RECORD.unpack_from(payload, offset)
+                    offset += _RECORD.size
+                    write(cid, t_ns, view[offset:offset + n])
+                    offset += n
+            elif kind == b"T":
+                writer.add_topic(*pickle.loads(payload))
+            elif kind == b"D":
+                writer.set_custom_data(*pickle.loads(payload))
+    except Exception as err:   # a failing disk: say so, keep what was written
+        print(f"bag writer process: {writer.path}: {err}", file=sys.stderr, flush=True)
+        status = 1
+    finally:
+        writer.close()
+    return status
+
+
+class ProcessBagWriter:
+    """A :class:`BagWriter` in a child process: the recording node's thread only hands
+    it bytes (issue 14).
+
+    ``add_topic``, ``write``, ``set_custom_data`` and ``close`` as :class:`BagWriter`
+    (the same bag, message for message and in the same order); the messages are
+    collected and sent through a pipe in one write per :meth:`flush` (the node calls
+    it once per tick) or when 64 KiB are held, and the child process
+    (:func:`serve_writer_process`) does rosbags' ``Writer.write`` and the MCAP chunks
+    on the machine's other core. The process has its own session, so a Ctrl-C in a
+    terminal reaches only the node, which closes the bag; it ends when the pipe
+    closes: by :meth:`close`, which waits for the bag to be complete, or by the
+    node's process ending any other way (even SIGKILL), after which it completes
+    the bag with what it received. Thread-safe.
+
+    Parameters
+    ----------
+    path, storage, custom_data
+        As :class:`BagWriter`.
+
+    Raises
+    ------
+    BagError
+        If the bag cannot be created (``path`` exists, not writable, unknown
+        storage) or the process cannot be started; the message names the path.
+    """
+
+    def __init__(self, path: str | Path, storage: str = "mcap", custom_data: dict | None = None) -> None:
+        import pickle
+        import subprocess
+        import sys
+        self.path = Path(path)
+        self.storage = storage
+        self._store = typestore()
+        self._pickle = pickle.dumps
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", "import sys; from msg_adapters.bag import serve_writer_process; "
+                                       "sys.exit(serve_writer_process())"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
+        except OSError as err:
+            raise BagError(f"{self.path}: cannot start the bag writer process: {err}") from err
+        try:
+            import fcntl
+            fcntl.fcntl(self._proc.stdin.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), _PIPE_BYTES)
+        except (ImportError, OSError):
+            pass   # the default pipe: the node waits sooner when the process falls behind
+        self._out = self._proc.stdin
+        self._lock = threading.Lock()
+        self._pending: list = []
+        self._pending_bytes = 0
+        self._closed = False
+        self._by_key: dict = {}
+        self.message_count = 0
+        self._send(b"O", self._pickle((str(self.path), storage, custom_data or {})))
+        reply = self._proc.stdout.readline().decode(errors="replace").strip()
+        if reply != "ok":
+            self._closed = True
+            self._out.close()
+            self._proc.wait()
+            raise BagError(reply[len("error "):] if reply.startswith("error ") else
+                           f"{self.path}: the bag writer process ended ({reply or 'no answer'})")
+        atexit.register(self.close)
+
+    def _send(self, kind: bytes, payload: bytes) -> None:
+        self._out.write(_FRAME.pack(kind, len(payload)))
+        self._out.write(payload)
+        self._out.flush()
+
+    def add_topic(self, topic: str, msgtype: str, qos: Qos | Iterable[Qos] | None = None) -> int:
+        """As :meth:`BagWriter.add_topic` (ids in the order of the calls)."""
+        key = (topic, msgtype)
+        with self._lock:
+            if key in self._by_key:
+                return self._by_key[key]
+            if msgtype not in self._store.fielddefs:
+                raise BagError(f"{topic}: unknown message type {msgtype!r}")
+            self._flush_locked()
+            self._send(b"T", self._pickle((topic, msgtype, qos)))
+            self._by_key[key] = len(self._by_key)
+            return self._by_key[key]
+
+    def write(self, topic_id: int, t_ns: int, data: bytes | memoryview) -> None:
+        """Append one serialized message at log time ``t_ns`` [ns]; ignored once closed."""
+        with self._lock:
+            if self._closed:
+                return
+            self._pending.append(_RECORD.pack(topic_id, t_ns, len(data)))
+            self._pending.append(data)
+            self._pending_bytes += len(data) + _RECORD.size
+            self.message_count += 1
+            if self._pending_bytes >= _FLUSH_BYTES:
+                self._flush_locked()
+
+    def set_custom_data(self, key: str, value: str) -> None:
+        """Set a ``custom_data`` entry (before :meth:`close`)."""
+        with self._lock:
+            if not self._closed:
+                self._flush_locked()
+                self._send(b"D", self._pickle((key, str(value))))
+
+    def flush(self) -> None:
+        """Send the messages held to the process (one pipe write)."""
+        with self._lock:
+            self._flush_locked()
+
+    def _flush_locked(self) -> None:
+        if not self._pending or self._closed:
+            return
+        payload = b"".join(self._pending)
+        self._pending.clear()
+        self._pending_bytes = 0
+        try:
+            self._send(b"M", payload)
+        except (BrokenPipeError, ValueError):   # the process is gone: nothing more can be recorded
+            self._closed = True
+            import sys
+            print(f"bag writer process for {self.path} ended (exit status {self._proc.poll()}): "
+                  f"recording stopped", file=sys.stderr, flush=True)
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has run (later writes are ignored)."""
+        return self._closed
+
+    def close(self, timeout_s: float = 60.0) -> None:
+        """Send what is held, end the input and wait up to ``timeout_s`` [s] for the
+        process to write the summary and ``metadata.yaml``; idempotent."""
+        with self._lock:
+            self._flush_locked()
+            if self._out.closed:
+                return
+            self._closed = True
+            try:
+                self._out.close()
+            except BrokenPipeError:
+                pass
+        try:
+            self._proc.wait(timeout=timeout_s)
+        except Exception:   # subprocess.TimeoutExpired: it finishes on its own
+            pass
+        self._proc.stdout.close()
+
+
 # ---------------------------------------------------------------------------------- recording a node
 
 
@@ -646,8 +873,9 @@ class NodeBagRecorder:
 
     * each publisher's ``publish`` is wrapped: the message is serialized
       (``rclpy.serialization``; for types :func:`rmw_bytes_unreadable` by
-      rosbags, :func:`to_rosbags` and rosbags' serializer) and written, then
-      published as before;
+      rosbags, :func:`to_rosbags` and rosbags' serializer; a message published
+      already serialized, as ``bytes``, as it is) and written, then published
+      as before;
       ``get_subscription_count`` reports at least one subscriber (the bag), so a
       node that skips topics nobody listens to fills and records them all. A
       message is handed to DDS only when a real subscriber exists, as before;
@@ -662,6 +890,11 @@ class NodeBagRecorder:
     (``epoch_s + sim.time_s``), so a command is stamped with the physics step
     it is applied to and outputs with the stamp in their headers. That is what
     makes an offline replay of the bag step-exact.
+
+    The bag is written by a child process (:class:`ProcessBagWriter`): in the
+    node's thread a message costs its serialization and a copy into the batch that
+    :meth:`flush` (or 64 KiB held) sends down a pipe; rosbags' ``Writer.write`` and
+    the MCAP chunks run on the other core (issue 14).
 
     The node's parameters, ``epoch_s`` and the recorder's version go into the
     bag's ``custom_data`` (keys ``acres_dbw_sim.*``). The bag is closed (summary
@@ -700,7 +933,7 @@ class NodeBagRecorder:
                   CUSTOM_PREFIX + "parameters": json.dumps(params, sort_keys=True, default=str)}
         if epoch_s is not None:
             custom[CUSTOM_PREFIX + "epoch_s"] = repr(float(epoch_s))
-        self.writer = BagWriter(path, storage, custom)
+        self.writer = ProcessBagWriter(path, storage, custom)   # written off the node's thread
         self.path = self.writer.path
         self._clock = clock_ns if clock_ns is not None else (lambda: node.get_clock().now().nanoseconds)
         self.topics: list[str] = []
@@ -731,7 +964,8 @@ class NodeBagRecorder:
 
             def publish(msg, c=cid, real_publish=real_publish, real_count=real_count,
                         serialize=serializer(msgtype_name(pub.msg_type))):
-                write(c, clock(), serialize(msg))
+                # already serialized (the node's reports, msg_adapters.ds_dbw.ReportPacker): as is
+                write(c, clock(), msg if isinstance(msg, bytes) else serialize(msg))
                 if real_count() > 0:
                     real_publish(msg)
 
@@ -758,6 +992,12 @@ class NodeBagRecorder:
         """Messages written so far."""
         return self.writer.message_count
 
+    def flush(self) -> None:
+        """Hand the messages recorded since the last call to the writer process (the node
+        calls it at the end of each tick; one pipe write)."""
+        self.writer.flush()
+
     def close(self) -> None:
-        """Close the bag (idempotent); messages published afterwards are not recorded."""
+        """Close the bag and wait until it is complete (idempotent); messages published
+        afterwards are not recorded."""
         self.writer.close()

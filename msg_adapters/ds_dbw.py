@@ -7,6 +7,13 @@ names equal the message's (``acres_dbw_sim.dbw.commands``,
 name; it is planned once per message type (which fields are nested, which are
 primitive) so that the 120 Hz path only copies values.
 
+The node publishes the reports as serialized CDR (:class:`ReportPacker`:
+one ``struct.pack`` per message, handed to rclpy's raw publish path) instead
+of filling a message object field by field and having rclpy convert and
+serialize it: that conversion was most of the node's CPU (README, issue 13).
+The bytes carry the same values as the rmw's serialization of the filled
+message (test/test_bag.py checks it for every report type).
+
 NaN in reports: the real driver publishes NaN in the fields it documents as
 "NaN if invalid / not applicable" (e.g. the BrakeReport groups that do not
 match the command type, dbw-interface.md §2.9). Those are kept; everything the
@@ -16,13 +23,17 @@ model computes is finite by construction (the core checks it).
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import operator
+import struct
 from typing import Any
 
 from builtin_interfaces.msg import Time
 
 from acres_dbw_sim.dbw import commands as core_cmd
+from msg_adapters.cdr import CDR_LE, cdr_struct
 
-__all__ = ["CommandConverter", "ReportFiller", "stamp_from_seconds"]
+__all__ = ["CommandConverter", "ReportFiller", "ReportPacker", "stamp_from_seconds"]
 
 
 def stamp_from_seconds(t_s: float) -> Time:
@@ -117,3 +128,113 @@ class ReportFiller:
             else:
                 setattr(msg, name, stamp_from_seconds(float(getattr(report, name))))
         return msg
+
+
+# rosidl basic type -> struct format character (its size is its CDR alignment)
+_BASIC = {"boolean": "?", "octet": "B", "uint8": "B", "char": "B", "int8": "b", "int16": "h",
+          "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q", "float": "f",
+          "double": "d"}
+
+
+class ReportPacker:
+    """Core report dataclass -> the serialized CDR bytes of the ds_dbw_msgs report, for
+    rclpy's raw publish (``Publisher.publish(bytes)``).
+
+    The same mapping as :class:`ReportFiller` (field names equal; nested one-byte
+    types from plain ``int``; ``builtin_interfaces/Time`` from seconds), written by
+    one precompiled ``struct.Struct`` (one per set of string lengths for the types
+    with strings) instead of a message object that rclpy converts to C and the rmw
+    serializes. Little-endian plain CDR as rmw_fastrtps writes it, padding zero.
+
+    A value ``struct`` cannot pack (a float beyond float32's range, an integer
+    beyond its field's range) is left to the message path: the call then returns
+    the message :class:`ReportFiller` fills, which the C conversion handles as it
+    always has (rclpy publishes either).
+
+    Parameters
+    ----------
+    msg_type : type
+        A ``ds_dbw_msgs.msg`` report class.
+    report : object
+        An instance of the matching core report dataclass (for the field plan).
+    frame_id : str
+        ``header.frame_id`` of every message (the node leaves it empty).
+
+    Raises
+    ------
+    TypeError
+        If a message field has no value in the core report, or a field type
+        other than a primitive, a string, a one-byte ds_dbw_msgs type or a time.
+    """
+
+    def __init__(self, msg_type: type, report: Any, frame_id: str = "") -> None:
+        self.fallback = ReportFiller(msg_type, report)   # also checks the fields
+        self.fallback.msg.header.frame_id = frame_id
+        names, codes = [], []
+        for name, slot in zip(msg_type.get_fields_and_field_types(), msg_type.SLOT_TYPES):
+            if name == "header":
+                continue
+            names.append(name)
+            codes.append(self._code(msg_type, name, slot))
+        self._codes = tuple(codes)
+        self._get = operator.attrgetter(*names) if len(names) > 1 else (
+            lambda r, g=operator.attrgetter(names[0]): (g(r),))
+        frame = frame_id.encode()
+        self._head = (len(frame) + 1, frame)
+        self._simple = not {"S", "T"} & set(codes)
+        self._structs: dict = {}
+        if self._simple:
+            self._struct = cdr_struct(["i", "I", ("S", len(frame) + 1), *codes])
+
+    @staticmethod
+    def _code(msg_type: type, name: str, slot: Any) -> str:
+        """The struct character of a field, ``"T"`` for a time, ``"S"`` for a string."""
+        kind = type(slot).__name__
+        if kind == "BasicType" and slot.typename in _BASIC:
+            return _BASIC[slot.typename]
+        if kind == "UnboundedString":
+            return "S"
+        if kind == "NamespacedType":
+            full = "/".join(slot.namespaces + [slot.name])
+            if full == "builtin_interfaces/msg/Time":
+                return "T"
+            if slot.namespaces[0] == "ds_dbw_msgs":
+                cls = getattr(importlib.import_module(".".join(slot.namespaces)), slot.name)
+                inner = cls.SLOT_TYPES
+                if len(inner) == 1 and type(inner[0]).__name__ == "BasicType" and inner[0].typename == "uint8":
+                    return "B"
+        raise TypeError(f"{msg_type.__name__}.{name}: no CDR packing for this field type")
+
+    def __call__(self, report: Any, stamp: Any) -> Any:
+        """The serialized message holding ``report`` with ``stamp`` (``builtin_interfaces/Time``)
+        in its header: ``bytes``, or the filled message where a value does not pack."""
+        values = self._get(report)
+        try:
+            if self._simple:
+                return self._struct.pack(CDR_LE, stamp.sec, stamp.nanosec, *self._head, *values)
+            return self._pack_general(values, stamp)
+        except (struct.error, OverflowError):
+            return self.fallback(report, stamp)
+
+    def _pack_general(self, values: tuple, stamp: Any) -> bytes:
+        """Messages with strings or times: the layout depends on the strings' lengths."""
+        args = [CDR_LE, stamp.sec, stamp.nanosec, *self._head]
+        lengths = []
+        for value, code in zip(values, self._codes):
+            if code == "S":
+                data = value.encode()
+                args += (len(data) + 1, data)
+                lengths.append(len(data) + 1)
+            elif code == "T":
+                t = stamp_from_seconds(float(value))
+                args += (t.sec, t.nanosec)
+            else:
+                args.append(value)
+        key = tuple(lengths)
+        packer = self._structs.get(key)
+        if packer is None:
+            items, it = ["i", "I", ("S", self._head[0])], iter(lengths)
+            for code in self._codes:
+                items += [("S", next(it))] if code == "S" else ["i", "I"] if code == "T" else [code]
+            packer = self._structs[key] = cdr_struct(items)
+        return packer.pack(*args)

@@ -3,7 +3,10 @@
 Frames (REP-103/105): ``odom`` is the fixed world frame (ENU), ``base_footprint``
 the ground point below the rear-axle centre, body x forward, y left, z up
 (polaris-ranger-dynamics.md, gaps.md "Conventions"). Wheels 0 FL, 1 FR, 2 RL,
-3 RR. Each builder keeps one message and overwrites it.
+3 RR. Each builder keeps one message and overwrites it; ``OdometryBuilder``,
+``TfBuilder`` and ``ImuBuilder`` also give the serialized message
+(``packed``, :mod:`msg_adapters.cdr`) for rclpy's raw publish path, its
+constant parts (frames, covariances) taken from that message.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from geometry_msgs.msg import TransformStamped
+from msg_adapters.cdr import CDR_LE, cdr_struct
 from nav_msgs.msg import Odometry
 from sensor_msgs.msg import Imu, JointState
 
@@ -50,6 +54,7 @@ class OdometryBuilder:
         m.child_frame_id = base_frame
         m.pose.covariance = _diag6(_POSE_VAR)
         m.twist.covariance = _diag6(_TWIST_VAR)
+        self._struct = None   # packed(): built at the first call, from the message
 
     def __call__(self, vehicle: Any, stamp: Any) -> Odometry:
         """Fill from the model's ``position_m``, ``orientation_wxyz``,
@@ -64,6 +69,20 @@ class OdometryBuilder:
         w.x, w.y, w.z = vehicle.angular_velocity_body_rad_s
         return m
 
+    def packed(self, vehicle: Any, stamp: Any) -> bytes:
+        """The same message as :meth:`__call__`, serialized (CDR) without filling it."""
+        if self._struct is None:
+            m = self.msg
+            frame, child = m.header.frame_id.encode(), m.child_frame_id.encode()
+            self._head = (len(frame) + 1, frame, len(child) + 1, child)
+            self._pose_cov, self._twist_cov = tuple(m.pose.covariance), tuple(m.twist.covariance)
+            self._struct = cdr_struct(["i", "I", ("S", len(frame) + 1), ("S", len(child) + 1)]
+                                      + ["d"] * (7 + 36 + 6 + 36))
+        w, x, y, z = vehicle.orientation_wxyz
+        return self._struct.pack(CDR_LE, stamp.sec, stamp.nanosec, *self._head, *vehicle.position_m,
+                                 x, y, z, w, *self._pose_cov, *vehicle.velocity_body_mps,
+                                 *vehicle.angular_velocity_body_rad_s, *self._twist_cov)
+
 
 class TfBuilder:
     """``geometry_msgs/TransformStamped`` ``odom -> base_footprint`` (same pose as the odometry)."""
@@ -72,6 +91,7 @@ class TfBuilder:
         t = self.msg = TransformStamped()
         t.header.frame_id = odom_frame
         t.child_frame_id = base_frame
+        self._struct = None
 
     def __call__(self, vehicle: Any, stamp: Any) -> TransformStamped:
         """Fill from the model's ``position_m`` [m] and ``orientation_wxyz`` (unit
@@ -82,6 +102,18 @@ class TfBuilder:
         tr.x, tr.y, tr.z = vehicle.position_m
         q.w, q.x, q.y, q.z = vehicle.orientation_wxyz
         return t
+
+    def packed(self, vehicle: Any, stamp: Any) -> bytes:
+        """``tf2_msgs/TFMessage`` holding this one transform, serialized (CDR), not filled."""
+        if self._struct is None:
+            frame, child = self.msg.header.frame_id.encode(), self.msg.child_frame_id.encode()
+            self._head = (len(frame) + 1, frame, len(child) + 1, child)
+            # transforms: a sequence of length 1
+            self._struct = cdr_struct(["I", "i", "I", ("S", len(frame) + 1), ("S", len(child) + 1)]
+                                      + ["d"] * 7)
+        w, x, y, z = vehicle.orientation_wxyz
+        return self._struct.pack(CDR_LE, 1, stamp.sec, stamp.nanosec, *self._head, *vehicle.position_m,
+                                 x, y, z, w)
 
 
 class ImuBuilder:
@@ -96,6 +128,7 @@ class ImuBuilder:
         m = self.msg = Imu()
         m.header.frame_id = frame_id
         m.orientation_covariance[0] = -1.0
+        self._struct = None
 
     def __call__(self, imu: Any, stamp: Any) -> Imu:
         """Fill from the core's ``ImuData`` (specific force [m/s²], gravity included,
@@ -106,6 +139,21 @@ class ImuBuilder:
         a.x, a.y, a.z = imu.linear_acceleration_x, imu.linear_acceleration_y, imu.linear_acceleration_z
         w.x, w.y, w.z = imu.angular_velocity_x, imu.angular_velocity_y, imu.angular_velocity_z
         return m
+
+    def packed(self, imu: Any, stamp: Any) -> bytes:
+        """The same message as :meth:`__call__`, serialized (CDR) without filling it."""
+        if self._struct is None:
+            m = self.msg
+            frame = m.header.frame_id.encode()
+            q = m.orientation
+            self._head = (len(frame) + 1, frame, q.x, q.y, q.z, q.w, *m.orientation_covariance)
+            self._w_cov = tuple(m.angular_velocity_covariance)
+            self._a_cov = tuple(m.linear_acceleration_covariance)
+            self._struct = cdr_struct(["i", "I", ("S", len(frame) + 1)] + ["d"] * (4 + 9 + 3 + 9 + 3 + 9))
+        return self._struct.pack(CDR_LE, stamp.sec, stamp.nanosec, *self._head,
+                                 imu.angular_velocity_x, imu.angular_velocity_y, imu.angular_velocity_z,
+                                 *self._w_cov, imu.linear_acceleration_x, imu.linear_acceleration_y,
+                                 imu.linear_acceleration_z, *self._a_cov)
 
 
 class JointStateBuilder:

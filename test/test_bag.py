@@ -141,6 +141,71 @@ def test_output_messages_are_byte_identical_to_the_nodes(report):
         assert bytes(STORE.serialize_cdr(mine, tn)) == rmw_bytes(theirs, tn), tn
 
 
+@pytest.mark.parametrize("report", _reports(), ids=lambda r: type(r).__name__)
+def test_report_packer_bytes_carry_what_the_rmw_serializes(report):
+    """The node's serialized reports (msg_adapters.ds_dbw.ReportPacker, published raw) equal the rmw's
+    serialization of the filled message byte for byte, alignment padding aside (zero in ours,
+    uninitialised in Fast-CDR's; both re-encoded by rosbags as in the test above): random values (NaN,
+    inf, strings of several lengths), a frame_id; a value struct cannot pack (beyond float32, beyond
+    uint8) falls back to the filled message, which the rmw converts as before."""
+    import ds_dbw_msgs.msg as dbw_msgs
+    from rclpy.serialization import serialize_message
+
+    from msg_adapters.ds_dbw import ReportFiller, ReportPacker, stamp_from_seconds
+
+    rng = random.Random(5)
+    name = type(report).__name__
+    tn = f"ds_dbw_msgs/msg/{name}"
+    msg_type = getattr(dbw_msgs, name)
+    stamp = stamp_from_seconds(1_700_000_000.987654321)
+    for frame_id in ("", "base_footprint"):
+        pack, fill = ReportPacker(msg_type, report, frame_id), ReportFiller(msg_type, report)
+        fill.msg.header.frame_id = frame_id
+        for k in range(30):
+            r = report if k == 0 else _randomized(report, rng)
+            data = pack(r, stamp)
+            assert isinstance(data, bytes), name
+            want = bytes(STORE.serialize_cdr(STORE.deserialize_cdr(serialize_message(fill(r, stamp)), tn), tn))
+            assert data == want, (name, frame_id, r)
+    kinds = msg_type.get_fields_and_field_types()
+    beyond = [(f, 1e39) for f, k in kinds.items() if k == "float"][:1] + \
+             [(f, 300) for f, k in kinds.items() if k == "uint8"][:1]
+    pack = ReportPacker(msg_type, report)
+    for field, value in beyond:
+        out = pack(dataclasses.replace(report, **{field: value}), stamp)
+        assert isinstance(out, msg_type), (name, field)
+
+
+def test_packed_state_messages_carry_what_the_rmw_serializes():
+    """odom, /tf (one transform) and imu/data_raw as the node publishes them (the builders' ``packed``,
+    published raw) equal the rmw's serialization of the builders' messages (padding aside, as above),
+    over a drive with prefixed frames: the values, the frames, the constant covariances."""
+    from rclpy.serialization import serialize_message
+    from tf2_msgs.msg import TFMessage
+
+    from msg_adapters.ds_dbw import stamp_from_seconds
+    from msg_adapters.vehicle_state import ImuBuilder, OdometryBuilder, TfBuilder
+
+    def rmw_bytes(msg, typename):
+        return bytes(STORE.serialize_cdr(STORE.deserialize_cdr(serialize_message(msg), typename), typename))
+
+    from acres_dbw_sim.model.enums import Gear
+
+    sim = Simulation()
+    sim.reset(3.0, -2.0, 0.4, 6.0, Gear.DRIVE)   # rolling: position, yaw, speeds and rates change
+    odom, tf, imu = OdometryBuilder("car1/odom", "car1/base_footprint"), TfBuilder("odom", "b"), ImuBuilder("")
+    for k in range(300):
+        sim.step()
+        if k % 30:
+            continue
+        v, data = sim.vehicle, sim.reports().imu
+        stamp = stamp_from_seconds(1_700_000_000.0 + k / 120)
+        assert odom.packed(v, stamp) == rmw_bytes(odom(v, stamp), "nav_msgs/msg/Odometry")
+        assert tf.packed(v, stamp) == rmw_bytes(TFMessage(transforms=[tf(v, stamp)]), "tf2_msgs/msg/TFMessage")
+        assert imu.packed(data, stamp) == rmw_bytes(imu(data, stamp), "sensor_msgs/msg/Imu")
+    assert sim.vehicle.speed_mps > 0.5   # the values above changed
+
+
 @pytest.mark.parametrize("name", [n for n in core_cmd.__all__ if n.endswith("Cmd")])
 def test_command_filler_and_decoder_round_trip(name):
     rng = random.Random(3)
@@ -215,6 +280,68 @@ def test_writer_bags_are_read_by_rosbags_with_metadata_and_qos(tmp_path, storage
     assert scan_bag(path).custom == {"acres_dbw_sim.x": "1"}
     with pytest.raises(B.BagError, match="unknown message type"):
         B.BagWriter(tmp_path / "c").add_topic("/x", "acme_msgs/msg/Nope")
+
+
+def _bag_contents(path) -> tuple:
+    """(connections as (topic, type, digest, qos depths), messages as (topic, time, bytes), custom data)."""
+    with Reader(path) as r:
+        conns = [(c.topic, c.msgtype, c.digest, [q.depth for q in c.ext.offered_qos_profiles])
+                 for c in r.connections]
+        msgs = [(c.topic, t, bytes(d)) for c, t, d in r.messages()]
+    return conns, msgs, scan_bag(path).custom
+
+
+def test_process_writer_writes_the_bag_the_writer_writes(tmp_path):
+    """ProcessBagWriter (the recorder's: rosbags in a child process) and BagWriter given the same calls
+    write the same topics, QoS, messages in the same order with the same times and bytes, custom data;
+    a message count kept locally; path checks raised at once; the bag complete when close returns."""
+    raw = [bytes(STORE.serialize_cdr(B.CommandFiller("ds_dbw_msgs/msg/UlcCmd")(core_cmd.UlcCmd(cmd=float(k)), k),
+                                     "ds_dbw_msgs/msg/UlcCmd")) for k in range(3)]
+    big = bytes(range(256)) * 400   # beyond the 64 KiB batch: sent without a flush
+    for name, cls in (("a", B.BagWriter), ("b", B.ProcessBagWriter)):
+        w = cls(tmp_path / name, "mcap", {"acres_dbw_sim.x": "1"})
+        ulc = w.add_topic("/vehicle/ulc/cmd", "ds_dbw_msgs/msg/UlcCmd", B.reliable_qos(1))
+        assert w.add_topic("/vehicle/ulc/cmd", "ds_dbw_msgs/msg/UlcCmd") == ulc
+        for k, data in enumerate(raw):
+            w.write(ulc, 1_000 + k, data)
+        getattr(w, "flush", lambda: None)()
+        odom = w.add_topic("/vehicle/odom", "nav_msgs/msg/Odometry", [B.reliable_qos(10)])
+        w.write(odom, 999, big)   # log times as given, not sorted
+        w.write(ulc, 2_000, memoryview(raw[0]))
+        w.set_custom_data("acres_dbw_sim.y", "2")
+        assert w.message_count == 5
+        w.close()
+        assert w.closed
+        w.write(ulc, 3_000, raw[1])   # closed: ignored
+    assert _bag_contents(tmp_path / "a") == _bag_contents(tmp_path / "b")
+    conns, msgs, custom = _bag_contents(tmp_path / "b")
+    assert [m[1] for m in msgs] == [999, 1_000, 1_001, 1_002, 2_000] and custom["acres_dbw_sim.y"] == "2"
+    with pytest.raises(B.BagError, match="exists already"):
+        B.ProcessBagWriter(tmp_path / "b")
+    with pytest.raises(B.BagError, match="storage"):
+        B.ProcessBagWriter(tmp_path / "c", "zip")
+
+
+def test_process_writer_completes_the_bag_when_its_recorder_is_killed(tmp_path):
+    """The recording process killed (SIGKILL: no close, no atexit): the writer process reads to the end
+    of the pipe and closes the bag, which rosbags then reads whole, metadata included."""
+    import subprocess
+    import sys
+
+    code = (f"import os, signal\nfrom msg_adapters import bag as B\n"
+            f"w = B.ProcessBagWriter({str(tmp_path / 'k')!r})\n"
+            f"c = w.add_topic('/vehicle/dbw_enabled', 'std_msgs/msg/Bool', B.reliable_qos(2))\n"
+            f"for k in range(500):\n    w.write(c, 1_000_000 * k, bytes([0, 1, 0, 0, k % 2]))\n"
+            f"w.flush()\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    proc = subprocess.run([sys.executable, "-c", code], timeout=60)
+    assert proc.returncode == -9
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "k" / "metadata.yaml").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)   # metadata.yaml is the last file written
+    with Reader(tmp_path / "k") as r:
+        assert r.message_count == 500
+        assert [d[4] for _c, _t, d in r.messages()] == [k % 2 for k in range(500)]
 
 
 def test_node_recorder_round_trip_in_process_is_bitwise(tmp_path):
