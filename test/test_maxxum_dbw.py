@@ -123,3 +123,38 @@ def test_the_ranger_has_no_manual_gears():
     sim.step()
     rep = sim.reports().gear_report
     assert rep.reject == int(GearReject.UNSUPPORTED) and not rep.support_cmd_manual and rep.gear_manual == 0
+
+
+def test_a_tractor_bag_replays_as_the_tractor(tmp_path):
+    """A bag of a DBW drive of the tractor carries ``vehicle: maxxum150`` in its node parameters; the replay
+    simulates the tractor and reproduces the recorded reports (``--param vehicle=`` for a bag without them)."""
+    import json
+
+    from acres_dbw_sim.replay.cli import main
+    from acres_dbw_sim.replay.synth import scenario_to_bag
+    from acres_dbw_sim.scenario.schema import load_scenario
+
+    sc_path = tmp_path / "drive.yaml"
+    sc_path.write_text("""
+name: tractor_dbw
+duration_s: 12
+vehicle: {type: maxxum150}
+terrain: {surface: concrete}
+initial: {gear: P}
+timeline:
+  - {t: 0, enable: true, brake: {cmd: 100, cmd_type: 14, enable: true}}
+  - {t: 1, gear: D}
+  - {t: 2, brake: {cmd: 0, cmd_type: 14, enable: true}, throttle: {cmd: 60, cmd_type: 14, enable: true}}
+  - {t: 6, steering: {cmd: 200, cmd_type: 2, enable: true}}
+  - {t: 9, throttle: {cmd: 0, cmd_type: 14, enable: true}, brake: {cmd: 100, cmd_type: 14, enable: true}}
+""")
+    sc = load_scenario(sc_path)
+    for name, meta, extra in (("with", True, []), ("without", False, ["--param", "vehicle=maxxum150",
+                                                                      "--param", "surface=concrete"])):
+        scenario_to_bag(sc, tmp_path / name, node_metadata=meta)
+        out = tmp_path / f"out_{name}"
+        assert main([str(tmp_path / name), "--out", str(out), "--no-plots", *extra]) == 0
+        rep = json.loads((out / "replay.json").read_text())
+        assert rep["parameters"]["vehicle"] == "maxxum150"
+        assert rep["comparison"]["speed_mps"]["rms"] < 1e-4
+        assert rep["comparison"]["steering_wheel_angle_deg"]["rms"] < 1e-3     # float32 report fields

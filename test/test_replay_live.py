@@ -78,7 +78,9 @@ def test_live_replay_of_a_bag_without_enable_engages_the_node_as_the_reports_sho
             rclpy.spin_once(probe, timeout_sec=0.02)
         wait_for(lambda: False, 0.3, spin=lambda: rclpy.spin_once(probe, timeout_sec=0.02))
         assert player.proc.returncode == 0, player.output()
-        assert "engaged_from_reports" in player.output() and len(enables) == 1
+        # one enable at most reaches this probe (it is published once; the probe, not the node, may have
+        # matched the player's writer too late to see it): the node's motion shows the engagement
+        assert "engaged_from_reports" in player.output() and len(enables) <= 1
         assert max(o.twist.twist.linear.x for o in odoms) > 1.5, "the node was not engaged"
     finally:
         probe.destroy_node()

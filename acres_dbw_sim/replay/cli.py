@@ -51,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--namespace", default="/vehicle", help="DBW namespace of the bag's topics and of the "
                    "outputs (default /vehicle)")
     p.add_argument("--param", metavar="NAME=VALUE", action="append", default=[],
-                   help="a node parameter for the simulation (step_hz, vehicle_config, overrides, occupants, "
+                   help="a node parameter for the simulation (step_hz, vehicle, vehicle_config, overrides, occupants, "
                         "cargo_kg, initial_*, drive_mode, surface, grade_pct, bank_pct, report_rates, ...); "
                         "default: the values recorded in the bag, else the node's defaults, except "
                         "report_rates=vehicle (output bag reports at the CAN periods; mission: every step); "

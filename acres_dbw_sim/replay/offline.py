@@ -45,7 +45,7 @@ from ..model.terrain import FlatTerrain
 from ..scenario.runner import RunResult, finite_json, write_outputs
 from ..scenario.schema import InitialSpec, Scenario, TerrainSpec
 from ..scenario.signals import RowReader
-from ..simulation import MODELS, Simulation
+from ..simulation import MODELS, VEHICLES, Simulation
 from .reader import BagScan, Problem, scan_bag
 from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EVENT_TOPICS, IMU_PERIOD_S,
                      NODE_DEFAULTS, REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
@@ -554,7 +554,14 @@ def _bag_store(ch, typename: str):
 
 def _simulation(p: dict) -> tuple:
     try:
-        params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None, p["occupants"], p["cargo_kg"])
+        if p["vehicle"] not in VEHICLES:
+            raise ReplayError(f"vehicle = {p['vehicle']!r}: must be one of {', '.join(VEHICLES)}")
+        if p["vehicle"] == "maxxum150":
+            from ..vehicles.maxxum150.params import load_maxxum_parameters
+            params = load_maxxum_parameters(p["vehicle_config"] or None, p["overrides"] or None)
+        else:
+            params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None, p["occupants"],
+                                     p["cargo_kg"])
         if p["initial_gear"] not in GEARS:
             raise ReplayError(f"initial_gear = {p['initial_gear']!r}: must be one of {sorted(GEARS)}")
         if p["drive_mode"] not in DRIVE_MODES:
@@ -564,7 +571,7 @@ def _simulation(p: dict) -> tuple:
         if p["model"] not in MODELS:
             raise ReplayError(f"model = {p['model']!r}: must be one of {', '.join(MODELS)}")
         sim = Simulation(params, FlatTerrain(p["grade_pct"], p["bank_pct"], p["surface"]), 1.0 / p["step_hz"],
-                         gear=gear, drive_mode=mode, model=p["model"])
+                         gear=gear, drive_mode=mode, model=p["model"], vehicle=p["vehicle"])
         initial = InitialSpec(p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"], p["initial_speed_mps"],
                               gear, mode)
         sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode)
@@ -732,8 +739,9 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
     wall = time.perf_counter() - t_wall0
     data = np.frombuffer(buf, dtype=np.float64).reshape(-1, len(reader.row(0.0, 0.0, 0.0, 0)))
     sc = Scenario(name=inp.bag.name or str(inp.bag), description=f"replay of {inp.bag}", source=inp.bag,
-                  params=params, vehicle={"parameters": p["vehicle_config"] or None, "overrides": p["overrides"],
-                                          "occupants": p["occupants"], "cargo_kg": p["cargo_kg"]},
+                  params=params, vehicle={"type": p["vehicle"], "parameters": p["vehicle_config"] or None,
+                                          "overrides": p["overrides"], "occupants": p["occupants"],
+                                          "cargo_kg": p["cargo_kg"]},
                   step_hz=p["step_hz"], dt_s=dt, duration_s=n * dt, n_steps=n, output_every=output_every,
                   terrain=terrain, initial=initial, control="dbw", command_rate_hz=p["step_hz"], timeline=(),
                   stop_when=(), metrics=(), expect=(), model=p["model"])

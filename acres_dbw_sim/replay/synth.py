@@ -67,11 +67,14 @@ def scenario_to_bag(sc: Scenario, path: str | Path, report_rates: str = "vehicle
              initial_gear=gear_letter, drive_mode=mode_name, surface=sc.terrain.surface,
              grade_pct=sc.terrain.grade_pct, bank_pct=sc.terrain.bank_pct,
              vehicle_config=str(sc.vehicle.get("parameters") or ""),
-             overrides=sc.vehicle.get("overrides") or "", occupants=int(sc.params.mass.occupants),
-             cargo_kg=float(sc.params.mass.cargo_kg))
+             overrides=sc.vehicle.get("overrides") or "", vehicle=sc.vehicle.get("type", "polaris"))
+    mass = getattr(sc.params, "mass", None)
+    if p["vehicle"] == "polaris" and mass is not None:   # the Ranger's occupants and cargo (none on the tractor)
+        p.update(occupants=int(mass.occupants), cargo_kg=float(mass.cargo_kg))
     custom = ({B.CUSTOM_PREFIX + "parameters": json.dumps(p, sort_keys=True),
                B.CUSTOM_PREFIX + "epoch_s": repr(float(epoch_s))} if node_metadata else {})
-    sim = Simulation(sc.params, sc.terrain.build(), sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode)
+    sim = Simulation(sc.params, sc.terrain.build(), sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode,
+                     vehicle=p["vehicle"])
     sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
     tm = TopicMap()
     n_cmd = 0

@@ -41,7 +41,7 @@ DBW_ENABLED_PERIOD_S = interface.DBW_ENABLED_PERIOD_S
 NODE_DEFAULTS = {name: interface.PARAMETERS[name][0] for name in (
     "vehicle_config", "overrides", "occupants", "cargo_kg", "step_hz", "report_rates", "initial_x_m",
     "initial_y_m", "initial_yaw_rad", "initial_speed_mps", "initial_gear", "drive_mode", "surface",
-    "grade_pct", "bank_pct", "odom_frame", "base_frame", "frame_id", "publish_tf", "model")}
+    "grade_pct", "bank_pct", "odom_frame", "base_frame", "frame_id", "publish_tf", "model", "vehicle")}
 
 
 def ds_type(name: str) -> str:
