@@ -42,10 +42,15 @@ def test_live_replay_drives_a_running_node_at_recorded_timing(ros_process, tmp_p
             rclpy.spin_once(probe, timeout_sec=0.02)
         wait_for(lambda: False, 0.3, spin=lambda: rclpy.spin_once(probe, timeout_sec=0.02))
         assert player.proc.returncode == 0, player.output()
-        assert "published" in player.output()
-        assert len(arrivals) >= 0.95 * len(recorded), (len(arrivals), len(recorded))
-        # recorded spacing is kept: the span and the 50 Hz period agree within a few ms
-        span_rec = (recorded[-1] - recorded[0]) * 1e-9
+        import re
+        published = re.search(r"published (\d+) commands", player.output())
+        assert published and int(published.group(1)) >= len(recorded), player.output()   # nothing dropped
+        # This probe is not the node: the player waits for the node's subscription only, so on a loaded
+        # machine the probe may match its writer late and miss the first commands (it once saw 63 of 150).
+        # What it receives is the tail, at the recorded timing: the span and the 50 Hz period agree.
+        assert len(arrivals) >= 0.3 * len(recorded), (len(arrivals), len(recorded))
+        tail = recorded[-len(arrivals):]
+        span_rec = (tail[-1] - tail[0]) * 1e-9
         assert abs((arrivals[-1] - arrivals[0]) - span_rec) < 0.25, (arrivals[-1] - arrivals[0], span_rec)
         assert abs(np.median(np.diff(arrivals)) - 0.02) < 0.005
         assert max(o.twist.twist.linear.x for o in odoms) > 1.5, "the commands did not drive the node"
