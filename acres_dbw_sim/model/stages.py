@@ -232,7 +232,7 @@ def kinematics(k, chx, out):
     out[O_VB + 2] = R2 * vx + R5 * vy + R8 * vz + wx * by - wy * bx
 
 
-@njit
+@njit(inline=True)
 def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_rear, brake_per_load):
     """Stage 4 (PrepareWheel) for the four wheels; returns True when all four touch the ground.
 
@@ -482,7 +482,7 @@ def wheel_ledger(k, sw, wd, wh, dres, led, t_sup, c_mean):
     led[L_COUPLING] += t_sup * c_mean * dt - shaft_work
 
 
-@njit
+@njit(inline=True)
 def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext):
     """Stage 6: settle the wheels, sum the forces on the chassis, integrate it, and its side of the ledger.
 
