@@ -283,8 +283,11 @@ class SimNode(Node):
             raise StartupError(f"parameter 'record_bag' of {self.get_fully_qualified_name()}: "
                                f"not available with 'vehicles' (one vehicle per process records)")
         terrain = FlatTerrain(grade_pct=p["grade_pct"], bank_pct=p["bank_pct"], surface=p["surface"])
+        # A params file written for either vehicle may list the other's parameters at their defaults (the
+        # shipped config/sim.yaml lists occupants and cargo_kg): only a value that would change something is
+        # refused.
         if p["vehicle"] == "maxxum150":
-            given = sorted(n for n in ("occupants", "cargo_kg") if n in getattr(self, "_parameter_overrides", {}))
+            given = sorted(n for n in ("occupants", "cargo_kg") if p[n] != PARAMETERS[n][0])
             if given:
                 raise StartupError(f"parameter(s) {given}: the Ranger's; the Maxxum 150 carries an implement "
                                    f"instead ('overrides': implement.attachment, implement.payload_kg)")
@@ -292,7 +295,7 @@ class SimNode(Node):
                 raise StartupError("parameter 'model' = 'kinematic': not available for vehicle 'maxxum150' "
                                    "(full model only)")
         else:
-            given = sorted(n for n in TRACTOR_PARAMETERS if n in getattr(self, "_parameter_overrides", {}))
+            given = sorted(n for n in TRACTOR_PARAMETERS if p[n] != PARAMETERS[n][0])
             if given:
                 raise StartupError(f"parameter(s) {given}: only for vehicle 'maxxum150' (the tractor's controls)")
         try:

@@ -95,7 +95,15 @@ def test_tractor_two_minute_dbw_drive_over_dds(ros_process):
         rclpy.try_shutdown()
 
 
-def test_tractor_refuses_the_rangers_parameters():
+def test_tractor_takes_the_shipped_params_file_and_refuses_the_rangers_parameters(ros_process):
+    # config/sim.yaml lists occupants and cargo_kg at their defaults: that is no request, the tractor starts
+    share = Path(get_package_prefix("acres_dbw_sim")) / "share" / "acres_dbw_sim" / "config" / "sim.yaml"
+    node = ros_process([str(NODE_EXE), "--ros-args", "--params-file", str(share), "-p", "vehicle:=maxxum150"],
+                       name="tractor_yaml")
+    assert wait_for(lambda: "simulating a Case IH Maxxum 150" in node.output() or not node.alive(), 60.0), \
+        node.output()
+    assert node.alive(), node.output()
+    node.stop()
     proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", "-p", "vehicle:=maxxum150",
                            "-p", "occupants:=3"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2, proc.stdout + proc.stderr
