@@ -92,6 +92,7 @@ class DbwTractor:
             raise ValueError(f"gear={gear!r}: a lever position (P R N D L)")
         direction = REVERSE if gear == Gear.REVERSE else FORWARD
         self.tractor.reset(x_m, y_m, yaw_rad, speed_mps, direction=direction)
+        self._in.gear_request = 0                   # a gear selected before the reset is not carried over
         self.gear = Gear.DRIVE if gear == Gear.LOW else gear
         self.gear_target = self.gear
         self.shift_in_progress = False

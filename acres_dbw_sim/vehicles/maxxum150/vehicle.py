@@ -367,14 +367,11 @@ class Tractor:
         if not isinstance(payload_kg, (int, float)) or not 0.0 <= payload_kg <= im.rated_payload_kg:
             raise ValueError(f"payload {payload_kg!r} kg: 0..{im.rated_payload_kg} (implement.rated_payload_kg)")
         old = self.mass
-        before = (self.payload_kg, self._k)
+        _, r_i, i_i = mounted_implement_part(self.params)
+        new = tractor_mass(self.params, (im.empty_mass_kg + float(payload_kg), r_i, i_i))
+        if not mass_update_needed(new.mass_kg - old.mass_kg, math.dist(old.cg_m, new.cg_m)):
+            return False                        # below the page's thresholds: nothing is written
         self.payload_kg = float(payload_kg)
-        m_i, r_i, i_i = mounted_implement_part(self.params)
-        new = tractor_mass(self.params, (im.empty_mass_kg + self.payload_kg, r_i, i_i))
-        shift = math.dist(old.cg_m, new.cg_m)
-        if not mass_update_needed(new.mass_kg - old.mass_kg, shift):
-            self.payload_kg = before[0]         # below the page's thresholds: nothing is written
-            return False
         self._configure_mass()
         return True
 
