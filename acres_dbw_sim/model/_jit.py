@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import warnings
 
-__all__ = ["JIT", "njit", "array", "to_list"]
+__all__ = ["JIT", "njit", "array", "to_list", "specialise"]
 
 JIT = False
 _reason = ""
@@ -86,7 +86,7 @@ if JIT:
         """
         if fn is None:
             return lambda f: njit(f, inline=inline)
-        return numba.njit(cache=True, nogil=True, inline="always" if inline else "never")(fn)
+        return numba.njit(cache=True, nogil=True, error_model="numpy", inline="always" if inline else "never")(fn)
 
     def array(values) -> "np.ndarray":
         """A float64 array of ``values`` (the kernels' state and scratch)."""
@@ -99,6 +99,19 @@ if JIT:
     def to_list(a) -> list:
         """The values of a kernel array as Python floats."""
         return a.tolist()
+
+    def specialise(kernel, args: tuple):
+        """The compiled entry point of ``kernel`` for the types of ``args`` (compiled, or loaded from the cache).
+
+        A vehicle calls its step kernel with the same ~20 argument types on every step; numba's
+        dispatcher would work out those types again on each call (about 0.4 us of a 9 us step on
+        this machine, ``bench/bench_model.py``). The entry point converts each argument to the
+        compiled type without that lookup, so every later call must pass the same kinds of value
+        as ``args``: the same arrays' dtypes and dimensions (an array of another dtype of the same
+        item size is not detected), floats where ``args`` has floats, ints where it has ints.
+        """
+        sig = tuple(numba.typeof(a) for a in args)
+        return kernel.compile(sig)
 else:
     warnings.warn(f"acres_dbw_sim.model runs interpreted ({_reason}); a step takes about 8x longer",
                   RuntimeWarning, stacklevel=2)
@@ -120,3 +133,7 @@ else:
     def to_list(a) -> list:
         """The values of a kernel list (a copy)."""
         return list(a)
+
+    def specialise(kernel, args: tuple):
+        """No compiler: ``kernel`` itself."""
+        return kernel

@@ -217,28 +217,34 @@ def open_split(wh, c, left=2):
 
 
 @njit
+def open_axle_torque(wh, c, left):
+    """(T_l + T_r [N m], slope d/dc [N m s/rad]) of an open axle at carrier speed ``c`` [rad/s].
+
+    The wheels split as :func:`open_split` finds (``left`` = 2: the rear axle, 0: the front); the
+    slope is that of the two wheels in series, ``4 T_l' T_r' / (T_l' + T_r')`` (reference "Wheels in
+    total", open rear; maxxum-150-dynamics.md "Axle and Differential" for the open front).
+    """
+    wl = open_split(wh, c, left)
+    tl, dl = wheel_torque(wh, left, wl)
+    tr, dr = wheel_torque(wh, left + 1, 2.0 * c - wl)
+    ds = dl + dr
+    return tl + tr, (4.0 * dl * dr / ds if ds > 0.0 else 0.0)
+
+
+@njit
 def need_torque(wh, open_rear, front, k, c):
     """(T_need(c) [N m], slope) at the rear carrier for carrier speed ``c`` (reference "Wheels in total")."""
     if open_rear:
-        w2 = open_split(wh, c, 2)
-        t2, d2 = wheel_torque(wh, 2, w2)
-        t3, d3 = wheel_torque(wh, 3, 2.0 * c - w2)
-        t = t2 + t3
-        ds = d2 + d3
-        d = 4.0 * d2 * d3 / ds if ds > 0.0 else 0.0
+        t, d = open_axle_torque(wh, c, 2)
     else:
         t2, d2 = wheel_torque(wh, 2, c)
         t3, d3 = wheel_torque(wh, 3, c)
         t = t2 + t3
         d = d2 + d3
     if front == FRONT_OPEN:
-        kc = k * c
-        w0f = open_split(wh, kc, 0)
-        t0, d0 = wheel_torque(wh, 0, w0f)
-        t1, d1 = wheel_torque(wh, 1, 2.0 * kc - w0f)
-        ds = d0 + d1
-        t += k * (t0 + t1)
-        d += k * k * (4.0 * d0 * d1 / ds if ds > 0.0 else 0.0)
+        tf, df = open_axle_torque(wh, k * c, 0)
+        t += k * tf
+        d += k * k * df
     elif front != FRONT_FREE:
         kc = k * c
         for j in range(2):

@@ -136,6 +136,8 @@ W_MRC = 23                         # motion resistance applied (after the clamp)
 W_SIZE = 24
 # External force on the chassis (an implement): ext = (r from the centre of mass, odom (3) [m], F, odom (3) [N]).
 N_EXT = 6
+NO_EXTERNAL_FORCE = (0.0,) * N_EXT
+"""``ext`` of a vehicle that carries nothing (the Ranger): a compile-time constant, so its kernel skips the term."""
 # Outputs out.
 O_SW, O_DELTA, O_TE, O_U, O_FUEL_RATE, O_TC, O_CARRIER = range(7)   # [deg], [rad], [N m], [-], [L/h], [N m], [rad/s]
 O_FRONT = 7                        # 2 (1.0 front wheel engaged)
@@ -152,7 +154,11 @@ O_SF = O_SLIP + 4                  # 3 specific force at base_footprint, body fr
 O_POS = O_SF + 3                   # 3 base_footprint in odom [m]
 O_VB = O_POS + 3                   # 3 velocity of base_footprint, body frame [m/s]
 O_SINK = O_VB + 3                  # 4 sinkages [m]
-N_OUT = O_SINK + 4
+O_Q = O_SINK + 4                   # 4 orientation quaternion w, x, y, z (body -> odom) [-]
+O_WB = O_Q + 4                     # 3 angular velocity, body frame [rad/s]
+O_OMEGA = O_WB + 3                 # 4 wheel spins [rad/s]
+O_WHEEL_ANGLE = O_OMEGA + 4        # 4 wheel rotation angles [rad]
+N_OUT = O_WHEEL_ANGLE + 4
 
 
 def shared_constants(named: dict, mounts: tuple, rates: tuple, dampers: tuple, static_loads: tuple, widths: tuple,
@@ -218,8 +224,12 @@ def pose_and_rates(chx):
 
 
 @njit
-def kinematics(k, chx, out):
-    """Position and velocity of base_footprint (odom; body frame) from the chassis state, into ``out``."""
+def kinematics(k, chx, sw, out):
+    """The published kinematic state, into ``out``: base_footprint's position (odom) and velocity (body
+    frame) from the chassis state; the chassis orientation and body rates; the wheels' spins and angles.
+
+    One array for every per-step output, so that a vehicle's Python side converts one array (``O_*``).
+    """
     R0, R1, R2, R3, R4, R5, R6, R7, R8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
     bx, by, bz = k[K_BF], k[K_BF + 1], k[K_BF + 2]
     out[O_POS] = chx[0] + R0 * bx + R1 * by + R2 * bz
@@ -230,6 +240,12 @@ def kinematics(k, chx, out):
     out[O_VB] = R0 * vx + R3 * vy + R6 * vz + wy * bz - wz * by
     out[O_VB + 1] = R1 * vx + R4 * vy + R7 * vz + wz * bx - wx * bz
     out[O_VB + 2] = R2 * vx + R5 * vy + R8 * vz + wx * by - wy * bx
+    for i in range(4):
+        out[O_Q + i] = chx[6 + i]
+        out[O_OMEGA + i] = sw[SW_OMEGA + i]
+        out[O_WHEEL_ANGLE + i] = sw[SW_ANGLE + i]
+    for i in range(3):
+        out[O_WB + i] = chx[10 + i]
 
 
 @njit(inline=True)
@@ -703,7 +719,7 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
     out[O_SF] = abx + aly * bz - alz * by + w1y * cz_ - w1z * cy_
     out[O_SF + 1] = aby + alz * bx - alx * bz + w1z * cx_ - w1x * cz_
     out[O_SF + 2] = abz + alx * by - aly * bx + w1x * cy_ - w1y * cx_
-    kinematics(k, chx, out)
+    kinematics(k, chx, sw, out)
 
 
 # ------------------------------------------------------------------ placement at a reset (Python)

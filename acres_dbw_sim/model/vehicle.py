@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from . import cvt as _cvt
 from . import engine as _eng
-from ._jit import JIT, array, njit, to_list
+from ._jit import JIT, array, njit, specialise, to_list
 from .brakes import brake_torques_nm
 from .chassis import Chassis
 from .driveline import D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
@@ -44,8 +44,9 @@ from .enums import DriveMode, Gear, GearReject
 from .gearbox import GearLever, gear_table, two_way_lock
 from .mass import G_MPS2
 from .params import VehicleParameters, load_parameters
-from .stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_EXT, O_FRONT,
-                     O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_POS, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC, O_TE, O_U, O_VB,
+from .stages import (K_DT, NO_EXTERNAL_FORCE, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_EXT, O_FRONT,
+                     O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC, O_TE,
+                     O_U, O_VB, O_WB, O_WHEEL_ANGLE,
                      SW_ANGLE, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics, place_on_ground,
                      prepare_wheels, settle_powertrain, shared_constants, wheel_ledger)
 from .steering import ackermann_rad, bicycle_angle_rad, rack_limited_deg, steering_wheel_for_curvature_deg
@@ -163,13 +164,13 @@ def powertrain(kp, dt, curves, s, sw, pedal, d_dir, i_r):
 
 
 @njit
-def physics_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, ext, pedal, brake_line_bar,
+def physics_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, pedal, brake_line_bar,
                  steering_wheel_deg, d_dir, i_r, ring_ratio, park, mode):
     """Stages 2 to 6 of the Physics Step (module docstring), in place on ``chx``, ``s``, ``sw``, ``led``, ``out``.
 
     ``pedal`` is already clamped to 0..1; ``d_dir``, ``i_r``, ``ring_ratio`` and
-    ``park`` describe the lever position after stage 1; ``mode`` is the drive mode;
-    ``ext`` the external force on the chassis (stages.py, zeros for the Ranger).
+    ``park`` describe the lever position after stage 1; ``mode`` is the drive mode.
+    The Ranger tows and carries nothing: no external force on the chassis (``NO_EXTERNAL_FORCE``).
     """
     dt = k[K_DT]
     in_gear = d_dir != 0
@@ -214,7 +215,7 @@ def physics_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, ext
     wheel_ledger(k, sw, wd, wh, dres, led, dres[D_TSUP], c_mean)
 
     # 6. Chassis (shared stage) ----------------------------------------------------------
-    chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
+    chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, NO_EXTERNAL_FORCE)
 
 
 @dataclass
@@ -357,11 +358,15 @@ class Vehicle:
         self._kp = array([float(own[n]) for n in _P_NAMES])
         self._s = array([0.0] * N_STATE)
         self._sw = array([0.0] * N_WHEEL_STATE)
-        self._ext = array([0.0] * N_EXT)
         self._wd = array([0.0] * (4 * W_SIZE))
         self._box = array([0.0] * 48)
         self._led = array([0.0] * len(LEDGER_TERMS))
         self._out = array([0.0] * N_OUT)
+        # the compiled physics_step for these argument types (_jit.specialise), called by every step
+        self._physics_step = specialise(
+            physics_step, (self._k, self._kp, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._sw,
+                           self._wd, self._box, self.solver.wh, self.solver.out, self._led, self._out, 0.0, 0.0, 0.0)
+            + self._gear_k[Gear.NEUTRAL] + (False, int(DriveMode.AWD)))
         self.reset()
 
     # ------------------------------------------------------------------ helpers
@@ -454,22 +459,20 @@ class Vehicle:
         self.wheel_slip = (0.0,) * 4
         self.front_engaged = (False, False)
         self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
-        kinematics(self._k, ch.x, self._out)
+        kinematics(self._k, ch.x, self._sw, self._out)
         self._publish_kinematics(to_list(self._out))
 
     # ------------------------------------------------------------------ outputs
     def _publish_kinematics(self, o: list) -> None:
-        x = to_list(self.chassis.x)
         st = to_list(self._s)
         self.position_m = tuple(o[O_POS:O_POS + 3])
-        self.orientation_wxyz = tuple(x[6:10])
+        self.orientation_wxyz = tuple(o[O_Q:O_Q + 4])
         self.velocity_body_mps = tuple(o[O_VB:O_VB + 3])
-        self.angular_velocity_body_rad_s = tuple(x[10:13])
+        self.angular_velocity_body_rad_s = tuple(o[O_WB:O_WB + 3])
         self.speed_mps = o[O_VB]
-        self.yaw_rate_rad_s = x[12]
-        sw = to_list(self._sw)
-        self.wheel_spin_rad_s = tuple(sw[SW_OMEGA:SW_OMEGA + 4])
-        self.wheel_angle_rad = tuple(sw[SW_ANGLE:SW_ANGLE + 4])
+        self.yaw_rate_rad_s = o[O_WB + 2]
+        self.wheel_spin_rad_s = tuple(o[O_OMEGA:O_OMEGA + 4])
+        self.wheel_angle_rad = tuple(o[O_WHEEL_ANGLE:O_WHEEL_ANGLE + 4])
         self._we = st[S_WE]
         self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
         self.cvt_ratio = st[S_R]
@@ -521,10 +524,10 @@ class Vehicle:
 
         # 2.-6. Steering, powertrain, wheels, driveline solve, chassis (physics_step) ----------
         sv = self.solver
-        physics_step(self._k, self._kp, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._sw,
-                     self._wd, self._box, sv.wh, sv.out, self._led, self._out, self._ext, pedal,
-                     float(inputs.brake_line_bar), float(inputs.steering_wheel_deg), d_dir, i_r, ring,
-                     gear == Gear.PARK, int(mode))
+        self._physics_step(self._k, self._kp, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._sw,
+                           self._wd, self._box, sv.wh, sv.out, self._led, self._out, pedal,
+                           float(inputs.brake_line_bar), float(inputs.steering_wheel_deg), d_dir, i_r, ring,
+                           gear == Gear.PARK, int(mode))
         lever.advance(self.dt_s)
         self.time_s += self.dt_s
 

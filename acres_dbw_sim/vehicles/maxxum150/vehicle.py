@@ -28,14 +28,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...model._jit import JIT, array, njit, to_list
+from ...model._jit import JIT, array, njit, specialise, to_list
 from ...model.chassis import Chassis, quat_to_matrix
 from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, DrivelineSolver, solve_driveline
 from ...model.energy import LEDGER_TERMS, EnergyLedger
 from ...model.mass import G_MPS2
 from ...model.params import load_parameters
 from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_DELTA, O_EXT, O_FRONT,
-                             O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_POS, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC, O_TE, O_VB,
+                             O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC,
+                             O_TE, O_VB, O_WB, O_WHEEL_ANGLE,
                              SW_ANGLE, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics, place_on_ground,
                              prepare_wheels, settle_powertrain, shared_constants, wheel_ledger)
 from ...model.suspension import damper_n_s_m, series_rate_n_m
@@ -293,6 +294,11 @@ class Tractor:
         self._led = array([0.0] * len(LEDGER_TERMS))
         self._out = array([0.0] * N_OUT)
         self._ledger = EnergyLedger()
+        # the compiled tractor_step for these argument types (_jit.specialise), called by every step
+        self._tractor_step = specialise(
+            tractor_step, (self._k, self._kt, self._curves_k, self._ke, self.terrain.data, self.chassis.x, self._s,
+                           self._sw, self._wd, self._box, self.solver.wh, self.solver.out, self._led, self._out,
+                           self._ext, self._buf, 0, 0.0, 0.0, 0.0, 0.0, False, True, FRONT_FREE, 0.0, 0.0, 0.0))
         self.reset()
 
     def _configure_mass(self) -> None:
@@ -498,7 +504,7 @@ class Tractor:
         self.wheel_fx_n = self.wheel_fy_n = self.wheel_slip = (0.0,) * 4
         self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
         self.implement_force_n = (0.0, 0.0, 0.0)
-        kinematics(self._k, self.chassis.x, self._out)
+        kinematics(self._k, self.chassis.x, self._sw, self._out)
         self._publish(to_list(self._out))
 
     # ------------------------------------------------------------------ controls that are not per step
@@ -547,10 +553,11 @@ class Tractor:
         front_mode = (FRONT_LOCKED if ds.front_locked else FRONT_OPEN) if ds.front_driven else FRONT_FREE
         self._implement_force()
         sv = self.solver
-        self._head = tractor_step(self._k, self._kt, self._curves_k, self._ke, self.terrain.data, self.chassis.x, self._s,
-                                  self._sw, self._wd, self._box, sv.wh, sv.out, self._led, self._out, self._ext,
-                                  self._buf, self._head, u, b_k, delta_cmd, ratio, shifting, not ds.rear_locked,
-                                  front_mode, ds.front_speed_ratio, P.pto.pto_w, P.pto.hydraulic_w)
+        self._head = self._tractor_step(
+            self._k, self._kt, self._curves_k, self._ke, self.terrain.data, self.chassis.x, self._s, self._sw,
+            self._wd, self._box, sv.wh, sv.out, self._led, self._out, self._ext, self._buf, self._head, u, b_k,
+            delta_cmd, ratio, shifting, not ds.rear_locked, front_mode, ds.front_speed_ratio, P.pto.pto_w,
+            P.pto.hydraulic_w)
         self.time_s += self.dt_s
         self._ledger_stale = True
         self._publish(to_list(self._out))
@@ -633,17 +640,15 @@ class Tractor:
 
     # ------------------------------------------------------------------ outputs
     def _publish(self, o: list) -> None:
-        x = to_list(self.chassis.x)
         st = to_list(self._s)
-        sw = to_list(self._sw)
         self.position_m = tuple(o[O_POS:O_POS + 3])
-        self.orientation_wxyz = tuple(x[6:10])
+        self.orientation_wxyz = tuple(o[O_Q:O_Q + 4])
         self.velocity_body_mps = tuple(o[O_VB:O_VB + 3])
-        self.angular_velocity_body_rad_s = tuple(x[10:13])
+        self.angular_velocity_body_rad_s = tuple(o[O_WB:O_WB + 3])
         self.speed_mps = o[O_VB]
-        self.yaw_rate_rad_s = x[12]
-        self.wheel_spin_rad_s = tuple(sw[SW_OMEGA:SW_OMEGA + 4])
-        self.wheel_angle_rad = tuple(sw[SW_ANGLE:SW_ANGLE + 4])
+        self.yaw_rate_rad_s = o[O_WB + 2]
+        self.wheel_spin_rad_s = tuple(o[O_OMEGA:O_OMEGA + 4])
+        self.wheel_angle_rad = tuple(o[O_WHEEL_ANGLE:O_WHEEL_ANGLE + 4])
         self.engine_speed_rad_s = st[S_WE]
         self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
         self.clutch_engagement = st[S_EPS]
