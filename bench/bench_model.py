@@ -18,7 +18,13 @@ so that a loaded machine's waiting is not counted:
 * the whole :meth:`Tractor.step` of the Maxxum 150 (vehicles/maxxum150) on concrete over its own
   cycle (below) and its ratio to the Ranger's step (target <= 1.5: the same shared stages),
 * the first-call time of the compiled kernels (numba): in a fresh process
-  with the on-disk cache present, and with an empty cache (compilation).
+  with the on-disk cache present, and with an empty cache (compilation),
+* with ``--baseline COMMIT``: the whole Ranger step of that commit's code
+  (exported with ``git archive`` into a temporary directory and imported as
+  ``acres_baseline``) against today's, both in this process, alternating
+  runs of the same cycle, so that the machine's load hits both alike (the
+  figure for "no slower than before": ``--baseline f742e40`` is the code
+  before the Maxxum 150 joined the core, issue 15).
 
 Scenarios, both a repeating 20 s cycle at dt = 1/120 s:
 
@@ -37,16 +43,18 @@ Scenarios, both a repeating 20 s cycle at dt = 1/120 s:
   machine): this is the cheaper of the two, so the ratio errs in
   CommonRoad's favour.
 
-Run: ``python bench/bench_model.py [--seconds 10] [--reps 7]``.
+Run: ``python bench/bench_model.py [--seconds 10] [--reps 7] [--baseline COMMIT]``.
 """
 from __future__ import annotations
 
 import argparse
+import io
 import math
 import os
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -93,6 +101,51 @@ def bench_whole_step(n: int, surface: str = "asphalt") -> tuple:
         _scenario(i, inp, centre)
         v.step(inp)
     return (time.process_time() - t0) / n * 1e6, v
+
+
+def load_baseline(commit: str, into: str):
+    """Today's model package as it was at ``commit`` (git archive into ``into``), imported as ``acres_baseline``.
+
+    Returns (its vehicle module, its params module, its terrain module, its enums module).
+    Raises subprocess.CalledProcessError when git does not know ``commit``.
+    """
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "acres_dbw_sim", "config"], check=True,
+                         capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+        t.extractall(into, filter="data")
+    pkg = Path(into) / "acres_baseline"
+    (Path(into) / "acres_dbw_sim").rename(pkg)
+    for f in pkg.rglob("*.py"):
+        f.write_text(f.read_text().replace("acres_dbw_sim", "acres_baseline"))
+    sys.path.insert(0, into)
+    import importlib
+    return tuple(importlib.import_module(f"acres_baseline.model.{m}") for m in ("vehicle", "params", "terrain",
+                                                                                  "enums"))
+
+
+def bench_against_baseline(n: int, reps: int, base: tuple) -> tuple:
+    """(us per step of the baseline, of today's) over ``reps`` alternating runs of n steps each of the cycle."""
+    vm, pm, tm, em = base
+    p = pm.load_parameters()
+    bv = vm.Vehicle(p, tm.FlatTerrain(surface="asphalt"), DT)
+    bv.reset(gear=em.Gear.DRIVE, drive_mode=em.DriveMode.AWD)
+    binp = vm.VehicleInputs(steering_wheel_deg=p.steering.center_deg)
+    v, inp, centre = _new_vehicle()
+
+    def run(veh, vin, i0):
+        t0 = time.process_time()
+        for i in range(i0, i0 + n):
+            _scenario(i, vin, centre)
+            veh.step(vin)
+        return (time.process_time() - t0) / n * 1e6
+
+    run(bv, binp, 0)
+    run(v, inp, 0)
+    tb, tn = [], []
+    for r in range(reps):
+        tb.append(run(bv, binp, (r + 1) * n))
+        tn.append(run(v, inp, (r + 1) * n))
+    return tb, tn
 
 
 def _tractor_scenario(i: int, inp) -> None:
@@ -226,6 +279,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0, help="simulated time per repetition [s]")
     ap.add_argument("--reps", type=int, default=7, help="repetitions; the figures are their medians")
     ap.add_argument("--no-compile-time", action="store_true", help="skip the first-call measurements")
+    ap.add_argument("--baseline", metavar="COMMIT", help="also time the Ranger step of COMMIT's code (git)")
     a = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
@@ -273,6 +327,13 @@ def main() -> None:
         print(f"CommonRoad MB model, RK4:     {_fmt(cr)}   real-time factor at 120 Hz: {1e6 / 120.0 / cm:6.0f}x")
         print(f"ratio ours / CommonRoad:      {statistics.median(ratios):8.2f}          "
               f"({ratios[0]:.2f}..{ratios[-1]:.2f})   (target <= 0.5)")
+    if a.baseline:
+        with tempfile.TemporaryDirectory() as d:
+            tb, tn = bench_against_baseline(n, 4 * a.reps, load_baseline(a.baseline, d))
+        ratios = sorted(x / y for x, y in zip(tn, tb))
+        print(f"whole Vehicle.step, {a.baseline}: {_fmt(tb)}")
+        print(f"whole Vehicle.step, today:   {_fmt(tn)}   ratio today / {a.baseline} "
+              f"{statistics.median(ratios):.3f} ({ratios[0]:.3f}..{ratios[-1]:.3f})   (target <= 1)")
     if _jit.JIT and not a.no_compile_time:
         warm = sum(first_call_s(None))
         with tempfile.TemporaryDirectory() as d:
