@@ -287,6 +287,8 @@ class SoilClass:
         Janosi-Hanamoto K [m].
     unit_weight_n_m3 : float
         gamma_s [N/m^3] (file: kN/m^3).
+    slip_sinkage_m : float
+        Slip-sinkage length k_d [m] (soil.py :func:`~acres_dbw_sim.model.soil.slip_sinkage_m`; 0: none).
     """
 
     name: str
@@ -297,6 +299,7 @@ class SoilClass:
     friction_angle_rad: float
     shear_modulus_m: float
     unit_weight_n_m3: float
+    slip_sinkage_m: float
 
 
 @dataclass(frozen=True)
@@ -550,9 +553,10 @@ _ARRAY_LIMITS = {"engine.torque_curve_rpm": _NONNEG, "engine.torque_curve_nm": _
 
 
 _SOIL_LEAVES = ("n", "k_c_kn", "k_phi_kn", "cohesion_kpa", "friction_angle_deg", "shear_modulus_m",
-                "unit_weight_kn_m3")
+                "unit_weight_kn_m3", "slip_sinkage_m")
 _SOIL_LIMITS = {"n": (0.0, 2.0, False), "k_c_kn": _NONNEG, "k_phi_kn": _NONNEG, "cohesion_kpa": _NONNEG,
-                "friction_angle_deg": (0.0, 60.0, True), "shear_modulus_m": _POS, "unit_weight_kn_m3": _POS}
+                "friction_angle_deg": (0.0, 60.0, True), "shear_modulus_m": _POS, "unit_weight_kn_m3": _POS,
+                "slip_sinkage_m": (0.0, 0.1, True)}
 
 
 def _check_range(key: str, v: float, lim: tuple) -> None:
@@ -828,7 +832,8 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
             soils[name] = SoilClass(
                 name, f(f"soils.{name}.n"), 1e3 * f(f"soils.{name}.k_c_kn"), 1e3 * f(f"soils.{name}.k_phi_kn"),
                 1e3 * f(f"soils.{name}.cohesion_kpa"), math.radians(f(f"soils.{name}.friction_angle_deg")),
-                f(f"soils.{name}.shear_modulus_m"), 1e3 * f(f"soils.{name}.unit_weight_kn_m3"))
+                f(f"soils.{name}.shear_modulus_m"), 1e3 * f(f"soils.{name}.unit_weight_kn_m3"),
+                f(f"soils.{name}.slip_sinkage_m"))
     names = []
     for key in v:
         if key.startswith("surfaces."):

@@ -21,6 +21,16 @@ Equations (SI: k_c [N/m^(n+1)], k_phi [N/m^(n+2)], c [Pa], phi [rad], K [m]):
   The sinkage is limited to ``z_max`` (0.2 m on the Polaris).
 * Compaction resistance: the work of pressing a rut of width b to depth z
   per unit travel, R_c = b k_eq z^(n+1) / (n + 1) (both modes).
+* Slip sinkage (a decision beyond the reference, docs/tyre_and_soil.md): a tyre
+  that slips digs its rut deeper. The lugs carry soil out of the contact at a
+  rate proportional to the slip speed ``v_s = omega R_t - v_x``, and forward
+  travel moves the tyre onto fresh soil over one contact length:
+  ``dz_d/dt = (k_d |v_s| - z_d |v_x|) / l``, with the soil class's slip-sinkage
+  length ``k_d`` (``soils.*.slip_sinkage_m``). At a steady slip the extra depth is
+  ``z_d = k_d |v_s| / |v_x|`` (a few millimetres at 20 % slip); a wheel that
+  spins on the spot digs down to ``z_max``. The rut depth is the static sinkage
+  plus ``z_d`` (limited to ``z_max``), and the compaction resistance is that of
+  the whole depth.
 * Bulldozing: not modelled; at the sinkages where the compaction formula
   holds (z < D/6) Wong's bulldozing term is small against R_c for these soils.
 * Thrust (Mohr-Coulomb with Janosi-Hanamoto over a flat contact of length l):
@@ -40,7 +50,7 @@ import math
 from ._jit import njit
 
 __all__ = ["tyre_on_soil", "sinkage_m", "compaction_resistance_n", "thrust_limit_n", "shear_shape",
-           "soil_rolling_coefficient", "motion_resistance_n"]
+           "soil_rolling_coefficient", "motion_resistance_n", "slip_sinkage_m"]
 
 
 @njit
@@ -131,9 +141,36 @@ def motion_resistance_n(f_mr_n: float, v_mps: float, static_load_n: float, g_mps
 
 
 @njit
+def slip_sinkage_m(z_d_m: float, slip_speed_mps: float, speed_mps: float, contact_length_m: float, k_d_m: float,
+                   dt_s: float, z_max_m: float) -> float:
+    """The slip sinkage z_d [m] after one step: dz_d/dt = (k_d |v_s| - z_d |v_x|) / l (module docstring).
+
+    Implicit Euler (stable at any speed): z_d' = (z_d + dt k_d |v_s| / l) / (1 + dt |v_x| / l),
+    limited to 0..z_max.
+
+    Parameters
+    ----------
+    z_d_m : float
+        Slip sinkage at the start of the step [m].
+    slip_speed_mps, speed_mps : float
+        v_s = omega R_t - v_x and the contact point's speed v_x along the wheel's heading [m/s].
+    contact_length_m : float
+        l [m] (:func:`sinkage_m`), > 0.
+    k_d_m : float
+        The soil class's slip-sinkage length k_d [m] (0: no slip sinkage).
+    dt_s, z_max_m : float
+        Step [s]; sinkage limit [m].
+    """
+    z = (z_d_m + dt_s * k_d_m * abs(slip_speed_mps) / contact_length_m) / (1.0 + dt_s * abs(speed_mps)
+                                                                          / contact_length_m)
+    return z if z < z_max_m else z_max_m
+
+
+@njit
 def tyre_on_soil(load_n: float, width_m: float, radius_m: float, ground_pressure_pa: float, tyre_rate_n_m: float,
                  n: float, k_c: float, k_phi: float, c_pa: float, phi_rad: float, k_m: float, z_max_m: float,
-                 lug_height_m: float, tread_k_m: float, hysteresis: float, section_height_m: float) -> tuple:
+                 lug_height_m: float, tread_k_m: float, hysteresis: float, section_height_m: float,
+                 z_d_m: float) -> tuple:
     """The tyre on soil at one load: everything the step needs from this module (module docstring).
 
     Parameters
@@ -150,15 +187,21 @@ def tyre_on_soil(load_n: float, width_m: float, radius_m: float, ground_pressure
         Soil class (Bekker, Mohr-Coulomb, Janosi-Hanamoto K [m]).
     z_max_m, lug_height_m, tread_k_m, hysteresis, section_height_m : float
         Sinkage limit, lug height, tread compliance [m], hysteresis h_y [-], section height h_s [m].
+    z_d_m : float
+        Slip sinkage [m] (:func:`slip_sinkage_m`) added to the static sinkage (0 at rest).
 
     Returns
     -------
-    (z [m], F_max [N], l / K' [-], rolling coefficient f [-], compaction resistance F_mr [N])
+    (z [m]: the rut's depth, static sinkage + z_d up to z_max; F_max [N]; l / K' [-]; rolling
+    coefficient f [-]; compaction resistance F_mr [N] of the whole depth; contact length l [m])
     """
     z, l_c, k_eq, flat = sinkage_m(load_n, width_m, 2.0 * radius_m, ground_pressure_pa, n, k_c, k_phi, z_max_m)
+    z = z + z_d_m
+    if z > z_max_m:
+        z = z_max_m
     area = load_n / ground_pressure_pa if flat != 0.0 else width_m * l_c
     f_max = thrust_limit_n(area, load_n, c_pa, phi_rad, lug_height_m, width_m)
     l_eff = l_c if l_c > 1e-3 else 1e-3
     lk = l_eff / (k_m + tread_k_m)
     f = soil_rolling_coefficient(hysteresis, load_n / tyre_rate_n_m, section_height_m)
-    return z, f_max, lk, f, compaction_resistance_n(z, width_m, k_eq, n)
+    return z, f_max, lk, f, compaction_resistance_n(z, width_m, k_eq, n), l_eff

@@ -46,7 +46,7 @@ from .energy import (L_AERO, L_ANGULAR_DAMPING, L_BODY_CONTACT, L_BRAKE, L_CHASS
                      L_ROLLING, L_SOIL, L_SUSPENSION, L_TYRE_SLIP, L_WATER, L_WHEEL_KINETIC, fuel_power_w)
 from .mass import G_MPS2
 from .resistances import aero_drag_n, rolling_torque_nm, spin_factor, water_drag_coefficient_kg_m, water_drag_n
-from .soil import motion_resistance_n, tyre_on_soil
+from .soil import motion_resistance_n, slip_sinkage_m, tyre_on_soil
 from .suspension import suspension_load_n
 from .terrain import probe, query
 from .tyre import (SATURATION, carcass_damping_s, deflection_end_m, lateral_force_and_state, reported_slip,
@@ -110,15 +110,16 @@ K_BOX = K_INERTIA_INV + 9          # 8 x (x, y, z): corners of the body box rela
 K_SURF = K_BOX + 24                # per surface, SURF_SIZE values (SF_*)
 # Per surface: friction mu [-], rolling coefficient f [-], water depth h_w [m], 1.0 on soil, then the soil
 # class: Bekker n [-], k_c [N/m^(n+1)], k_phi [N/m^(n+2)], cohesion c [Pa], friction angle phi [rad], K [m].
-SF_MU, SF_F, SF_WATER, SF_SOIL, SF_N, SF_KC, SF_KPHI, SF_C, SF_PHI, SF_K = range(10)
-SURF_SIZE = 10
+SF_MU, SF_F, SF_WATER, SF_SOIL, SF_N, SF_KC, SF_KPHI, SF_C, SF_PHI, SF_K, SF_DIG = range(11)
+SURF_SIZE = 11
 # Wheel state sw.
 SW_OMEGA = 0                       # 4 wheel spins [rad/s]
 SW_ANGLE = 4                       # 4 wheel angles [rad]
 SW_U = 8                           # 4 longitudinal tread deflections [m]
 SW_Y = 12                          # 4 lateral deflections [m]
 SW_Z = 16                          # 4 sinkages (depth of the rut below the surface) [m]
-N_WHEEL_STATE = 20
+SW_DIG = 20                        # 4 slip sinkages z_d (soil.py slip_sinkage_m), part of SW_Z [m]
+N_WHEEL_STATE = 24
 # Per-wheel scratch (W_SIZE per wheel).
 W_CONTACT = 0                      # 1.0 in contact
 W_R = 1                            # contact point from the centre of mass, odom (3) [m]
@@ -195,8 +196,8 @@ def shared_constants(named: dict, mounts: tuple, rates: tuple, dampers: tuple, s
     for sf in surfaces:
         so = sf.soil
         kv += [sf.mu, sf.rolling_resistance, sf.water_depth_m, 0.0 if so is None else 1.0]
-        kv += [0.0] * 6 if so is None else [so.n, so.k_c, so.k_phi, so.cohesion_pa, so.friction_angle_rad,
-                                            so.shear_modulus_m]
+        kv += [0.0] * 7 if so is None else [so.n, so.k_c, so.k_phi, so.cohesion_pa, so.friction_angle_rad,
+                                            so.shear_modulus_m, so.slip_sinkage_m]
     assert len(kv) == K_SURF + SURF_SIZE * len(surfaces)
     return array(kv)
 
@@ -324,6 +325,7 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
             sw[SW_U + j] = 0.0
             sw[SW_Y + j] = 0.0
             sw[SW_Z + j] = 0.0
+            sw[SW_DIG + j] = 0.0
             out[O_SINK + j] = 0.0
             all_contact = False
             continue
@@ -352,12 +354,13 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs)
         bw = k[K_WIDTH + j]
         h_s = k[K_SECTION + j]
+        z_d = sw[SW_DIG + j] if on_soil else 0.0
         if on_soil:
             for _ in range(2):
-                z1, _f, _l, _r, _m = tyre_on_soil(
+                z1, _f, _l, _r, _m, _c = tyre_on_soil(
                     nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
                     k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
-                    k[K_HYSTERESIS], h_s)
+                    k[K_HYSTERESIS], h_s, z_d)
                 s_ext += (z1 - z) / cos_n
                 z = z1
                 nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs)
@@ -371,6 +374,7 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         if nl < 1.0:
             sw[SW_U + j] = 0.0
             sw[SW_Y + j] = 0.0
+            sw[SW_DIG + j] = 0.0
             all_contact = False
             continue
         if brake_per_load != 0.0:
@@ -382,15 +386,18 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         tau = carcass_damping_s(tau_c, v_x, v_fade)
         if on_soil:
             # the last fixed-point pass was evaluated at this load's predecessor: re-evaluate at nl
-            _z, f_max, lk, ff, f_mr = tyre_on_soil(
+            _z, f_max, lk, ff, f_mr, l_c = tyre_on_soil(
                 nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
                 k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
-                k[K_HYSTERESIS], h_s)
+                k[K_HYSTERESIS], h_s, z_d)
+            # the rut deepens with the slip of this step's start (soil.py slip_sinkage_m): next step's depth
+            sw[SW_DIG + j] = slip_sinkage_m(z_d, om[j] * Rt - v_x, v_x, l_c, k[sb + SF_DIG], dt, z_max)
             lks[j] = lk
             a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, sig_x, tau, 1.0)
             wd[b + W_MR] = f_mr
             mu = f_max / nl
         else:
+            sw[SW_DIG + j] = 0.0
             mu = k[sb + SF_MU]
             f_max = mu * nl
             a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, sig_x, tau, k_s)
@@ -749,7 +756,7 @@ def static_sinkage_m(k, terrain, surfaces, surface_index, x_m: float, y_m: float
         z = tyre_on_soil(float(k[K_N0 + j]), float(k[K_WIDTH + j]), float(k[K_RADIUS + j]), k[K_PG + j],
                          k[K_KTYRE + j], so.n, so.k_c, so.k_phi, so.cohesion_pa, so.friction_angle_rad,
                          so.shear_modulus_m, float(k[K_Z_MAX]), float(k[K_LUG_HEIGHT]), float(k[K_TREAD_K]),
-                         float(k[K_HYSTERESIS]), float(k[K_SECTION + j]))[0]
+                         float(k[K_HYSTERESIS]), float(k[K_SECTION + j]), 0.0)[0]
         out.append(float(z))
     return tuple(out)
 
