@@ -655,9 +655,14 @@ def serve_writer_process(stdin: Any = None, stdout: Any = None) -> int:
     return status
 
 
+WRITER_NICE = 10
+"""Niceness of :class:`ProcessBagWriter`'s process: the bag's chunks and compression are background
+work, and the node's tick (its stamps) and the node's subscribers come first on a busy machine."""
+
+
 class ProcessBagWriter:
-    """A :class:`BagWriter` in a child process: the recording node's thread only hands
-    it bytes (issue 14).
+    """A :class:`BagWriter` in a child process (niceness :data:`WRITER_NICE`): the recording node's
+    thread only hands it bytes (issue 14).
 
     ``add_topic``, ``write``, ``set_custom_data`` and ``close`` as :class:`BagWriter`
     (the same bag, message for message and in the same order); the messages are
@@ -692,7 +697,8 @@ class ProcessBagWriter:
         self._pickle = pickle.dumps
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-c", "import sys; from msg_adapters.bag import serve_writer_process; "
+                [sys.executable, "-c", f"import os, sys; os.nice({WRITER_NICE}); "
+                                       "from msg_adapters.bag import serve_writer_process; "
                                        "sys.exit(serve_writer_process())"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
         except OSError as err:

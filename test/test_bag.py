@@ -322,6 +322,17 @@ def test_process_writer_writes_the_bag_the_writer_writes(tmp_path):
         B.ProcessBagWriter(tmp_path / "c", "zip")
 
 
+def test_process_writer_runs_below_the_node(tmp_path):
+    """The writer process is niced (WRITER_NICE): on a busy machine the node's tick comes first."""
+    import os
+    w = B.ProcessBagWriter(tmp_path / "n")
+    try:
+        expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + B.WRITER_NICE)
+        assert B.WRITER_NICE > 0 and os.getpriority(os.PRIO_PROCESS, w._proc.pid) == expected
+    finally:
+        w.close()
+
+
 def test_process_writer_completes_the_bag_when_its_recorder_is_killed(tmp_path):
     """The recording process killed (SIGKILL: no close, no atexit): the writer process reads to the end
     of the pipe and closes the bag, which rosbags then reads whole, metadata included."""
