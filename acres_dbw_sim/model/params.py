@@ -115,6 +115,7 @@ class SuspensionParams:
     damping_ratio: float
     bump_stop_length_m: float
     bump_stop_rate_n_m2: float
+    max_load_factor: float
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,7 @@ class TyreParams:
     carcass_pa: float
     hysteresis: float
     lug_height_m: float
+    lug_correction: float
     lug_area_ratio: float
     tread_k_m: float
     cornering_per_load_1_rad: float
@@ -241,12 +243,15 @@ class AeroParams:
 
 @dataclass(frozen=True)
 class ResistanceParams:
-    """Water drag coefficient and chassis angular damping (reference "Resistances")."""
+    """Water drag, chassis angular damping, the resistances' speed scales and the rolling coefficient's limit
+    (reference "Resistances")."""
 
     water_drag_coefficient: float
     angular_damping_per_s: float
     spin_scale_rad_s: float
     motion_resistance_speed_mps: float
+    rolling_coefficient_max: float
+    water_density_kg_m3: float
 
 
 @dataclass(frozen=True)
@@ -515,10 +520,11 @@ _LIMITS = {
     "suspension.travel_m": _POS, "suspension.droop_m": _POS, "suspension.front_wheel_rate_n_m": _POS,
     "suspension.rear_wheel_rate_n_m": _POS, "suspension.damping_ratio": _NONNEG,
     "suspension.bump_stop_length_m": _NONNEG, "suspension.bump_stop_rate_n_m2": _NONNEG,
+    "suspension.max_load_factor": (1.0, math.inf, True),
     "tyres.radius_m": _POS, "tyres.front_width_m": _POS, "tyres.rear_width_m": _POS,
     "tyres.section_height_m": _POS, "tyres.front_inflation_kpa": _POS, "tyres.rear_inflation_kpa": _POS,
     "tyres.carcass_kpa": _NONNEG, "tyres.hysteresis": _NONNEG, "tyres.lug_height_m": _NONNEG,
-    "tyres.lug_area_ratio": (0.0, 1.0, True), "tyres.tread_k_m": _NONNEG,
+    "tyres.lug_area_ratio": (0.0, 1.0, True), "tyres.tread_k_m": _NONNEG, "tyres.lug_correction": _NONNEG,
     "tyres.cornering_per_load": _POS, "tyres.relaxation_m": _POS, "tyres.hard_slip_stiffness": _POS,
     "tyres.wheel_inertia_kg_m2": _POS, "tyres.longitudinal_relaxation_m": _POS,
     "tyres.carcass_damping_s": _NONNEG, "tyres.damping_fade_speed_mps": _POS,
@@ -540,6 +546,7 @@ _LIMITS = {
     "aero.drag_area_m2": _NONNEG, "aero.air_density_kg_m3": _NONNEG,
     "resistances.water_drag_coefficient": _NONNEG, "resistances.angular_damping_per_s": _NONNEG,
     "resistances.spin_scale_rad_s": _POS, "resistances.motion_resistance_speed_mps": _POS,
+    "resistances.rolling_coefficient_max": _NONNEG, "resistances.water_density_kg_m3": _NONNEG,
     "chassis.rest_extension_m": _POS, "chassis.compression_datum_m": _POS,
     "chassis.probe_iterations": (0, 20, True), "chassis.body_box.half_width_m": _POS,
     "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS,
@@ -768,13 +775,14 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
     suspension = SuspensionParams(
         f("suspension.travel_m"), f("suspension.droop_m"), f("suspension.front_wheel_rate_n_m"),
         f("suspension.rear_wheel_rate_n_m"), f("suspension.damping_ratio"), f("suspension.bump_stop_length_m"),
-        f("suspension.bump_stop_rate_n_m2"))
+        f("suspension.bump_stop_rate_n_m2"), f("suspension.max_load_factor"))
     tyres = TyreParams(
         radius_m=f("tyres.radius_m"), front_width_m=f("tyres.front_width_m"), rear_width_m=f("tyres.rear_width_m"),
         section_height_m=f("tyres.section_height_m"), front_inflation_pa=1e3 * f("tyres.front_inflation_kpa"),
         rear_inflation_pa=1e3 * f("tyres.rear_inflation_kpa"), carcass_pa=1e3 * f("tyres.carcass_kpa"),
         hysteresis=f("tyres.hysteresis"), lug_height_m=f("tyres.lug_height_m"),
-        lug_area_ratio=f("tyres.lug_area_ratio"), tread_k_m=f("tyres.tread_k_m"),
+        lug_correction=f("tyres.lug_correction"), lug_area_ratio=f("tyres.lug_area_ratio"),
+        tread_k_m=f("tyres.tread_k_m"),
         cornering_per_load_1_rad=f("tyres.cornering_per_load"), relaxation_m=f("tyres.relaxation_m"),
         hard_slip_stiffness=f("tyres.hard_slip_stiffness"), wheel_inertia_kg_m2=f("tyres.wheel_inertia_kg_m2"),
         longitudinal_relaxation_m=f("tyres.longitudinal_relaxation_m"),
@@ -810,7 +818,8 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
                          f("brakes.pressure_bias_bar"), f("brakes.max_bar"))
     aero = AeroParams(f("aero.drag_area_m2"), f("aero.air_density_kg_m3"))
     resistances = ResistanceParams(f("resistances.water_drag_coefficient"), f("resistances.angular_damping_per_s"),
-                                   f("resistances.spin_scale_rad_s"), f("resistances.motion_resistance_speed_mps"))
+                                   f("resistances.spin_scale_rad_s"), f("resistances.motion_resistance_speed_mps"),
+                                   f("resistances.rolling_coefficient_max"), f("resistances.water_density_kg_m3"))
     chassis = ChassisParams(
         f("chassis.rest_extension_m"), f("chassis.compression_datum_m"), int(v["chassis.probe_iterations"]),
         f("chassis.body_box.rear_m"), f("chassis.body_box.front_overhang_m"), f("chassis.body_box.half_width_m"),

@@ -351,7 +351,9 @@ class Vehicle:
             cd_water=P.resistances.water_drag_coefficient, probe_iterations=ch.probe_iterations,
             box_stiffness=ch.box_stiffness_n_m, box_damping=ch.box_damping_n_s_m, box_friction=ch.box_friction,
             z_max=ty.sinkage_limit_m, mr_speed=P.resistances.motion_resistance_speed_mps,
-            hysteresis=ty.hysteresis, lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(P.surfaces))
+            hysteresis=ty.hysteresis, lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(P.surfaces),
+            max_load_factor=P.suspension.max_load_factor, rolling_max=P.resistances.rolling_coefficient_max,
+            water_density=P.resistances.water_density_kg_m3, lug_factor=ty.lug_correction)
         self._k = shared_constants(shared, self._mount_rel, spr.rate_n_m, spr.damper_n_s_m, spr.static_load_n,
                                    self._widths, pg, k_tyre, (Rt,) * 4, (ty.section_height_m,) * 4, self._bf_rel,
                                    self.chassis.inertia, self.chassis.inertia_inv, self._box_rel, P.surfaces)

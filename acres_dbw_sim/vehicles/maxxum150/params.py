@@ -113,6 +113,8 @@ class TyreParams:
         tau_c [s], its fade speed [m/s], k_s [-], the reported slip's speed floor [m/s].
     sinkage_limit_m, water_drag_coefficient, motion_resistance_speed_mps : float
         z_max [m], C_d,w [-], the motion resistance's tanh speed [m/s].
+    lug_correction, rolling_coefficient_max, water_density_kg_m3 : float
+        Bekker's lug correction c_l [-], the largest rolling coefficient f [-], the water's density [kg/m^3].
     """
 
     front_radius_m: float
@@ -138,6 +140,9 @@ class TyreParams:
     sinkage_limit_m: float
     water_drag_coefficient: float
     motion_resistance_speed_mps: float
+    lug_correction: float
+    rolling_coefficient_max: float
+    water_density_kg_m3: float
 
 
 @dataclass(frozen=True)
@@ -352,6 +357,7 @@ _LIMITS = {
     "tyres.damping_fade_speed_mps": _POS, "tyres.hard_slip_stiffness": _POS, "tyres.slip_speed_floor_mps": _POS,
     "tyres.sinkage_limit_m": _POS, "tyres.water_drag_coefficient": _NONNEG,
     "tyres.motion_resistance_speed_mps": _POS, "chassis.probe_iterations": (1, 10, True),
+    "tyres.lug_correction": _NONNEG, "tyres.rolling_coefficient_max": _NONNEG, "tyres.water_density_kg_m3": _NONNEG,
     "chassis.body_box.front_overhang_m": _NONNEG, "chassis.body_box.half_width_m": _POS,
     "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS, "chassis.body_box.stiffness_n_m": _POS,
     "chassis.body_box.damping_n_s_m": _NONNEG, "chassis.body_box.friction": _NONNEG,
@@ -496,7 +502,8 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
         carcass_damping_s=f("tyres.carcass_damping_s"), damping_fade_speed_mps=f("tyres.damping_fade_speed_mps"),
         hard_slip_stiffness=f("tyres.hard_slip_stiffness"), slip_speed_floor_mps=f("tyres.slip_speed_floor_mps"),
         sinkage_limit_m=f("tyres.sinkage_limit_m"), water_drag_coefficient=f("tyres.water_drag_coefficient"),
-        motion_resistance_speed_mps=f("tyres.motion_resistance_speed_mps"))
+        motion_resistance_speed_mps=f("tyres.motion_resistance_speed_mps"), lug_correction=f("tyres.lug_correction"),
+        rolling_coefficient_max=f("tyres.rolling_coefficient_max"), water_density_kg_m3=f("tyres.water_density_kg_m3"))
     steering = SteeringParams(f("steering.steer_delay_s"), f("steering.steer_time_constant_s"),
                               f("steering.steer_rate_rad_s"), f("steering.max_steer_rad"))
     curve = t3("engine.torque_curve_nm")

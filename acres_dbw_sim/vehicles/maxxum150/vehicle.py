@@ -351,7 +351,9 @@ class Tractor:
             cd_water=ty.water_drag_coefficient, probe_iterations=ch.probe_iterations,
             box_stiffness=ch.box_stiffness_n_m, box_damping=ch.box_damping_n_s_m, box_friction=ch.box_friction,
             z_max=ty.sinkage_limit_m, mr_speed=ty.motion_resistance_speed_mps, hysteresis=ty.hysteresis,
-            lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(self.surfaces))
+            lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(self.surfaces),
+            max_load_factor=c.max_load_factor, rolling_max=ty.rolling_coefficient_max,
+            water_density=ty.water_density_kg_m3, lug_factor=ty.lug_correction)
         self._k = shared_constants(shared, self._mount_rel, rates, dampers, n0, widths, pg, kt_axle, radii, sections,
                                    self._bf_rel, self.chassis.inertia, self.chassis.inertia_inv, box, self.surfaces)
 
