@@ -176,6 +176,9 @@ class EngineParams:
     idle_gain: float
     pedal_exponent: float
     max_speed_mps: float
+    speed_governor_band_mps: float
+    indicated_efficiency_min: float
+    indicated_efficiency_max: float
 
 
 @dataclass(frozen=True)
@@ -534,6 +537,8 @@ _LIMITS = {
     "engine.accessory_drag_nm": _NONNEG, "engine.displacement_l": _POS,
     "engine.indicated_efficiency": _UNIT, "engine.pumping_bar": _NONNEG, "engine.torque_lag_s": _NONNEG,
     "engine.idle_gain": _NONNEG, "engine.pedal_exponent": _POS, "engine.max_speed_mps": _NONNEG,
+    "engine.speed_governor_band_mps": _POS, "engine.indicated_efficiency_min": _UNIT,
+    "engine.indicated_efficiency_max": _UNIT,
     "fuel.lhv_mj_kg": _POS, "fuel.density_kg_l": _POS, "fuel.tank_l": _NONNEG,
     "cvt.low_ratio": _POS, "cvt.high_ratio": _POS, "cvt.engage_rpm": _POS, "cvt.full_engage_rpm": _POS,
     "cvt.clutch_capacity_nm": _NONNEG, "cvt.ebs_capacity_nm": _NONNEG, "cvt.shift_rpm_light": _POS,
@@ -595,6 +600,8 @@ def _validate(values: dict) -> None:
         raise ParameterError("cvt.engage_rpm", "must be below cvt.full_engage_rpm")
     if values["cvt.shift_rpm_light"] > values["cvt.shift_rpm_full"]:
         raise ParameterError("cvt.shift_rpm_light", "must not exceed cvt.shift_rpm_full")
+    if values["engine.indicated_efficiency_min"] > values["engine.indicated_efficiency_max"]:
+        raise ParameterError("engine.indicated_efficiency_min", "must not exceed engine.indicated_efficiency_max")
     if values["suspension.droop_m"] >= values["suspension.travel_m"]:
         raise ParameterError("suspension.droop_m", "must be below suspension.travel_m")
     if values["chassis.rest_extension_m"] >= values["chassis.compression_datum_m"]:
@@ -799,7 +806,10 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
         fmep_bar=f("engine.fmep_bar"), fmep_bar_per_krpm=f("engine.fmep_bar_per_krpm"),
         fmep_bar_per_krpm2=f("engine.fmep_bar_per_krpm2"), pumping_bar=f("engine.pumping_bar"),
         torque_lag_s=f("engine.torque_lag_s"), idle_gain=f("engine.idle_gain"),
-        pedal_exponent=f("engine.pedal_exponent"), max_speed_mps=f("engine.max_speed_mps"))
+        pedal_exponent=f("engine.pedal_exponent"), max_speed_mps=f("engine.max_speed_mps"),
+        speed_governor_band_mps=f("engine.speed_governor_band_mps"),
+        indicated_efficiency_min=f("engine.indicated_efficiency_min"),
+        indicated_efficiency_max=f("engine.indicated_efficiency_max"))
     fuel = FuelParams(1e6 * f("fuel.lhv_mj_kg"), f("fuel.density_kg_l"), f("fuel.tank_l"))
     cvt = CvtParams(
         low_ratio=f("cvt.low_ratio"), high_ratio=f("cvt.high_ratio"),

@@ -223,12 +223,14 @@ class PtoParams:
 
 @dataclass(frozen=True)
 class FuelParams:
-    """Fuel (the shared Willans line, energy.py): tank [L], H_u [J/kg], rho_f [kg/L], eta_i [-]."""
+    """Fuel (the shared Willans line, energy.py): tank [L], H_u [J/kg], rho_f [kg/L], eta_i and its clamp [-]."""
 
     tank_l: float
     lhv_j_kg: float
     density_kg_l: float
     indicated_efficiency: float
+    indicated_efficiency_min: float
+    indicated_efficiency_max: float
 
 
 @dataclass(frozen=True)
@@ -273,6 +275,7 @@ class Constants:
     frontal_area_m2: float
     idle_gain_s_rad: float
     idle_limit: float
+    speed_governor_band_mps: float
     power_speed_floor_rad_s: float
     stall_low_fraction: float
     clutch_command_min: float
@@ -373,7 +376,8 @@ _LIMITS = {
     "transmission.front_lead_ratio": (0.0, 0.1, True), "transmission.direction_change_mps": _NONNEG,
     "pto.pto_kw": _NONNEG, "pto.max_pto_kw": _NONNEG, "pto.pto_efficiency": _UNIT, "pto.hydraulic_kw": _NONNEG,
     "pto.hydraulic_efficiency": _UNIT, "fuel.tank_l": _NONNEG, "fuel.lhv_j_kg": _POS, "fuel.density_kg_l": _POS,
-    "fuel.indicated_efficiency": (0.05, 0.7, True), "pto.pto_540_engine_rpm": _POS, "pto.pto_1000_engine_rpm": _POS,
+    "fuel.indicated_efficiency": (0.05, 0.7, True), "fuel.indicated_efficiency_min": _UNIT,
+    "fuel.indicated_efficiency_max": _UNIT, "pto.pto_540_engine_rpm": _POS, "pto.pto_1000_engine_rpm": _POS,
     "implement.empty_mass_kg": _NONNEG, "implement.payload_kg": _NONNEG, "implement.rated_payload_kg": _NONNEG,
     "implement.hitch_overhang_m": _NONNEG, "implement.hitch_to_cg_m": _POS,
     "implement.hitch_transfer": (0.0, 1.0, True),
@@ -384,6 +388,7 @@ _LIMITS = {
     "constants.front_wheel_mass_kg": _POS, "constants.rear_wheel_mass_kg": _POS, "constants.brake_gain": _NONNEG,
     "constants.air_density_kg_m3": _NONNEG, "constants.drag_coefficient": _NONNEG,
     "constants.frontal_area_m2": _NONNEG, "constants.idle_gain_s_rad": _NONNEG, "constants.idle_limit": _UNIT0,
+    "constants.speed_governor_band_mps": _POS,
 "constants.power_speed_floor_rad_s": _POS,
     "constants.stall_low_fraction": (0.0, 1.0, True), "constants.clutch_command_min": _UNIT0,
     "constants.clutch_brake_max": _UNIT, "constants.spin_scale_rad_s": _POS, "constants.angular_damping": _NONNEG,
@@ -423,6 +428,8 @@ def _validate(v: dict) -> None:
             raise ParameterError(f"engine.torque_curve_rpm[{i}]", "speeds must increase strictly")
     if max(v["engine.torque_curve_nm"]) <= 0.0:
         raise ParameterError("engine.torque_curve_nm", "the full-load curve has no positive torque")
+    if v["fuel.indicated_efficiency_min"] > v["fuel.indicated_efficiency_max"]:
+        raise ParameterError("fuel.indicated_efficiency_min", "must not exceed fuel.indicated_efficiency_max")
     if v["engine.idle_rpm"] >= v["engine.max_rpm"]:
         raise ParameterError("engine.idle_rpm", f"idle {v['engine.idle_rpm']} rev/min must be below "
                              f"engine.max_rpm {v['engine.max_rpm']}")
@@ -541,6 +548,7 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
     c = {name: (t3(f"constants.{name}") if isinstance(v[f"constants.{name}"], list) else f(f"constants.{name}"))
          for name in Constants.__dataclass_fields__}
     constants = Constants(**c)
-    fuel = FuelParams(f("fuel.tank_l"), f("fuel.lhv_j_kg"), f("fuel.density_kg_l"), f("fuel.indicated_efficiency"))
+    fuel = FuelParams(f("fuel.tank_l"), f("fuel.lhv_j_kg"), f("fuel.density_kg_l"), f("fuel.indicated_efficiency"),
+                      f("fuel.indicated_efficiency_min"), f("fuel.indicated_efficiency_max"))
     return MaxxumParameters(chassis, tyres, steering, engine, transmission, pto, fuel, implement, constants,
                             f("dbw.steering_ratio"), f("dbw.brake_full_bar"), dict(v), source_path)

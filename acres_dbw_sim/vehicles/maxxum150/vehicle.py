@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from ...model._jit import JIT, array, njit, specialise, to_list
 from ...model.chassis import Chassis, quat_to_matrix
 from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, DrivelineSolver, solve_driveline
-from ...model.energy import LEDGER_TERMS, EnergyLedger
+from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.mass import G_MPS2
 from ...model.params import load_parameters
 from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_DELTA, O_EXT, O_FRONT,
@@ -272,7 +272,9 @@ class Tractor:
             brake_max=c.clutch_brake_max, stall_low=c.stall_low_fraction, idle_rad_s=e.idle_rad_s,
             j_engine=e.inertia_kg_m2, eta=tr.efficiency, brake_gain=c.brake_gain,
             j_front=0.5 * c.front_wheel_mass_kg * ty.front_radius_m ** 2,
-            j_rear=0.5 * c.rear_wheel_mass_kg * ty.rear_radius_m ** 2, eta_indicated=f.indicated_efficiency,
+            j_rear=0.5 * c.rear_wheel_mass_kg * ty.rear_radius_m ** 2,
+            eta_indicated=clamped_efficiency(f.indicated_efficiency, f.indicated_efficiency_min,
+                                             f.indicated_efficiency_max),
             lhv=f.lhv_j_kg, fuel_density=f.density_kg_l, tank_l=f.tank_l)
         self._kt = array([float(own[n]) for n in _T_NAMES])
         self.engine = TractorEngine.from_params(P)
