@@ -251,6 +251,7 @@ class ImplementParams:
     design_speed_kmh: float
     draft_n: float
     soil_texture: str
+    custom_speed_factor_h_km: float
 
     @property
     def mass_kg(self) -> float:
@@ -383,6 +384,7 @@ _LIMITS = {
     "implement.hitch_transfer": (0.0, 1.0, True),
     "implement.cg_height_m": _POS, "implement.width_m": _POS, "implement.depth_cm": _NONNEG,
     "implement.design_speed_kmh": _POS, "implement.draft_n": _NONNEG,
+    "implement.custom_speed_factor_h_km": _NONNEG,
     "constants.rest_extension_m": _POS, "constants.compression_datum_m": _POS,
     "constants.rest_compression_m": _NONNEG, "constants.bump_start_m": _NONNEG, "constants.max_load_factor": _POS,
     "constants.front_wheel_mass_kg": _POS, "constants.rear_wheel_mass_kg": _POS, "constants.brake_gain": _NONNEG,
@@ -544,7 +546,8 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
         hitch_transfer=f("implement.hitch_transfer"), cg_height_m=f("implement.cg_height_m"),
         type=v["implement.type"], width_m=f("implement.width_m"), depth_cm=f("implement.depth_cm"),
         design_speed_kmh=f("implement.design_speed_kmh"), draft_n=f("implement.draft_n"),
-        soil_texture=v["implement.soil_texture"])
+        soil_texture=v["implement.soil_texture"],
+        custom_speed_factor_h_km=f("implement.custom_speed_factor_h_km"))
     c = {name: (t3(f"constants.{name}") if isinstance(v[f"constants.{name}"], list) else f(f"constants.{name}"))
          for name in Constants.__dataclass_fields__}
     constants = Constants(**c)
