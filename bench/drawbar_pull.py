@@ -47,7 +47,7 @@ def curves(params, slips):
         z, f_max, lk, f_roll, f_mr, _l = tyre_on_soil(
             load, ty.rear_width_m, ty.radius_m, pg, k_tyre, so.n, so.k_c, so.k_phi, so.cohesion_pa,
             so.friction_angle_rad, so.shear_modulus_m, ty.sinkage_limit_m, ty.lug_height_m, ty.tread_k_m,
-            ty.hysteresis, ty.section_height_m, 0.0)   # the static rut: no slip sinkage
+            ty.hysteresis, ty.section_height_m, ty.lug_correction, 0.0)   # the static rut: no slip sinkage
         thrust = np.array([f_max * shear_shape(float(i), lk)[0] for i in slips]) / load
         resist = (f_mr + f_roll * load) / load
         result[name] = (z, thrust - resist, thrust, resist)

@@ -81,7 +81,7 @@ def test_corner_rates_and_bump_stop(p):
 def test_suspension_load_law(p):
     s = corner_springs(p)
     n0, k, c = s.static_load_n[2], s.rate_n_m[2], s.damper_n_s_m[2]
-    args = (s.droop_m, s.bump_start_m, s.bump_rate_n_m2)
+    args = (s.droop_m, s.bump_start_m, s.bump_rate_n_m2, p.suspension.max_load_factor)
     assert suspension_load_n(n0, k, c, 0.1, 0.0, *args) == pytest.approx(n0)
     assert suspension_load_n(n0, k, c, 0.15, 0.0, *args) == pytest.approx(n0 + k * 0.05)
     assert suspension_load_n(n0, k, c, 0.26, 0.0, *args) == pytest.approx(n0 + k * 0.16 + 2e6 * (0.26 - 0.2494) ** 2)

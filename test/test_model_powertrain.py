@@ -74,9 +74,10 @@ def test_engine_torque_limits(curves):
 
 
 def test_governors_and_pedal_map(p, curves):
-    assert engine.speed_governor(27.7, 27.2) == pytest.approx(1.0)
-    assert engine.speed_governor(27.7, 27.45) == pytest.approx(0.5)
-    assert engine.speed_governor(0.0, 100.0) == 1.0
+    band = p.engine.speed_governor_band_mps
+    assert engine.speed_governor(27.7, 27.2, band) == pytest.approx(1.0)
+    assert engine.speed_governor(27.7, 27.45, band) == pytest.approx(0.5)
+    assert engine.speed_governor(0.0, 100.0, band) == 1.0
     e = p.engine
     u_ff = engine.idle_request(e.idle_rad_s, e.idle_rad_s, 1.0, 52.0, 7.95, 6.36, 1.5)
     assert u_ff == pytest.approx((7.95 + 6.36 + 1.5) / (52 + 7.95 + 6.36))

@@ -127,7 +127,8 @@ def test_water_drag_uses_the_tyre_width():
     v.reset(speed_mps=5.0, gear=Gear.NEUTRAL)
     v.step(_inp(v))
     ty = p.tyres
-    kw = sum(water_drag_coefficient_kg_m(p.resistances.water_drag_coefficient, b, ty.radius_m, 0.2)
+    kw = sum(water_drag_coefficient_kg_m(p.resistances.water_drag_coefficient, b, ty.radius_m, 0.2,
+                                         p.resistances.water_density_kg_m3)
              for b in (ty.front_width_m, ty.front_width_m, ty.rear_width_m, ty.rear_width_m))
     assert kw == pytest.approx(0.5 * 1000.0 * 1.0 * 0.2 * 2.0 * (ty.front_width_m + ty.rear_width_m))
     assert v.ledger.water_j == pytest.approx(kw * 5.0 ** 3 * v.dt_s, rel=0.02)
@@ -359,7 +360,7 @@ def test_drawbar_pull_rises_then_saturates_on_each_soil_class(params):
         z, f_max, lk, f, f_mr, _l = tyre_on_soil(
             load, ty.rear_width_m, ty.radius_m, ty.rear_inflation_pa + ty.carcass_pa, k_t, so.n, so.k_c, so.k_phi,
             so.cohesion_pa, so.friction_angle_rad, so.shear_modulus_m, ty.sinkage_limit_m, ty.lug_height_m,
-            ty.tread_k_m, ty.hysteresis, ty.section_height_m, 0.0)
+            ty.tread_k_m, ty.hysteresis, ty.section_height_m, ty.lug_correction, 0.0)
         assert 0.0 < z < ty.sinkage_limit_m and f_mr > 0.0
         pull = np.array([f_max * shear_shape(i, lk)[0] for i in slips]) - f_mr - f * load
         assert np.all(np.diff(pull) > 0.0), so.name

@@ -2,8 +2,12 @@
 
 Willans line: P_b = T_e w_e_mean, P_fr = T_fr w_e_mean, P_pu = (1 - u) T_pu w_e_mean,
 
-    P_fuel = max(0, P_b + P_fr + P_pu) / clamp(eta_i, 0.05, 0.7)   (fuel and w_e_mean > 1)
+    P_fuel = max(0, P_b + P_fr + P_pu) / clamp(eta_i, eta_min, eta_max)   (fuel and w_e_mean > 1)
 
+The clamp's bounds are the reference's 0.05 and 0.7, parameters of the vehicle
+(``engine.indicated_efficiency_min`` / ``_max`` of the Ranger, ``fuel.indicated_efficiency_min``
+/ ``_max`` of the tractor); the vehicle clamps eta_i once when it builds its kernel constants
+(:func:`clamped_efficiency`), so that the compiled :func:`fuel_power_w` takes the clamped value.
 The fuel volume of a step is P_fuel dt / (H_u rho_f). The ledger accumulates,
 per step, the reference's terms (fuel, engine loss, parasitic, engine kinetic,
 clutch, driveline, brake incl. park pawl) plus the sinks and stores of gaps.md.
@@ -15,19 +19,23 @@ from dataclasses import dataclass, fields
 
 from ._jit import njit
 
-__all__ = ["fuel_power_w", "EnergyLedger", "LEDGER_TERMS"]
+__all__ = ["fuel_power_w", "clamped_efficiency", "EnergyLedger", "LEDGER_TERMS"]
+
+
+def clamped_efficiency(eta_i: float, eta_min: float, eta_max: float) -> float:
+    """clamp(eta_i, eta_min, eta_max) [-]: the indicated efficiency that :func:`fuel_power_w` takes."""
+    return eta_min if eta_i < eta_min else eta_max if eta_i > eta_max else eta_i
 
 
 @njit
 def fuel_power_w(fuel: bool, t_e: float, t_fr: float, t_pu: float, u: float, omega_mean: float,
                  eta_i: float) -> tuple:
-    """(P_fuel [W], P_b [W]) of the Willans line."""
+    """(P_fuel [W], P_b [W]) of the Willans line; ``eta_i`` already clamped (:func:`clamped_efficiency`)."""
     pb = t_e * omega_mean
     if not fuel or omega_mean <= 1.0:
         return 0.0, pb
     p = pb + t_fr * omega_mean + (1.0 - u) * t_pu * omega_mean
-    e = 0.05 if eta_i < 0.05 else 0.7 if eta_i > 0.7 else eta_i
-    return (p / e if p > 0.0 else 0.0), pb
+    return (p / eta_i if p > 0.0 else 0.0), pb
 
 
 @dataclass

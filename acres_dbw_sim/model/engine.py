@@ -100,11 +100,14 @@ def friction_torque_nm(n_rpm: float, c: EngineCurves) -> float:
 
 
 @njit
-def speed_governor(v_max_mps: float, rear_speed_mps: float) -> float:
-    """g_v = clamp((v_max - v_r) / 0.5, 0, 1); 1 when v_max is 0 (no governor)."""
+def speed_governor(v_max_mps: float, rear_speed_mps: float, band_mps: float) -> float:
+    """g_v = clamp((v_max - v_r) / v_band, 0, 1); 1 when v_max is 0 (no governor).
+
+    ``band_mps`` is the governor's band v_band [m/s] (0.5 in both references).
+    """
     if v_max_mps <= 0.0:
         return 1.0
-    g = (v_max_mps - rear_speed_mps) / 0.5
+    g = (v_max_mps - rear_speed_mps) / band_mps
     return 0.0 if g < 0.0 else 1.0 if g > 1.0 else g
 
 

@@ -115,6 +115,7 @@ class SuspensionParams:
     damping_ratio: float
     bump_stop_length_m: float
     bump_stop_rate_n_m2: float
+    max_load_factor: float
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,7 @@ class TyreParams:
     carcass_pa: float
     hysteresis: float
     lug_height_m: float
+    lug_correction: float
     lug_area_ratio: float
     tread_k_m: float
     cornering_per_load_1_rad: float
@@ -174,6 +176,9 @@ class EngineParams:
     idle_gain: float
     pedal_exponent: float
     max_speed_mps: float
+    speed_governor_band_mps: float
+    indicated_efficiency_min: float
+    indicated_efficiency_max: float
 
 
 @dataclass(frozen=True)
@@ -241,12 +246,15 @@ class AeroParams:
 
 @dataclass(frozen=True)
 class ResistanceParams:
-    """Water drag coefficient and chassis angular damping (reference "Resistances")."""
+    """Water drag, chassis angular damping, the resistances' speed scales and the rolling coefficient's limit
+    (reference "Resistances")."""
 
     water_drag_coefficient: float
     angular_damping_per_s: float
     spin_scale_rad_s: float
     motion_resistance_speed_mps: float
+    rolling_coefficient_max: float
+    water_density_kg_m3: float
 
 
 @dataclass(frozen=True)
@@ -518,10 +526,11 @@ _LIMITS = {
     "suspension.travel_m": _POS, "suspension.droop_m": _POS, "suspension.front_wheel_rate_n_m": _POS,
     "suspension.rear_wheel_rate_n_m": _POS, "suspension.damping_ratio": _NONNEG,
     "suspension.bump_stop_length_m": _NONNEG, "suspension.bump_stop_rate_n_m2": _NONNEG,
+    "suspension.max_load_factor": (1.0, math.inf, True),
     "tyres.radius_m": _POS, "tyres.front_width_m": _POS, "tyres.rear_width_m": _POS,
     "tyres.section_height_m": _POS, "tyres.front_inflation_kpa": _POS, "tyres.rear_inflation_kpa": _POS,
     "tyres.carcass_kpa": _NONNEG, "tyres.hysteresis": _NONNEG, "tyres.lug_height_m": _NONNEG,
-    "tyres.lug_area_ratio": (0.0, 1.0, True), "tyres.tread_k_m": _NONNEG,
+    "tyres.lug_area_ratio": (0.0, 1.0, True), "tyres.tread_k_m": _NONNEG, "tyres.lug_correction": _NONNEG,
     "tyres.cornering_per_load": _POS, "tyres.relaxation_m": _POS, "tyres.hard_slip_stiffness": _POS,
     "tyres.wheel_inertia_kg_m2": _POS, "tyres.longitudinal_relaxation_m": _POS,
     "tyres.carcass_damping_s": _NONNEG, "tyres.damping_fade_speed_mps": _POS,
@@ -531,6 +540,8 @@ _LIMITS = {
     "engine.accessory_drag_nm": _NONNEG, "engine.displacement_l": _POS,
     "engine.indicated_efficiency": _UNIT, "engine.pumping_bar": _NONNEG, "engine.torque_lag_s": _NONNEG,
     "engine.idle_gain": _NONNEG, "engine.pedal_exponent": _POS, "engine.max_speed_mps": _NONNEG,
+    "engine.speed_governor_band_mps": _POS, "engine.indicated_efficiency_min": _UNIT,
+    "engine.indicated_efficiency_max": _UNIT,
     "fuel.lhv_mj_kg": _POS, "fuel.density_kg_l": _POS, "fuel.tank_l": _NONNEG,
     "cvt.low_ratio": _POS, "cvt.high_ratio": _POS, "cvt.engage_rpm": _POS, "cvt.full_engage_rpm": _POS,
     "cvt.clutch_capacity_nm": _NONNEG, "cvt.ebs_capacity_nm": _NONNEG, "cvt.shift_rpm_light": _POS,
@@ -543,6 +554,7 @@ _LIMITS = {
     "aero.drag_area_m2": _NONNEG, "aero.air_density_kg_m3": _NONNEG,
     "resistances.water_drag_coefficient": _NONNEG, "resistances.angular_damping_per_s": _NONNEG,
     "resistances.spin_scale_rad_s": _POS, "resistances.motion_resistance_speed_mps": _POS,
+    "resistances.rolling_coefficient_max": _NONNEG, "resistances.water_density_kg_m3": _NONNEG,
     "chassis.rest_extension_m": _POS, "chassis.compression_datum_m": _POS,
     "chassis.probe_iterations": (0, 20, True), "chassis.body_box.half_width_m": _POS,
     "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS,
@@ -592,6 +604,8 @@ def _validate(values: dict) -> None:
         raise ParameterError("cvt.engage_rpm", "must be below cvt.full_engage_rpm")
     if values["cvt.shift_rpm_light"] > values["cvt.shift_rpm_full"]:
         raise ParameterError("cvt.shift_rpm_light", "must not exceed cvt.shift_rpm_full")
+    if values["engine.indicated_efficiency_min"] > values["engine.indicated_efficiency_max"]:
+        raise ParameterError("engine.indicated_efficiency_min", "must not exceed engine.indicated_efficiency_max")
     if values["suspension.droop_m"] >= values["suspension.travel_m"]:
         raise ParameterError("suspension.droop_m", "must be below suspension.travel_m")
     if values["chassis.rest_extension_m"] >= values["chassis.compression_datum_m"]:
@@ -772,13 +786,14 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
     suspension = SuspensionParams(
         f("suspension.travel_m"), f("suspension.droop_m"), f("suspension.front_wheel_rate_n_m"),
         f("suspension.rear_wheel_rate_n_m"), f("suspension.damping_ratio"), f("suspension.bump_stop_length_m"),
-        f("suspension.bump_stop_rate_n_m2"))
+        f("suspension.bump_stop_rate_n_m2"), f("suspension.max_load_factor"))
     tyres = TyreParams(
         radius_m=f("tyres.radius_m"), front_width_m=f("tyres.front_width_m"), rear_width_m=f("tyres.rear_width_m"),
         section_height_m=f("tyres.section_height_m"), front_inflation_pa=1e3 * f("tyres.front_inflation_kpa"),
         rear_inflation_pa=1e3 * f("tyres.rear_inflation_kpa"), carcass_pa=1e3 * f("tyres.carcass_kpa"),
         hysteresis=f("tyres.hysteresis"), lug_height_m=f("tyres.lug_height_m"),
-        lug_area_ratio=f("tyres.lug_area_ratio"), tread_k_m=f("tyres.tread_k_m"),
+        lug_correction=f("tyres.lug_correction"), lug_area_ratio=f("tyres.lug_area_ratio"),
+        tread_k_m=f("tyres.tread_k_m"),
         cornering_per_load_1_rad=f("tyres.cornering_per_load"), relaxation_m=f("tyres.relaxation_m"),
         hard_slip_stiffness=f("tyres.hard_slip_stiffness"), wheel_inertia_kg_m2=f("tyres.wheel_inertia_kg_m2"),
         longitudinal_relaxation_m=f("tyres.longitudinal_relaxation_m"),
@@ -795,7 +810,10 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
         fmep_bar=f("engine.fmep_bar"), fmep_bar_per_krpm=f("engine.fmep_bar_per_krpm"),
         fmep_bar_per_krpm2=f("engine.fmep_bar_per_krpm2"), pumping_bar=f("engine.pumping_bar"),
         torque_lag_s=f("engine.torque_lag_s"), idle_gain=f("engine.idle_gain"),
-        pedal_exponent=f("engine.pedal_exponent"), max_speed_mps=f("engine.max_speed_mps"))
+        pedal_exponent=f("engine.pedal_exponent"), max_speed_mps=f("engine.max_speed_mps"),
+        speed_governor_band_mps=f("engine.speed_governor_band_mps"),
+        indicated_efficiency_min=f("engine.indicated_efficiency_min"),
+        indicated_efficiency_max=f("engine.indicated_efficiency_max"))
     fuel = FuelParams(1e6 * f("fuel.lhv_mj_kg"), f("fuel.density_kg_l"), f("fuel.tank_l"))
     cvt = CvtParams(
         low_ratio=f("cvt.low_ratio"), high_ratio=f("cvt.high_ratio"),
@@ -814,7 +832,8 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
                          f("brakes.pressure_bias_bar"), f("brakes.max_bar"))
     aero = AeroParams(f("aero.drag_area_m2"), f("aero.air_density_kg_m3"))
     resistances = ResistanceParams(f("resistances.water_drag_coefficient"), f("resistances.angular_damping_per_s"),
-                                   f("resistances.spin_scale_rad_s"), f("resistances.motion_resistance_speed_mps"))
+                                   f("resistances.spin_scale_rad_s"), f("resistances.motion_resistance_speed_mps"),
+                                   f("resistances.rolling_coefficient_max"), f("resistances.water_density_kg_m3"))
     chassis = ChassisParams(
         f("chassis.rest_extension_m"), f("chassis.compression_datum_m"), int(v["chassis.probe_iterations"]),
         f("chassis.body_box.rear_m"), f("chassis.body_box.front_overhang_m"), f("chassis.body_box.half_width_m"),

@@ -1,10 +1,11 @@
 """Resistances (reference "Resistances").
 
 Aerodynamic drag at the centre of mass ``F = -1/2 rho C_d A |v| v``; rolling
-resistance torque ``T_roll = min(f, 0.45) N R_t``; water drag of a wheel
-``F = -1/2 1000 C_d,w A_w |v| v`` with ``A_w = b min(2 R_t, h_w)``. The
-angular damping of the chassis is in chassis.py, engine braking in the
-driveline solve.
+resistance torque ``T_roll = min(f, f_max) N R_t`` (the reference's f_max = 0.45,
+``resistances.rolling_coefficient_max``); water drag of a wheel
+``F = -1/2 rho_w C_d,w A_w |v| v`` with ``A_w = b min(2 R_t, h_w)`` (the reference's
+rho_w = 1000 kg/m^3, ``resistances.water_density_kg_m3``). The angular damping of the
+chassis is in chassis.py, engine braking in the driveline solve.
 """
 from __future__ import annotations
 
@@ -23,14 +24,15 @@ def aero_drag_n(vx: float, vy: float, vz: float, rho: float, cda: float) -> tupl
 
 
 @njit(inline=True)
-def rolling_torque_nm(f: float, load_n: float, radius_m: float) -> float:
-    """T_roll = min(f, 0.45) N R_t [N m]."""
-    return (f if f < 0.45 else 0.45) * load_n * radius_m
+def rolling_torque_nm(f: float, load_n: float, radius_m: float, f_max: float) -> float:
+    """T_roll = min(f, f_max) N R_t [N m] (f_max: the largest rolling coefficient, 0.45 in the reference)."""
+    return (f if f < f_max else f_max) * load_n * radius_m
 
 
 @njit(inline=True)
-def water_drag_coefficient_kg_m(cd_w: float, width_m: float, radius_m: float, depth_m: float) -> float:
-    """k_w [kg/m] with F_w = -k_w |v| v: 1/2 1000 C_d,w A_w, A_w = b min(2 R_t, h_w) (reference "Resistances").
+def water_drag_coefficient_kg_m(cd_w: float, width_m: float, radius_m: float, depth_m: float,
+                                rho_w: float) -> float:
+    """k_w [kg/m] with F_w = -k_w |v| v: 1/2 rho_w C_d,w A_w, A_w = b min(2 R_t, h_w) (reference "Resistances").
 
     Parameters
     ----------
@@ -40,11 +42,13 @@ def water_drag_coefficient_kg_m(cd_w: float, width_m: float, radius_m: float, de
         Tyre width b and unloaded radius R_t [m].
     depth_m : float
         Water depth h_w [m]; 0 or less: no drag.
+    rho_w : float
+        Density of the water [kg/m^3] (1000 in the reference).
     """
     if depth_m <= 0.0:
         return 0.0
     d = 2.0 * radius_m
-    return 0.5 * 1000.0 * cd_w * width_m * (d if d < depth_m else depth_m)
+    return 0.5 * rho_w * cd_w * width_m * (d if d < depth_m else depth_m)
 
 
 @njit(inline=True)

@@ -36,8 +36,8 @@ Equations (SI: k_c [N/m^(n+1)], k_phi [N/m^(n+2)], c [Pa], phi [rad], K [m]):
 * Thrust (Mohr-Coulomb with Janosi-Hanamoto over a flat contact of length l):
   F = F_max [1 - K'/(i l) (1 - exp(-i l / K'))], with K' = K + tread
   compliance (``tyres.tread_k_m``) and the limit
-  F_max = A c (1 + 2 h/b) + W tan(phi) (1 + 0.64 (h/b) atan(b/h)) (Bekker's
-  lug correction with lug height h).
+  F_max = A c (1 + 2 h/b) + W tan(phi) (1 + c_l (h/b) atan(b/h)) (Bekker's
+  lug correction with lug height h; c_l = 0.64, ``tyres.lug_correction``).
 * Rolling resistance of the flexing tyre on soil: f = h_y delta_t / h_s
   (``tyres.hysteresis``, deflection delta_t, section height h_s).
 * Motion resistance on the chassis (reference "Resistances"):
@@ -98,10 +98,13 @@ def compaction_resistance_n(z_m: float, width_m: float, k_eq: float, n: float) -
 
 @njit
 def thrust_limit_n(area_m2: float, load_n: float, c_pa: float, phi_rad: float, lug_height_m: float,
-                   width_m: float) -> float:
-    """F_max = A c (1 + 2 h/b) + W tan(phi) (1 + 0.64 (h/b) atan(b/h)) [N] (Mohr-Coulomb with lugs)."""
+                   width_m: float, lug_factor: float) -> float:
+    """F_max = A c (1 + 2 h/b) + W tan(phi) (1 + c_l (h/b) atan(b/h)) [N] (Mohr-Coulomb with lugs).
+
+    ``lug_factor`` is Bekker's lug correction c_l [-] (0.64).
+    """
     hb = lug_height_m / width_m
-    lug_phi = 1.0 + 0.64 * hb * math.atan(width_m / lug_height_m) if lug_height_m > 0.0 else 1.0
+    lug_phi = 1.0 + lug_factor * hb * math.atan(width_m / lug_height_m) if lug_height_m > 0.0 else 1.0
     return area_m2 * c_pa * (1.0 + 2.0 * hb) + load_n * math.tan(phi_rad) * lug_phi
 
 
@@ -170,7 +173,7 @@ def slip_sinkage_m(z_d_m: float, slip_speed_mps: float, speed_mps: float, contac
 def tyre_on_soil(load_n: float, width_m: float, radius_m: float, ground_pressure_pa: float, tyre_rate_n_m: float,
                  n: float, k_c: float, k_phi: float, c_pa: float, phi_rad: float, k_m: float, z_max_m: float,
                  lug_height_m: float, tread_k_m: float, hysteresis: float, section_height_m: float,
-                 z_d_m: float) -> tuple:
+                 lug_factor: float, z_d_m: float) -> tuple:
     """The tyre on soil at one load: everything the step needs from this module (module docstring).
 
     Parameters
@@ -187,6 +190,8 @@ def tyre_on_soil(load_n: float, width_m: float, radius_m: float, ground_pressure
         Soil class (Bekker, Mohr-Coulomb, Janosi-Hanamoto K [m]).
     z_max_m, lug_height_m, tread_k_m, hysteresis, section_height_m : float
         Sinkage limit, lug height, tread compliance [m], hysteresis h_y [-], section height h_s [m].
+    lug_factor : float
+        Bekker's lug correction c_l [-] (:func:`thrust_limit_n`).
     z_d_m : float
         Slip sinkage [m] (:func:`slip_sinkage_m`) added to the static sinkage (0 at rest).
 
@@ -200,7 +205,7 @@ def tyre_on_soil(load_n: float, width_m: float, radius_m: float, ground_pressure
     if z > z_max_m:
         z = z_max_m
     area = load_n / ground_pressure_pa if flat != 0.0 else width_m * l_c
-    f_max = thrust_limit_n(area, load_n, c_pa, phi_rad, lug_height_m, width_m)
+    f_max = thrust_limit_n(area, load_n, c_pa, phi_rad, lug_height_m, width_m, lug_factor)
     l_eff = l_c if l_c > 1e-3 else 1e-3
     lk = l_eff / (k_m + tread_k_m)
     f = soil_rolling_coefficient(hysteresis, load_n / tyre_rate_n_m, section_height_m)

@@ -89,11 +89,16 @@ K_NAMES = (
     "lug_height",        # h [m]
     "tread_k",           # tread shear compliance added to K [m]
     "n_surfaces",        # number of surfaces [-]
+    "max_load_factor",   # largest wheel load / static load N_0 [-]
+    "rolling_max",       # largest rolling coefficient f of T_roll = min(f, f_max) N R_t [-]
+    "water_density",     # rho_w of the water drag [kg/m^3]
+    "lug_factor",        # Bekker's lug correction of the soil thrust [-]
 )
 (K_DT, K_DATUM, K_DROOP, K_BUMP_START, K_BUMP_RATE, K_MASS, K_ANGULAR_DAMPING, K_SIGMA_X, K_TAU_C, K_FADE_SPEED,
  K_K_SLIP, K_SLIP_FLOOR, K_SIGMA_Y, K_C_ALPHA, K_AIR_DENSITY, K_DRAG_AREA, K_SPIN_RATE, K_CD_WATER,
  K_PROBE_ITERATIONS, K_BOX_STIFFNESS, K_BOX_DAMPING, K_BOX_FRICTION, K_Z_MAX, K_MR_SPEED, K_HYSTERESIS,
- K_LUG_HEIGHT, K_TREAD_K, K_N_SURFACES) = range(len(K_NAMES))
+ K_LUG_HEIGHT, K_TREAD_K, K_N_SURFACES, K_MAX_LOAD_FACTOR, K_ROLLING_MAX, K_WATER_DENSITY,
+ K_LUG_FACTOR) = range(len(K_NAMES))
 K_MOUNT = len(K_NAMES)             # 4 x (x, y, z): wheel mounts relative to the centre of mass, body frame [m]
 K_RATE = K_MOUNT + 12              # 4 corner rates k_j [N/m]
 K_DAMPER = K_RATE + 4              # 4 dampers c_j [N s/m]
@@ -276,7 +281,7 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
     dxr, dyr, dzr = -R2, -R5, -R8            # ray direction: body down axis
     n_iter = int(k[K_PROBE_ITERATIONS])
     datum = k[K_DATUM]
-    x0s, xbs, kbs = k[K_DROOP], k[K_BUMP_START], k[K_BUMP_RATE]
+    x0s, xbs, kbs, a_max = k[K_DROOP], k[K_BUMP_START], k[K_BUMP_RATE], k[K_MAX_LOAD_FACTOR]
     sig_x, tau_c, k_s, v_fade = k[K_SIGMA_X], k[K_TAU_C], k[K_K_SLIP], k[K_FADE_SPEED]
     jdt, w0s, fmr, a1s, a0s, tres, lks, wss, tbk = (wh[WH_JDT], wh[WH_W0], wh[WH_FMAX_R], wh[WH_A1], wh[WH_A0],
                                                     wh[WH_TRES], wh[WH_LK], wh[WH_SPIN_RATE], wh[WH_TBRAKE])
@@ -351,7 +356,7 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         v_x = vcx * hx + vcy * hy + vcz * hz
         v_y = vcx * lx + vcy * ly + vcz * lz
         # suspension load; on soil the load and the sinkage are solved together (fixed point on z)
-        nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs)
+        nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
         bw = k[K_WIDTH + j]
         h_s = k[K_SECTION + j]
         z_d = sw[SW_DIG + j] if on_soil else 0.0
@@ -360,10 +365,10 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
                 z1, _f, _l, _r, _m, _c = tyre_on_soil(
                     nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
                     k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
-                    k[K_HYSTERESIS], h_s, z_d)
+                    k[K_HYSTERESIS], h_s, k[K_LUG_FACTOR], z_d)
                 s_ext += (z1 - z) / cos_n
                 z = z1
-                nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs)
+                nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
             sw[SW_Z + j] = z
             t_rut = t + z / cos_n
             rx = pmx + t_rut * dxr - px
@@ -389,7 +394,7 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
             _z, f_max, lk, ff, f_mr, l_c = tyre_on_soil(
                 nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
                 k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
-                k[K_HYSTERESIS], h_s, z_d)
+                k[K_HYSTERESIS], h_s, k[K_LUG_FACTOR], z_d)
             # the rut deepens with the slip of this step's start (soil.py slip_sinkage_m): next step's depth
             sw[SW_DIG + j] = slip_sinkage_m(z_d, om[j] * Rt - v_x, v_x, l_c, k[sb + SF_DIG], dt, z_max)
             lks[j] = lk
@@ -402,7 +407,7 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
             f_max = mu * nl
             a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, sig_x, tau, k_s)
             ff = k[sb + SF_F]
-        t_roll = rolling_torque_nm(ff, nl, Rt)
+        t_roll = rolling_torque_nm(ff, nl, Rt, k[K_ROLLING_MAX])
         fmr[j] = f_max * Rt
         a1s[j] = a1
         a0s[j] = a0
@@ -419,7 +424,8 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         wd[b + W_VX] = v_x
         wd[b + W_VY] = v_y
         wd[b + W_MU] = mu
-        wd[b + W_KW] = water_drag_coefficient_kg_m(k[K_CD_WATER], bw, Rt, k[sb + SF_WATER])
+        wd[b + W_KW] = water_drag_coefficient_kg_m(k[K_CD_WATER], bw, Rt, k[sb + SF_WATER],
+                                                   k[K_WATER_DENSITY])
         wd[b + W_TROLL] = t_roll
     return all_contact
 
@@ -756,7 +762,7 @@ def static_sinkage_m(k, terrain, surfaces, surface_index, x_m: float, y_m: float
         z = tyre_on_soil(float(k[K_N0 + j]), float(k[K_WIDTH + j]), float(k[K_RADIUS + j]), k[K_PG + j],
                          k[K_KTYRE + j], so.n, so.k_c, so.k_phi, so.cohesion_pa, so.friction_angle_rad,
                          so.shear_modulus_m, float(k[K_Z_MAX]), float(k[K_LUG_HEIGHT]), float(k[K_TREAD_K]),
-                         float(k[K_HYSTERESIS]), float(k[K_SECTION + j]), 0.0)[0]
+                         float(k[K_HYSTERESIS]), float(k[K_SECTION + j]), float(k[K_LUG_FACTOR]), 0.0)[0]
         out.append(float(z))
     return tuple(out)
 

@@ -6,11 +6,13 @@ Corner spring: tyre membrane in series with the wheel rate,
 
 damper ``c_j = 2 zeta sqrt(k_j N_0j / g)`` and the normal load
 
-    N_j = clamp(N_0j + k_j (x_s - x_0) + k_b max(0, x_s - x_b)^2 - c_j v_n, 0, 6 N_0j)
+    N_j = clamp(N_0j + k_j (x_s - x_0) + k_b max(0, x_s - x_b)^2 - c_j v_n, 0, a N_0j)
 
 with the compression x_s = 0.5 - s of the ground-probe extension s [m] and the
 speed v_n [m/s] of the contact point along the ground normal (positive away
-from the ground). x_b = max(x_0 + 0.01, travel - bump stop length).
+from the ground). x_b = max(x_0 + 0.01, travel - bump stop length). The load limit
+factor a is 6 in both references (``suspension.max_load_factor``, the tractor's
+``constants.max_load_factor``).
 """
 from __future__ import annotations
 
@@ -91,7 +93,7 @@ def corner_springs(params, g: float = G_MPS2) -> CornerSprings:
 
 @njit
 def suspension_load_n(n0: float, k: float, c: float, x_s: float, v_n: float, x0: float, xb: float,
-                      kb: float) -> float:
+                      kb: float, max_factor: float) -> float:
     """Normal load N [N] of one corner (SuspensionLoad).
 
     Parameters
@@ -104,10 +106,12 @@ def suspension_load_n(n0: float, k: float, c: float, x_s: float, v_n: float, x0:
         Contact-point speed along the ground normal [m/s].
     x0, xb, kb : float
         Static compression [m], bump-stop start [m], bump-stop rate [N/m^2].
+    max_factor : float
+        Largest load as a multiple of the static load [-] (a, 6 in the references).
     """
     b = x_s - xb
     n = n0 + k * (x_s - x0) - c * v_n
     if b > 0.0:
         n += kb * b * b
-    hi = 6.0 * n0
+    hi = max_factor * n0
     return 0.0 if n < 0.0 else hi if n > hi else n

@@ -39,7 +39,7 @@ from ._jit import JIT, array, njit, specialise, to_list
 from .brakes import brake_torques_nm
 from .chassis import Chassis
 from .driveline import D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
-from .energy import LEDGER_TERMS, EnergyLedger
+from .energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from .enums import DriveMode, Gear, GearReject
 from .gearbox import GearLever, gear_table, two_way_lock
 from .mass import G_MPS2
@@ -99,12 +99,13 @@ _P_NAMES = (
     "park_hold",         # T_park [N m]
     "j_wheel",           # J_w [kg m^2]
     "radius",            # R_t [m]
+    "governor_band",     # band of the top speed governor v_band [m/s]
 )
 (P_RACK_STOP_DEG, P_STEER_RATIO, P_STEER_CENTER_DEG, P_WHEELBASE, P_TRACK_FRONT, P_IDLE_RAD_S, P_IDLE_GAIN,
  P_T_WOT_IDLE, P_T_FR_IDLE, P_T_ACC, P_MAX_SPEED, P_PEDAL_EXPONENT, P_TORQUE_LAG, P_J_ENGINE, P_ETA_INDICATED,
  P_ENGAGE_RAD_S, P_FULL_ENGAGE_RAD_S, P_CLUTCH_CAP, P_EBS_CAP, P_EBS_ON, P_SHIFT_RPM_LIGHT, P_SHIFT_RPM_FULL,
  P_R_HIGH, P_R_LOW, P_SHIFT_TAU, P_ETA, P_ADC, P_J_SECONDARY, P_TANK_L, P_LHV, P_FUEL_DENSITY, P_P_BIAS, P_P_MAX,
- P_GAIN_FRONT, P_GAIN_REAR, P_PARK_HOLD, P_J_WHEEL, P_RADIUS) = range(len(_P_NAMES))
+ P_GAIN_FRONT, P_GAIN_REAR, P_PARK_HOLD, P_J_WHEEL, P_RADIUS, P_GOVERNOR_BAND) = range(len(_P_NAMES))
 # The Ranger's powertrain state s (the wheels' state is sw, stages.py).
 S_WE = 0                           # engine speed omega_e [rad/s]
 S_UREQ = 1                         # torque request u [-]
@@ -135,7 +136,7 @@ def powertrain(kp, dt, curves, s, sw, pedal, d_dir, i_r):
     t_acc = kp[P_T_ACC]
     idle = kp[P_IDLE_RAD_S]
     v_r = abs(0.5 * (om[2] + om[3])) * Rt
-    g_v = _eng.speed_governor(kp[P_MAX_SPEED], v_r)
+    g_v = _eng.speed_governor(kp[P_MAX_SPEED], v_r, kp[P_GOVERNOR_BAND])
     u_idle = _eng.idle_request(we0, idle, kp[P_IDLE_GAIN], kp[P_T_WOT_IDLE], kp[P_T_FR_IDLE], t_pu, t_acc)
     empty = kp[P_TANK_L] > 0.0 and s[S_FUEL] <= 0.0
     u_star = _eng.torque_target(pedal, kp[P_PEDAL_EXPONENT], g_v, u_idle, empty)
@@ -331,7 +332,9 @@ class Vehicle:
             steer_center_deg=P.steering.center_deg, wheelbase=L, track_front=bf, idle_rad_s=e.idle_rad_s,
             idle_gain=e.idle_gain, t_wot_idle=self._t_wot_idle, t_fr_idle=self._t_fr_idle,
             t_acc=e.accessory_drag_nm, max_speed=e.max_speed_mps, pedal_exponent=e.pedal_exponent,
-            torque_lag=e.torque_lag_s, j_engine=e.inertia_kg_m2, eta_indicated=e.indicated_efficiency,
+            torque_lag=e.torque_lag_s, j_engine=e.inertia_kg_m2,
+            eta_indicated=clamped_efficiency(e.indicated_efficiency, e.indicated_efficiency_min,
+                                             e.indicated_efficiency_max),
             engage_rad_s=cv.engage_rad_s, full_engage_rad_s=cv.full_engage_rad_s,
             clutch_cap=cv.clutch_capacity_nm, ebs_cap=cv.ebs_capacity_nm, ebs_on=float(bool(cv.ebs)),
             shift_rpm_light=cv.shift_rpm_light, shift_rpm_full=cv.shift_rpm_full, r_high=cv.high_ratio,
@@ -339,7 +342,8 @@ class Vehicle:
             j_secondary=cv.secondary_inertia_kg_m2, tank_l=P.fuel.tank_l, lhv=P.fuel.lhv_j_kg,
             fuel_density=P.fuel.density_kg_l, p_bias=P.brakes.pressure_bias_bar, p_max=P.brakes.max_bar,
             gain_front=P.brakes.front_nm_per_bar, gain_rear=P.brakes.rear_nm_per_bar,
-            park_hold=P.gearbox.park_hold_nm, j_wheel=ty.wheel_inertia_kg_m2)
+            park_hold=P.gearbox.park_hold_nm, j_wheel=ty.wheel_inertia_kg_m2,
+            governor_band=e.speed_governor_band_mps)
         shared = dict(
             dt=self.dt_s, datum=P.chassis.compression_datum_m, droop=spr.droop_m, bump_start=spr.bump_start_m,
             bump_rate=spr.bump_rate_n_m2, mass=mp.mass_kg, angular_damping=P.resistances.angular_damping_per_s,
@@ -351,7 +355,9 @@ class Vehicle:
             cd_water=P.resistances.water_drag_coefficient, probe_iterations=ch.probe_iterations,
             box_stiffness=ch.box_stiffness_n_m, box_damping=ch.box_damping_n_s_m, box_friction=ch.box_friction,
             z_max=ty.sinkage_limit_m, mr_speed=P.resistances.motion_resistance_speed_mps,
-            hysteresis=ty.hysteresis, lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(P.surfaces))
+            hysteresis=ty.hysteresis, lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(P.surfaces),
+            max_load_factor=P.suspension.max_load_factor, rolling_max=P.resistances.rolling_coefficient_max,
+            water_density=P.resistances.water_density_kg_m3, lug_factor=ty.lug_correction)
         self._k = shared_constants(shared, self._mount_rel, spr.rate_n_m, spr.damper_n_s_m, spr.static_load_n,
                                    self._widths, pg, k_tyre, (Rt,) * 4, (ty.section_height_m,) * 4, self._bf_rel,
                                    self.chassis.inertia, self.chassis.inertia_inv, self._box_rel, P.surfaces)

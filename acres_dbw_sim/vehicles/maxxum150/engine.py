@@ -197,6 +197,8 @@ class TractorEngine(NamedTuple):
     pto_efficiency, hydraulic_efficiency : float
     idle_gain_s_rad, idle_limit, omega_floor_rad_s : float
         0.02 s/rad, 0.35, 20 rad/s.
+    governor_band_mps : float
+        Band of the road speed governor [m/s] (0.5).
     """
 
     curves: EngineCurves
@@ -213,6 +215,7 @@ class TractorEngine(NamedTuple):
     idle_gain_s_rad: float
     idle_limit: float
     omega_floor_rad_s: float
+    governor_band_mps: float
 
     @classmethod
     def from_params(cls, params) -> "TractorEngine":
@@ -225,11 +228,11 @@ class TractorEngine(NamedTuple):
         return cls(engine_curves(e), e.idle_rpm, e.max_rpm, droop, e.idle_rad_s,
                    e.boost_power_w if e.boost_enabled else e.max_power_w, e.inertia_kg_m2, e.drag_nm,
                    e.max_speed_mps, pto.pto_efficiency, pto.hydraulic_efficiency, c.idle_gain_s_rad,
-                   c.idle_limit, c.power_speed_floor_rad_s)
+                   c.idle_limit, c.power_speed_floor_rad_s, c.speed_governor_band_mps)
 
 
 def engine_arrays(en: TractorEngine) -> tuple:
-    """(curves as a plain tuple, the 13 scalars as a float array) of ``en`` for the compiled step.
+    """(curves as a plain tuple, the 14 scalars as a float array) of ``en`` for the compiled step.
 
     A named tuple costs the compiled step's caller about 5 us per call to type; a plain tuple of the
     curves and an array of the scalars cost a fraction of that. :func:`engine_from_arrays` rebuilds
@@ -242,7 +245,8 @@ def engine_arrays(en: TractorEngine) -> tuple:
 def engine_from_arrays(curves, scalars) -> TractorEngine:
     """The :class:`TractorEngine` of :func:`engine_arrays`' output (inside the compiled step)."""
     s = scalars
-    return TractorEngine(curves, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12])
+    return TractorEngine(curves, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12],
+                         s[13])
 
 
 @njit
@@ -274,7 +278,7 @@ def step_engine(en: TractorEngine, u: float, omega_e_rad_s: float, rear_speed_mp
     t_avail = available_torque_nm(full_load_torque_nm(n, en.curves), omega_e_rad_s, en.p_limit_w,
                                   en.omega_floor_rad_s, tank_empty)
     d = governor_demand(u, n, en.idle_rpm, en.max_rpm, en.droop_rpm)
-    g_v = speed_governor(en.max_speed_mps, rear_speed_mps)
+    g_v = speed_governor(en.max_speed_mps, rear_speed_mps, en.governor_band_mps)
     d_idle = idle_demand(omega_e_rad_s, en.idle_rad_s, en.idle_gain_s_rad, en.idle_limit)
     t_e = engine_torque_nm(t_avail, d, g_v, d_idle)
     t_drag = drag_torque_nm(omega_e_rad_s, en.idle_rad_s, en.drag_nm)

@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 from ...model._jit import njit
 from ...model.engine import lag
+from .mass import BODY_ORIGIN_SHARE
 
 __all__ = ["DRAFT_TABLE", "TEXTURES", "texture_index", "texture_for_soil_class", "asabe_draft_n",
            "custom_draft_n", "DraftCoefficients", "draft_coefficients", "implement_draft_n", "lagged_speed_kmh",
@@ -100,9 +101,11 @@ def asabe_draft_n(a: float, b: float, c: float, texture_factor: float, speed_kmh
 
 
 @njit
-def custom_draft_n(draft_ref_n: float, speed_kmh: float, design_speed_kmh: float) -> float:
-    """D = D_ref (1 + 0.06 S) / (1 + 0.06 S_ref) [N] of a ``custom`` implement."""
-    return draft_ref_n * (1.0 + 0.06 * speed_kmh) / (1.0 + 0.06 * design_speed_kmh)
+def custom_draft_n(draft_ref_n: float, speed_kmh: float, design_speed_kmh: float,
+                   speed_factor_h_km: float) -> float:
+    """D = D_ref (1 + a S) / (1 + a S_ref) [N] of a ``custom`` implement (a = 0.06 h/km in the reference,
+    ``implement.custom_speed_factor_h_km``)."""
+    return draft_ref_n * (1.0 + speed_factor_h_km * speed_kmh) / (1.0 + speed_factor_h_km * design_speed_kmh)
 
 
 class DraftCoefficients(NamedTuple):
@@ -119,8 +122,8 @@ class DraftCoefficients(NamedTuple):
         W: width [m] or number of tools or rows.
     depth_cm : float
         T_d [cm] (1 for the planter).
-    draft_ref_n, design_speed_kmh : float
-        D_ref, S_ref of a custom implement.
+    draft_ref_n, design_speed_kmh, speed_factor : float
+        D_ref, S_ref and the speed coefficient a [h/km] of a custom implement.
     """
 
     custom: bool
@@ -132,6 +135,7 @@ class DraftCoefficients(NamedTuple):
     depth_cm: float
     draft_ref_n: float
     design_speed_kmh: float
+    speed_factor: float
 
 
 def draft_coefficients(implement, soil_class: str | None = None) -> DraftCoefficients:
@@ -147,7 +151,8 @@ def draft_coefficients(implement, soil_class: str | None = None) -> DraftCoeffic
         Soil class of the surface under the tool (for ``auto``).
     """
     if implement.type == "custom":
-        return DraftCoefficients(True, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, implement.draft_n, implement.design_speed_kmh)
+        return DraftCoefficients(True, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, implement.draft_n, implement.design_speed_kmh,
+                                 implement.custom_speed_factor_h_km)
     a, b, c, f1, f2, f3, spacing, uses_depth = DRAFT_TABLE[implement.type]
     texture = implement.soil_texture
     if texture == "auto":
@@ -155,7 +160,7 @@ def draft_coefficients(implement, soil_class: str | None = None) -> DraftCoeffic
     f = (f1, f2, f3)[texture_index(texture)]
     w = implement.width_m if spacing <= 0.0 else float(max(1, round(implement.width_m / spacing)))
     depth = implement.depth_cm if uses_depth else 1.0
-    return DraftCoefficients(False, a, b, c, f, w, depth, 0.0, 0.0)
+    return DraftCoefficients(False, a, b, c, f, w, depth, 0.0, 0.0, 0.0)
 
 
 @njit
@@ -163,7 +168,7 @@ def implement_draft_n(k: DraftCoefficients, speed_kmh: float) -> float:
     """Draft D [N] at the (lagged) speed S [km/h] (ImplementDraftN)."""
     s = abs(speed_kmh)
     if k.custom:
-        return custom_draft_n(k.draft_ref_n, s, k.design_speed_kmh)
+        return custom_draft_n(k.draft_ref_n, s, k.design_speed_kmh, k.speed_factor)
     return asabe_draft_n(k.a, k.b, k.c, k.texture_factor, s, k.width, k.depth_cm)
 
 
@@ -256,8 +261,9 @@ def trailer_drawbar_load_n(mass_kg: float, accel_mps2: float, slope: float, draf
 @njit
 def draft_point_m(wheelbase_m: float, hitch_overhang_m: float, below_origin_m: float) -> tuple:
     """Point (x, y, z) [m] of the draft in the body frame: at the hitch (``hitch_overhang_m`` behind the
-    rear axle, which is 0.4 L behind the body origin), 0.8 m below the body origin."""
-    return -0.4 * wheelbase_m - hitch_overhang_m, 0.0, -below_origin_m
+    rear axle, which is 0.4 L behind the body origin: mass.BODY_ORIGIN_SHARE), ``below_origin_m`` (0.8 m)
+    below the body origin."""
+    return -BODY_ORIGIN_SHARE * wheelbase_m - hitch_overhang_m, 0.0, -below_origin_m
 
 
 @njit

@@ -113,6 +113,8 @@ class TyreParams:
         tau_c [s], its fade speed [m/s], k_s [-], the reported slip's speed floor [m/s].
     sinkage_limit_m, water_drag_coefficient, motion_resistance_speed_mps : float
         z_max [m], C_d,w [-], the motion resistance's tanh speed [m/s].
+    lug_correction, rolling_coefficient_max, water_density_kg_m3 : float
+        Bekker's lug correction c_l [-], the largest rolling coefficient f [-], the water's density [kg/m^3].
     """
 
     front_radius_m: float
@@ -138,6 +140,9 @@ class TyreParams:
     sinkage_limit_m: float
     water_drag_coefficient: float
     motion_resistance_speed_mps: float
+    lug_correction: float
+    rolling_coefficient_max: float
+    water_density_kg_m3: float
 
 
 @dataclass(frozen=True)
@@ -218,12 +223,14 @@ class PtoParams:
 
 @dataclass(frozen=True)
 class FuelParams:
-    """Fuel (the shared Willans line, energy.py): tank [L], H_u [J/kg], rho_f [kg/L], eta_i [-]."""
+    """Fuel (the shared Willans line, energy.py): tank [L], H_u [J/kg], rho_f [kg/L], eta_i and its clamp [-]."""
 
     tank_l: float
     lhv_j_kg: float
     density_kg_l: float
     indicated_efficiency: float
+    indicated_efficiency_min: float
+    indicated_efficiency_max: float
 
 
 @dataclass(frozen=True)
@@ -244,6 +251,7 @@ class ImplementParams:
     design_speed_kmh: float
     draft_n: float
     soil_texture: str
+    custom_speed_factor_h_km: float
 
     @property
     def mass_kg(self) -> float:
@@ -268,6 +276,7 @@ class Constants:
     frontal_area_m2: float
     idle_gain_s_rad: float
     idle_limit: float
+    speed_governor_band_mps: float
     power_speed_floor_rad_s: float
     stall_low_fraction: float
     clutch_command_min: float
@@ -352,6 +361,7 @@ _LIMITS = {
     "tyres.damping_fade_speed_mps": _POS, "tyres.hard_slip_stiffness": _POS, "tyres.slip_speed_floor_mps": _POS,
     "tyres.sinkage_limit_m": _POS, "tyres.water_drag_coefficient": _NONNEG,
     "tyres.motion_resistance_speed_mps": _POS, "chassis.probe_iterations": (1, 10, True),
+    "tyres.lug_correction": _NONNEG, "tyres.rolling_coefficient_max": _NONNEG, "tyres.water_density_kg_m3": _NONNEG,
     "chassis.body_box.front_overhang_m": _NONNEG, "chassis.body_box.half_width_m": _POS,
     "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS, "chassis.body_box.stiffness_n_m": _POS,
     "chassis.body_box.damping_n_s_m": _NONNEG, "chassis.body_box.friction": _NONNEG,
@@ -367,17 +377,20 @@ _LIMITS = {
     "transmission.front_lead_ratio": (0.0, 0.1, True), "transmission.direction_change_mps": _NONNEG,
     "pto.pto_kw": _NONNEG, "pto.max_pto_kw": _NONNEG, "pto.pto_efficiency": _UNIT, "pto.hydraulic_kw": _NONNEG,
     "pto.hydraulic_efficiency": _UNIT, "fuel.tank_l": _NONNEG, "fuel.lhv_j_kg": _POS, "fuel.density_kg_l": _POS,
-    "fuel.indicated_efficiency": (0.05, 0.7, True), "pto.pto_540_engine_rpm": _POS, "pto.pto_1000_engine_rpm": _POS,
+    "fuel.indicated_efficiency": (0.05, 0.7, True), "fuel.indicated_efficiency_min": _UNIT,
+    "fuel.indicated_efficiency_max": _UNIT, "pto.pto_540_engine_rpm": _POS, "pto.pto_1000_engine_rpm": _POS,
     "implement.empty_mass_kg": _NONNEG, "implement.payload_kg": _NONNEG, "implement.rated_payload_kg": _NONNEG,
     "implement.hitch_overhang_m": _NONNEG, "implement.hitch_to_cg_m": _POS,
     "implement.hitch_transfer": (0.0, 1.0, True),
     "implement.cg_height_m": _POS, "implement.width_m": _POS, "implement.depth_cm": _NONNEG,
     "implement.design_speed_kmh": _POS, "implement.draft_n": _NONNEG,
+    "implement.custom_speed_factor_h_km": _NONNEG,
     "constants.rest_extension_m": _POS, "constants.compression_datum_m": _POS,
     "constants.rest_compression_m": _NONNEG, "constants.bump_start_m": _NONNEG, "constants.max_load_factor": _POS,
     "constants.front_wheel_mass_kg": _POS, "constants.rear_wheel_mass_kg": _POS, "constants.brake_gain": _NONNEG,
     "constants.air_density_kg_m3": _NONNEG, "constants.drag_coefficient": _NONNEG,
     "constants.frontal_area_m2": _NONNEG, "constants.idle_gain_s_rad": _NONNEG, "constants.idle_limit": _UNIT0,
+    "constants.speed_governor_band_mps": _POS,
 "constants.power_speed_floor_rad_s": _POS,
     "constants.stall_low_fraction": (0.0, 1.0, True), "constants.clutch_command_min": _UNIT0,
     "constants.clutch_brake_max": _UNIT, "constants.spin_scale_rad_s": _POS, "constants.angular_damping": _NONNEG,
@@ -417,6 +430,8 @@ def _validate(v: dict) -> None:
             raise ParameterError(f"engine.torque_curve_rpm[{i}]", "speeds must increase strictly")
     if max(v["engine.torque_curve_nm"]) <= 0.0:
         raise ParameterError("engine.torque_curve_nm", "the full-load curve has no positive torque")
+    if v["fuel.indicated_efficiency_min"] > v["fuel.indicated_efficiency_max"]:
+        raise ParameterError("fuel.indicated_efficiency_min", "must not exceed fuel.indicated_efficiency_max")
     if v["engine.idle_rpm"] >= v["engine.max_rpm"]:
         raise ParameterError("engine.idle_rpm", f"idle {v['engine.idle_rpm']} rev/min must be below "
                              f"engine.max_rpm {v['engine.max_rpm']}")
@@ -496,7 +511,8 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
         carcass_damping_s=f("tyres.carcass_damping_s"), damping_fade_speed_mps=f("tyres.damping_fade_speed_mps"),
         hard_slip_stiffness=f("tyres.hard_slip_stiffness"), slip_speed_floor_mps=f("tyres.slip_speed_floor_mps"),
         sinkage_limit_m=f("tyres.sinkage_limit_m"), water_drag_coefficient=f("tyres.water_drag_coefficient"),
-        motion_resistance_speed_mps=f("tyres.motion_resistance_speed_mps"))
+        motion_resistance_speed_mps=f("tyres.motion_resistance_speed_mps"), lug_correction=f("tyres.lug_correction"),
+        rolling_coefficient_max=f("tyres.rolling_coefficient_max"), water_density_kg_m3=f("tyres.water_density_kg_m3"))
     steering = SteeringParams(f("steering.steer_delay_s"), f("steering.steer_time_constant_s"),
                               f("steering.steer_rate_rad_s"), f("steering.max_steer_rad"))
     curve = t3("engine.torque_curve_nm")
@@ -530,10 +546,12 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
         hitch_transfer=f("implement.hitch_transfer"), cg_height_m=f("implement.cg_height_m"),
         type=v["implement.type"], width_m=f("implement.width_m"), depth_cm=f("implement.depth_cm"),
         design_speed_kmh=f("implement.design_speed_kmh"), draft_n=f("implement.draft_n"),
-        soil_texture=v["implement.soil_texture"])
+        soil_texture=v["implement.soil_texture"],
+        custom_speed_factor_h_km=f("implement.custom_speed_factor_h_km"))
     c = {name: (t3(f"constants.{name}") if isinstance(v[f"constants.{name}"], list) else f(f"constants.{name}"))
          for name in Constants.__dataclass_fields__}
     constants = Constants(**c)
-    fuel = FuelParams(f("fuel.tank_l"), f("fuel.lhv_j_kg"), f("fuel.density_kg_l"), f("fuel.indicated_efficiency"))
+    fuel = FuelParams(f("fuel.tank_l"), f("fuel.lhv_j_kg"), f("fuel.density_kg_l"), f("fuel.indicated_efficiency"),
+                      f("fuel.indicated_efficiency_min"), f("fuel.indicated_efficiency_max"))
     return MaxxumParameters(chassis, tyres, steering, engine, transmission, pto, fuel, implement, constants,
                             f("dbw.steering_ratio"), f("dbw.brake_full_bar"), dict(v), source_path)

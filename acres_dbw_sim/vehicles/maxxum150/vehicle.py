@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from ...model._jit import JIT, array, njit, specialise, to_list
 from ...model.chassis import Chassis, quat_to_matrix
 from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, DrivelineSolver, solve_driveline
-from ...model.energy import LEDGER_TERMS, EnergyLedger
+from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.mass import G_MPS2
 from ...model.params import load_parameters
 from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_DELTA, O_EXT, O_FRONT,
@@ -272,7 +272,9 @@ class Tractor:
             brake_max=c.clutch_brake_max, stall_low=c.stall_low_fraction, idle_rad_s=e.idle_rad_s,
             j_engine=e.inertia_kg_m2, eta=tr.efficiency, brake_gain=c.brake_gain,
             j_front=0.5 * c.front_wheel_mass_kg * ty.front_radius_m ** 2,
-            j_rear=0.5 * c.rear_wheel_mass_kg * ty.rear_radius_m ** 2, eta_indicated=f.indicated_efficiency,
+            j_rear=0.5 * c.rear_wheel_mass_kg * ty.rear_radius_m ** 2,
+            eta_indicated=clamped_efficiency(f.indicated_efficiency, f.indicated_efficiency_min,
+                                             f.indicated_efficiency_max),
             lhv=f.lhv_j_kg, fuel_density=f.density_kg_l, tank_l=f.tank_l)
         self._kt = array([float(own[n]) for n in _T_NAMES])
         self.engine = TractorEngine.from_params(P)
@@ -351,7 +353,9 @@ class Tractor:
             cd_water=ty.water_drag_coefficient, probe_iterations=ch.probe_iterations,
             box_stiffness=ch.box_stiffness_n_m, box_damping=ch.box_damping_n_s_m, box_friction=ch.box_friction,
             z_max=ty.sinkage_limit_m, mr_speed=ty.motion_resistance_speed_mps, hysteresis=ty.hysteresis,
-            lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(self.surfaces))
+            lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(self.surfaces),
+            max_load_factor=c.max_load_factor, rolling_max=ty.rolling_coefficient_max,
+            water_density=ty.water_density_kg_m3, lug_factor=ty.lug_correction)
         self._k = shared_constants(shared, self._mount_rel, rates, dampers, n0, widths, pg, kt_axle, radii, sections,
                                    self._bf_rel, self.chassis.inertia, self.chassis.inertia_inv, box, self.surfaces)
 
