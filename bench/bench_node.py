@@ -16,6 +16,9 @@ Measures, each with the node as a separate process on this machine:
    receipt time - ``odom`` stamp at a subscriber, p50/p99/max, without and with
    ``record_bag``, and after a ``~/reset`` (target p99 <= 5 ms, recording within
    5 ms of not recording);
+   With ``--busy N`` the stamps are measured while N processes spin on the CPU
+   (niceness 0, as the node; ``--busy 2`` keeps both cores of this machine busy),
+   the "machine busy" of issue 13;
 7. launch to first odometry: wall time from starting ``sim_node`` to the first
    ``odom`` message, with the numba kernels cached as ``make bootstrap`` leaves
    them (target < 2 s);
@@ -31,7 +34,7 @@ Measures, each with the node as a separate process on this machine:
 The load average of the machine is printed with each figure: it is shared.
 
 Run: ``make bench`` or ``. .venv/setup.sh && python bench/bench_node.py [--fuzz 100000] [--stamps 60]
-[--fleet 10 [--fleet-only]]``.
+[--busy 2] [--fleet 10 [--fleet-only]]``.
 """
 
 from __future__ import annotations
@@ -348,6 +351,7 @@ def main() -> int:
     parser.add_argument("--skip-sim", action="store_true")
     parser.add_argument("--stamps-only", action="store_true", help="measure only the realtime stamps")
     parser.add_argument("--stamps", type=float, default=60.0, help="seconds per stamp measurement (0 = skip)")
+    parser.add_argument("--busy", type=int, default=0, help="CPU-bound processes running during the stamps")
     parser.add_argument("--fleet", type=int, default=10, help="vehicles in one process (0 = skip)")
     parser.add_argument("--fleet-runs", type=int, default=3, help="interleaved pairs of 1 and N vehicles")
     parser.add_argument("--fleet-seconds", type=float, default=10.0, help="measurement window per run [s]")
@@ -368,8 +372,17 @@ def main() -> int:
         if args.stamps > 0:
             import tempfile
 
-            with tempfile.TemporaryDirectory() as tmp:
-                bench_stamps(node, args.stamps, Path(tmp))
+            burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+                       for _ in range(args.busy)]
+            try:
+                if burners:
+                    print(f"{len(burners)} CPU-bound processes running during the stamps")
+                with tempfile.TemporaryDirectory() as tmp:
+                    bench_stamps(node, args.stamps, Path(tmp))
+            finally:
+                for b in burners:
+                    os.killpg(b.pid, signal.SIGKILL)
+                    b.wait()
         if not args.skip_sim and not args.stamps_only:
             bench_sim_factor(node)
         if args.fuzz:
