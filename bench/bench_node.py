@@ -15,7 +15,8 @@ Measures, each with the node as a separate process on this machine:
 6. realtime stamps against the wall clock (``--stamps S``, default 60 s each):
    receipt time - ``odom`` stamp at a subscriber, p50/p99/max, without and with
    ``record_bag``, and after a ``~/reset`` (target p99 <= 5 ms, recording within
-   5 ms of not recording);
+   5 ms of not recording); and the node's own part of it, the writer's DDS source
+   timestamp (the wall clock when the node hands the message to DDS) - stamp;
    With ``--busy N`` the stamps are measured while N processes spin on the CPU
    (niceness 0, as the node; ``--busy 2`` keeps both cores of this machine busy),
    the "machine busy" of issue 13;
@@ -295,23 +296,35 @@ def bench_stamps(node, seconds: float, tmp: Path) -> None:
         proc = start_node(*params)
         try:
             lag: list[float] = []
+            sent: list[float] = []   # the writer's DDS source timestamp - stamp: the node's own lag
+
+            def on_odom(m, info, lag=lag, sent=sent):
+                stamp_s = m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec
+                lag.append(time.time() - stamp_s)
+                sent.append(1e-9 * info["source_timestamp"] - stamp_s)
+
             # depth 1: a subscriber that falls behind (this Python process, on a loaded
             # machine) sees the newest message, not a backlog that would measure itself
-            sub = node.create_subscription(
-                Odometry, "/vehicle/odom",
-                lambda m: lag.append(time.time() - m.header.stamp.sec - 1e-9 * m.header.stamp.nanosec), 1)
+            sub = node.create_subscription(Odometry, "/vehicle/odom", on_odom, 1)
             spin_for(node, 3.0)
             lag.clear()
+            sent.clear()
             spin_for(node, seconds)
             first = list(lag)
+            first_sent = sorted(sent)
             reset = node.create_client(Trigger, "/vehicle/dbw_node/reset")
             reset.wait_for_service(timeout_sec=10.0)
             future = reset.call_async(Trigger.Request())
             rclpy.spin_until_future_complete(node, future, timeout_sec=10.0)
             lag.clear()
+            sent.clear()
             spin_for(node, 5.0)
             after = list(lag)
-            for name, v in ((f"{seconds:.0f} s", first), ("5 s after ~/reset", after)):
+            after_sent = sorted(sent)
+            for name, v, w in ((f"{seconds:.0f} s", first, first_sent), ("5 s after ~/reset", after, after_sent)):
+                print(f"realtime stamps, {label}, {name}: the node's lag at publication (DDS source "
+                      f"timestamp - stamp) p50 {1e3 * w[len(w) // 2]:.2f} ms, p99 {1e3 * w[int(0.99 * (len(w) - 1))]:.2f} ms, "
+                      f"max {1e3 * w[-1]:.2f} ms")
                 # the minimum per 100 messages bounds the stamp's own lag (delivery delay removed)
                 mins = sorted(min(v[i:i + 100]) for i in range(0, len(v), 100))
                 v = sorted(v)
