@@ -61,6 +61,12 @@ def test_page_parameter_values(p):
     ("pto.pto_kw=100", "pto.pto_kw"),
     ("engine.no_such_key=1", "engine.no_such_key"),
     ("steering.max_steer_rad=-0.1", "steering.max_steer_rad"),
+    ("constants.max_load_factor=0.5", "constants.max_load_factor"),
+    ("tyres.lug_correction=1e6", "tyres.lug_correction"),
+    ("tyres.water_density_kg_m3=1e9", "tyres.water_density_kg_m3"),
+    ("constants.speed_governor_band_mps=100", "constants.speed_governor_band_mps"),
+    ("fuel.indicated_efficiency=0.9", "fuel.indicated_efficiency"),
+    ("tyres.sinkage_limit_m=0.9", "tyres.sinkage_limit_m"),
 ])
 def test_bad_parameter_names_the_key(override, key):
     with pytest.raises(ParameterError) as err:

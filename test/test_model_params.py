@@ -87,6 +87,20 @@ def test_occupants_and_cargo_arguments():
     ("cvt.ebs=1", "cvt.ebs", "wrong type"),
     ("mass.occupants=7", "mass.occupants", "non-physical"),
     ("engine", "engine", "key=value"),
+    # the constants out of the compiled code (issue 12): bounded, so a typing error is refused, not run as NaN
+    ("tyres.lug_correction=1e6", "tyres.lug_correction", "non-physical"),
+    ("resistances.water_density_kg_m3=1e9", "resistances.water_density_kg_m3", "non-physical"),
+    ("engine.speed_governor_band_mps=100", "engine.speed_governor_band_mps", "non-physical"),
+    ("resistances.rolling_coefficient_max=0", "resistances.rolling_coefficient_max", "non-physical"),
+    ("suspension.max_load_factor=0.5", "suspension.max_load_factor", "non-physical"),
+    ("soils.dry_sand.slip_sinkage_m=0.5", "soils.dry_sand.slip_sinkage_m", "non-physical"),
+    # what the step would clamp is refused instead
+    ("engine.indicated_efficiency=0.9", "engine.indicated_efficiency", "clamp"),
+    ("engine.indicated_efficiency_min=0.5", "engine.indicated_efficiency", "clamp"),
+    ("engine.indicated_efficiency_max=0.1", "engine.indicated_efficiency", "clamp"),
+    ("engine.indicated_efficiency_min=0.8", "engine.indicated_efficiency_min", "exceeds"),
+    ("surfaces.grass.rolling_resistance=0.9", "surfaces.grass.rolling_resistance", "rolling_coefficient_max"),
+    ("tyres.sinkage_limit_m=5", "tyres.sinkage_limit_m", "radius"),
 ])
 def test_bad_overrides_name_key_and_reason(overrides, key, reason):
     with pytest.raises(ParameterError) as exc:
@@ -111,3 +125,21 @@ def test_bad_file(tmp_path):
 def test_parse_overrides():
     assert parse_overrides("a.b=1;c.d[2]=x") == [("a.b", None, "1"), ("c.d", 2, "x")]
     assert parse_overrides(None) == []
+
+
+@pytest.mark.parametrize("key,value", [("soils.dry_sand.slip_sinkage_m", "0.001"), ("tyres.lug_correction", None),
+                                       ("resistances.rolling_coefficient_max", [0.45]), ("brakes.max_bar", "80"),
+                                       ("engine.speed_governor_band_mps", True)])
+def test_a_file_value_of_the_wrong_type_names_its_key(tmp_path, key, value):
+    """A user's copy of the parameter file is type-checked against the shipped one: a string, null, list or
+    boolean where the shipped file has a number is refused with the key, not a traceback or a silent 1.0."""
+    tree = json.loads(default_config_path().read_text())
+    node = tree
+    for part in key.split("."):
+        node = node[part]
+    node["value"] = value
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(tree))
+    with pytest.raises(ParameterError) as exc:
+        load_parameters(f)
+    assert exc.value.key == key and "wrong type" in str(exc.value)

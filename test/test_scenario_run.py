@@ -467,3 +467,18 @@ def test_controller_errors(tmp_path, monkeypatch, capsys, spec, fragment):
     assert main([str(SCENARIOS / "parked.yaml"), "--out", "o", "--controller", spec]) == 2
     err = capsys.readouterr().err
     assert "--controller" in err and fragment in err and not (tmp_path / "o").exists()
+
+
+def test_a_diverged_run_fails_and_says_when(tmp_path):
+    """A non-finite state (here forced by a controller; in practice a parameter far outside the model's range)
+    fails the run whatever its expectations say: stop reason 'diverged' with the time, passed false, exit 1."""
+    def poison(sim, inputs):
+        if sim.time_s > 1.0:
+            sim.vehicle.chassis.x[3] = float("nan")
+
+    res = run_scenario(load_scenario(SCENARIOS / "brake_70bar_asphalt.yaml"), controller=poison)
+    assert not res.passed
+    assert res.stop_reason.startswith("diverged: non-finite state from t = 1.0")
+    assert res.summary()["passed"] is False
+    ok = run_scenario(load_scenario(SCENARIOS / "brake_70bar_asphalt.yaml"))
+    assert ok.passed and ok.stop_reason != "" and not ok.stop_reason.startswith("diverged")

@@ -517,6 +517,13 @@ def _check_type(key: str, default: Any, value: Any) -> Any:
 _POS = (0.0, math.inf, False)
 _NONNEG = (0.0, math.inf, True)
 _UNIT = (0.0, 1.0, False)
+# Limits of the constants both vehicles' files carry (vehicles/maxxum150/params.py uses them too): wide
+# enough for any real tyre, water or engine, narrow enough that a typing error is refused, not run as NaN.
+LUG_CORRECTION_LIMITS = (0.0, 2.0, True)      # Bekker's lug correction (0.64)
+ROLLING_MAX_LIMITS = (0.0, 1.0, False)        # the largest rolling-resistance coefficient (0.45)
+WATER_DENSITY_LIMITS = (900.0, 1300.0, True)  # fresh water 1000 kg/m^3, sea water 1025, muddy water more
+GOVERNOR_BAND_LIMITS = (0.0, 5.0, False)      # speed band over which the top-speed governor closes [m/s]
+MAX_LOAD_FACTOR_LIMITS = (1.0, 20.0, True)    # a wheel's load limit in static loads
 _LIMITS = {
     "geometry.wheelbase_m": _POS, "geometry.track_front_m": _POS, "geometry.track_rear_m": _POS,
     "mass.dry_kg": _POS, "mass.fluids_kg": _NONNEG, "mass.roof_equipment_kg": _NONNEG,
@@ -526,11 +533,11 @@ _LIMITS = {
     "suspension.travel_m": _POS, "suspension.droop_m": _POS, "suspension.front_wheel_rate_n_m": _POS,
     "suspension.rear_wheel_rate_n_m": _POS, "suspension.damping_ratio": _NONNEG,
     "suspension.bump_stop_length_m": _NONNEG, "suspension.bump_stop_rate_n_m2": _NONNEG,
-    "suspension.max_load_factor": (1.0, math.inf, True),
+    "suspension.max_load_factor": MAX_LOAD_FACTOR_LIMITS,
     "tyres.radius_m": _POS, "tyres.front_width_m": _POS, "tyres.rear_width_m": _POS,
     "tyres.section_height_m": _POS, "tyres.front_inflation_kpa": _POS, "tyres.rear_inflation_kpa": _POS,
     "tyres.carcass_kpa": _NONNEG, "tyres.hysteresis": _NONNEG, "tyres.lug_height_m": _NONNEG,
-    "tyres.lug_area_ratio": (0.0, 1.0, True), "tyres.tread_k_m": _NONNEG, "tyres.lug_correction": _NONNEG,
+    "tyres.lug_area_ratio": (0.0, 1.0, True), "tyres.tread_k_m": _NONNEG, "tyres.lug_correction": LUG_CORRECTION_LIMITS,
     "tyres.cornering_per_load": _POS, "tyres.relaxation_m": _POS, "tyres.hard_slip_stiffness": _POS,
     "tyres.wheel_inertia_kg_m2": _POS, "tyres.longitudinal_relaxation_m": _POS,
     "tyres.carcass_damping_s": _NONNEG, "tyres.damping_fade_speed_mps": _POS,
@@ -540,7 +547,7 @@ _LIMITS = {
     "engine.accessory_drag_nm": _NONNEG, "engine.displacement_l": _POS,
     "engine.indicated_efficiency": _UNIT, "engine.pumping_bar": _NONNEG, "engine.torque_lag_s": _NONNEG,
     "engine.idle_gain": _NONNEG, "engine.pedal_exponent": _POS, "engine.max_speed_mps": _NONNEG,
-    "engine.speed_governor_band_mps": _POS, "engine.indicated_efficiency_min": _UNIT,
+    "engine.speed_governor_band_mps": GOVERNOR_BAND_LIMITS, "engine.indicated_efficiency_min": _UNIT,
     "engine.indicated_efficiency_max": _UNIT,
     "fuel.lhv_mj_kg": _POS, "fuel.density_kg_l": _POS, "fuel.tank_l": _NONNEG,
     "cvt.low_ratio": _POS, "cvt.high_ratio": _POS, "cvt.engage_rpm": _POS, "cvt.full_engage_rpm": _POS,
@@ -554,7 +561,7 @@ _LIMITS = {
     "aero.drag_area_m2": _NONNEG, "aero.air_density_kg_m3": _NONNEG,
     "resistances.water_drag_coefficient": _NONNEG, "resistances.angular_damping_per_s": _NONNEG,
     "resistances.spin_scale_rad_s": _POS, "resistances.motion_resistance_speed_mps": _POS,
-    "resistances.rolling_coefficient_max": _NONNEG, "resistances.water_density_kg_m3": _NONNEG,
+    "resistances.rolling_coefficient_max": ROLLING_MAX_LIMITS, "resistances.water_density_kg_m3": WATER_DENSITY_LIMITS,
     "chassis.rest_extension_m": _POS, "chassis.compression_datum_m": _POS,
     "chassis.probe_iterations": (0, 20, True), "chassis.body_box.half_width_m": _POS,
     "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS,
@@ -572,6 +579,8 @@ _SOIL_LIMITS = {"n": (0.0, 2.0, False), "k_c_kn": _NONNEG, "k_phi_kn": _NONNEG, 
 
 
 def _check_range(key: str, v: float, lim: tuple) -> None:
+    if not _is_number(v):
+        raise ParameterError(key, f"wrong type: expected a finite number, got {v!r}")
     lo, hi, inclusive = lim
     ok = (v >= lo if inclusive else v > lo) and v <= hi
     if not ok:
@@ -604,23 +613,46 @@ def _validate(values: dict) -> None:
         raise ParameterError("cvt.engage_rpm", "must be below cvt.full_engage_rpm")
     if values["cvt.shift_rpm_light"] > values["cvt.shift_rpm_full"]:
         raise ParameterError("cvt.shift_rpm_light", "must not exceed cvt.shift_rpm_full")
-    if values["engine.indicated_efficiency_min"] > values["engine.indicated_efficiency_max"]:
-        raise ParameterError("engine.indicated_efficiency_min", "must not exceed engine.indicated_efficiency_max")
+    check_between("engine.indicated_efficiency", values, "engine.indicated_efficiency_min",
+                  "engine.indicated_efficiency_max")
+    if values["tyres.sinkage_limit_m"] >= values["tyres.radius_m"]:
+        raise ParameterError("tyres.sinkage_limit_m", f"{values['tyres.sinkage_limit_m']} m: a rut deeper than the "
+                             f"tyre's radius tyres.radius_m {values['tyres.radius_m']} m")
     if values["suspension.droop_m"] >= values["suspension.travel_m"]:
         raise ParameterError("suspension.droop_m", "must be below suspension.travel_m")
     if values["chassis.rest_extension_m"] >= values["chassis.compression_datum_m"]:
         raise ParameterError("chassis.rest_extension_m", "must be below chassis.compression_datum_m")
+    f_max = values["resistances.rolling_coefficient_max"]
     for key, v in values.items():
         if key.startswith("surfaces."):
             leaf = key.rsplit(".", 1)[1]
             if leaf in ("mu", "rolling_resistance", "water_depth_m"):
                 _check_range(key, v, _NONNEG if leaf != "mu" else _POS)
+            if leaf == "rolling_resistance" and v > f_max:
+                raise ParameterError(key, f"{v} is above resistances.rolling_coefficient_max {f_max}: the rolling "
+                                     f"torque would be taken at {f_max} (reference \"Resistances\")")
         if key.startswith("soils."):
             leaf = key.rsplit(".", 1)[1]
             if leaf in _SOIL_LIMITS:
                 _check_range(key, v, _SOIL_LIMITS[leaf])
         if key.startswith("dbw.") and _is_number(v) and v < 0.0:
             raise ParameterError(key, f"non-physical value {v!r}: must be >= 0")
+
+
+def check_between(key: str, values: dict, key_min: str, key_max: str) -> None:
+    """Refuse ``values[key_min] > values[key_max]`` and a ``values[key]`` outside them (the step clamps ``key``
+    to them: a value outside would be changed silently).
+
+    Raises
+    ------
+    ParameterError
+        Naming the key at fault.
+    """
+    lo, hi, v = values[key_min], values[key_max], values[key]
+    if lo > hi:
+        raise ParameterError(key_min, f"{lo} exceeds {key_max} {hi}")
+    if not lo <= v <= hi:
+        raise ParameterError(key, f"{v} is outside {key_min} .. {key_max} ({lo} .. {hi}): the model would clamp it")
 
 
 def _tree_get(tree: dict, key: str) -> dict:
@@ -647,7 +679,7 @@ def _build_dbw(values: dict) -> dict:
     return out
 
 
-def read_parameter_tree(path: str | Path) -> tuple:
+def read_parameter_tree(path: str | Path, shipped: str | Path | None = None) -> tuple:
     """Read a parameter file (polaris.json form) into its tree and flat value tables.
 
     Shared by every vehicle's loader (the Ranger's :func:`load_parameters`, the
@@ -657,6 +689,9 @@ def read_parameter_tree(path: str | Path) -> tuple:
     ----------
     path : str or Path
         JSON file of sections whose leaves are ``{"value": ..., "basis": ...}``.
+    shipped : str or Path, optional
+        The vehicle's shipped file: each value of ``path`` must have the type of the
+        same key there (a number where it has a number; keys it lacks keep their own).
 
     Returns
     -------
@@ -683,8 +718,11 @@ def read_parameter_tree(path: str | Path) -> tuple:
     defaults: dict = {}
     _flatten(tree, "", defaults)
     values = copy.deepcopy(defaults)
+    kinds = defaults
+    if shipped is not None and Path(shipped).resolve() != p.resolve():
+        kinds = read_parameter_tree(shipped)[1]
     for key, v in defaults.items():
-        values[key] = _check_type(key, v, v)
+        values[key] = _check_type(key, kinds.get(key, v), v)
     return tree, defaults, values
 
 
@@ -749,7 +787,7 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
         unreadable file. The message names the key and the reason.
     """
     p = Path(path) if path is not None else default_config_path()
-    tree, defaults, values = read_parameter_tree(p)
+    tree, defaults, values = read_parameter_tree(p, default_config_path())
     apply_overrides(tree, defaults, values, overrides)
     if occupants is not None:
         if isinstance(occupants, bool) or not isinstance(occupants, int):

@@ -156,8 +156,12 @@ def _run_one(path: str, out: Path, sets: list, plots: bool, progress: bool, quie
         if res.ledger['residual_j'] == res.ledger['residual_j']:
             print(f"  ledger residual {res.ledger['residual_j']:.4g} J "
                   f"({100 * res.ledger['relative_residual']:.4f} % of the fuel energy)")
-        else:
+        elif sc.model == "kinematic":
             print("  no energy ledger at the kinematic level")
+        else:
+            print("  energy ledger not finite")
+        if res.stop_reason.startswith("diverged"):
+            print(f"  FAILED: the run {res.stop_reason} (a parameter outside the model's range?)")
         for name, r in res.vehicles.items():
             failed = [m for m, e in r.expect.items() if not e["passed"]]
             print(f"  vehicle {name} ({r.scenario.model}, {r.scenario.control}): final speed "

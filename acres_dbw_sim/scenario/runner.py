@@ -47,6 +47,9 @@ from ..simulation import Simulation
 from .schema import STREAMED, Scenario
 from .signals import COLUMN_NAMES, INDEX, RowReader, csv_format, evaluate_metric
 
+DIVERGENCE_COLUMNS = ("x_m", "y_m", "z_m", "yaw_rad", "vx_mps", "speed_mps")
+"""Columns every model level fills: a non-finite value in one of them fails the run (run_scenario)."""
+
 __all__ = ["RunResult", "run_scenario", "write_outputs", "finite_json", "OUTPUT_FILES"]
 
 #: Files a run writes into its output directory.
@@ -68,7 +71,7 @@ class RunResult:
     simulated_s : float
         Simulated time [s].
     stop_reason : str
-        ``duration`` or ``stop_when: <condition>``.
+        ``duration``, ``stop_when: <condition>`` or ``diverged: ...`` (a non-finite state: the run fails).
     wall_s : float
         Wall time of the stepping loop [s].
     metrics : dict
@@ -257,7 +260,14 @@ def _run_single(sc: Scenario, terrain, progress, controller) -> RunResult:
     data = np.frombuffer(buf, dtype=np.float64).reshape(-1, len(COLUMN_NAMES))
     led = v.ledger.as_dict()
     led["relative_residual"] = v.ledger.relative_residual if math.isfinite(v.ledger.fuel_j) else math.nan
+    # the state every model level fills: a non-finite value means the run diverged (a parameter far outside
+    # the model's range); it fails, whatever its expectations say
+    state = data[:, [INDEX[c] for c in DIVERGENCE_COLUMNS]]
+    bad = np.flatnonzero(~np.isfinite(state).all(axis=1))
+    if bad.size:
+        reason = f"diverged: non-finite state from t = {data[bad[0], INDEX['t_s']]:.4g} s"
     res = RunResult(sc, data, steps, steps * sc.dt_s, reason, wall, ledger=led)
+    res.passed = not bad.size
     values: dict = {}
     for m in sc.metrics:
         values[m.name] = evaluate_metric(m, data, values)

@@ -24,7 +24,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...model.params import RPM_TO_RAD_S, ParameterError, _check_range, apply_overrides, read_parameter_tree
+from ...model.params import (GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
+                             RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, _check_range, apply_overrides,
+                             check_between, read_parameter_tree)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
@@ -361,7 +363,8 @@ _LIMITS = {
     "tyres.damping_fade_speed_mps": _POS, "tyres.hard_slip_stiffness": _POS, "tyres.slip_speed_floor_mps": _POS,
     "tyres.sinkage_limit_m": _POS, "tyres.water_drag_coefficient": _NONNEG,
     "tyres.motion_resistance_speed_mps": _POS, "chassis.probe_iterations": (1, 10, True),
-    "tyres.lug_correction": _NONNEG, "tyres.rolling_coefficient_max": _NONNEG, "tyres.water_density_kg_m3": _NONNEG,
+    "tyres.lug_correction": LUG_CORRECTION_LIMITS, "tyres.rolling_coefficient_max": ROLLING_MAX_LIMITS,
+    "tyres.water_density_kg_m3": WATER_DENSITY_LIMITS,
     "chassis.body_box.front_overhang_m": _NONNEG, "chassis.body_box.half_width_m": _POS,
     "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS, "chassis.body_box.stiffness_n_m": _POS,
     "chassis.body_box.damping_n_s_m": _NONNEG, "chassis.body_box.friction": _NONNEG,
@@ -377,7 +380,7 @@ _LIMITS = {
     "transmission.front_lead_ratio": (0.0, 0.1, True), "transmission.direction_change_mps": _NONNEG,
     "pto.pto_kw": _NONNEG, "pto.max_pto_kw": _NONNEG, "pto.pto_efficiency": _UNIT, "pto.hydraulic_kw": _NONNEG,
     "pto.hydraulic_efficiency": _UNIT, "fuel.tank_l": _NONNEG, "fuel.lhv_j_kg": _POS, "fuel.density_kg_l": _POS,
-    "fuel.indicated_efficiency": (0.05, 0.7, True), "fuel.indicated_efficiency_min": _UNIT,
+    "fuel.indicated_efficiency": _UNIT, "fuel.indicated_efficiency_min": _UNIT,
     "fuel.indicated_efficiency_max": _UNIT, "pto.pto_540_engine_rpm": _POS, "pto.pto_1000_engine_rpm": _POS,
     "implement.empty_mass_kg": _NONNEG, "implement.payload_kg": _NONNEG, "implement.rated_payload_kg": _NONNEG,
     "implement.hitch_overhang_m": _NONNEG, "implement.hitch_to_cg_m": _POS,
@@ -386,11 +389,11 @@ _LIMITS = {
     "implement.design_speed_kmh": _POS, "implement.draft_n": _NONNEG,
     "implement.custom_speed_factor_h_km": _NONNEG,
     "constants.rest_extension_m": _POS, "constants.compression_datum_m": _POS,
-    "constants.rest_compression_m": _NONNEG, "constants.bump_start_m": _NONNEG, "constants.max_load_factor": _POS,
+    "constants.rest_compression_m": _NONNEG, "constants.bump_start_m": _NONNEG, "constants.max_load_factor": MAX_LOAD_FACTOR_LIMITS,
     "constants.front_wheel_mass_kg": _POS, "constants.rear_wheel_mass_kg": _POS, "constants.brake_gain": _NONNEG,
     "constants.air_density_kg_m3": _NONNEG, "constants.drag_coefficient": _NONNEG,
     "constants.frontal_area_m2": _NONNEG, "constants.idle_gain_s_rad": _NONNEG, "constants.idle_limit": _UNIT0,
-    "constants.speed_governor_band_mps": _POS,
+    "constants.speed_governor_band_mps": GOVERNOR_BAND_LIMITS,
 "constants.power_speed_floor_rad_s": _POS,
     "constants.stall_low_fraction": (0.0, 1.0, True), "constants.clutch_command_min": _UNIT0,
     "constants.clutch_brake_max": _UNIT, "constants.spin_scale_rad_s": _POS, "constants.angular_damping": _NONNEG,
@@ -430,8 +433,11 @@ def _validate(v: dict) -> None:
             raise ParameterError(f"engine.torque_curve_rpm[{i}]", "speeds must increase strictly")
     if max(v["engine.torque_curve_nm"]) <= 0.0:
         raise ParameterError("engine.torque_curve_nm", "the full-load curve has no positive torque")
-    if v["fuel.indicated_efficiency_min"] > v["fuel.indicated_efficiency_max"]:
-        raise ParameterError("fuel.indicated_efficiency_min", "must not exceed fuel.indicated_efficiency_max")
+    check_between("fuel.indicated_efficiency", v, "fuel.indicated_efficiency_min", "fuel.indicated_efficiency_max")
+    for end in ("front", "rear"):
+        if v["tyres.sinkage_limit_m"] >= v[f"tyres.{end}_radius_m"]:
+            raise ParameterError("tyres.sinkage_limit_m", f"{v['tyres.sinkage_limit_m']} m: a rut deeper than the "
+                                 f"tyre's radius tyres.{end}_radius_m {v[f'tyres.{end}_radius_m']} m")
     if v["engine.idle_rpm"] >= v["engine.max_rpm"]:
         raise ParameterError("engine.idle_rpm", f"idle {v['engine.idle_rpm']} rev/min must be below "
                              f"engine.max_rpm {v['engine.max_rpm']}")
@@ -476,7 +482,7 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
         range or not among the allowed choices; the message names the key.
     """
     p = Path(path) if path is not None else default_config_path()
-    tree, defaults, values = read_parameter_tree(p)
+    tree, defaults, values = read_parameter_tree(p, default_config_path())
     apply_overrides(tree, defaults, values, overrides)
     _validate(values)
     return _assemble(values, str(p))
