@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...model.params import (GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
                              RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, _check_range, apply_overrides,
-                             check_between, read_parameter_tree)
+                             check_between, load_parameters, parse_overrides, read_parameter_tree)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
@@ -310,6 +310,9 @@ class MaxxumParameters:
     values : dict
         Flat ``{json_path: value}`` after overrides.
     source_path : str
+    world_overrides : str
+        The overrides of the world's tables (``surfaces.*``, ``soils.*``: ``config/polaris.json``,
+        shared by both vehicles), for the Tractor's :func:`~acres_dbw_sim.model.params.load_parameters`.
     """
 
     chassis: ChassisParams
@@ -325,6 +328,7 @@ class MaxxumParameters:
     dbw_brake_full_bar: float
     values: dict = field(repr=False)
     source_path: str = ""
+    world_overrides: str = ""
 
 
 def default_config_path() -> Path:
@@ -483,9 +487,31 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
     """
     p = Path(path) if path is not None else default_config_path()
     tree, defaults, values = read_parameter_tree(p, default_config_path())
-    apply_overrides(tree, defaults, values, overrides)
+    own, world = split_world_overrides(overrides)
+    apply_overrides(tree, defaults, values, own)
     _validate(values)
-    return _assemble(values, str(p))
+    if world:
+        load_parameters(overrides=world)   # the world's keys are checked where they live: ParameterError names them
+    return replace(_assemble(values, str(p)), world_overrides=world)
+
+
+WORLD_SECTIONS = ("surfaces.", "soils.")
+"""Override keys that belong to the world's tables (config/polaris.json), not to the tractor's file."""
+
+
+def split_world_overrides(overrides: str | None) -> tuple:
+    """(the tractor's overrides, the world's: keys under :data:`WORLD_SECTIONS`) of ``"key=value;..."``.
+
+    Raises
+    ------
+    ParameterError
+        For a malformed pair (:func:`~acres_dbw_sim.model.params.parse_overrides`).
+    """
+    own, world = [], []
+    for key, idx, raw in parse_overrides(overrides):
+        pair = f"{key}{'' if idx is None else f'[{idx}]'}={raw}"
+        (world if key.startswith(WORLD_SECTIONS) else own).append(pair)
+    return ";".join(own), ";".join(world)
 
 
 def _assemble(v: dict, source_path: str) -> MaxxumParameters:

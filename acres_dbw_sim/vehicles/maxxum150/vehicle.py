@@ -251,7 +251,7 @@ class Tractor:
         if not (1.0 / 1000.0 - 1e-12 <= dt_s <= 1.0 / 60.0 + 1e-12):
             raise ValueError(f"dt_s={dt_s!r} outside 1/1000..1/60 s")
         self.params = P = params if params is not None else load_maxxum_parameters()
-        self.world = load_parameters()            # the surface table shared by both vehicles
+        self.world = load_parameters(overrides=P.world_overrides)   # the surface and soil tables of both vehicles
         self.surfaces = self.world.surfaces
         self.terrain = terrain if terrain is not None else FlatTerrain(surface="concrete")
         self.terrain.bind([s.name for s in self.surfaces])
