@@ -281,6 +281,18 @@ def test_dry_sand_40_percent_is_not_climbed(params):
     assert v.wheel_spin_rad_s[2] * params.tyres.radius_m > 20.0 * v.speed_mps   # spinning in place
 
 
+def test_a_reset_starts_on_undisturbed_ground(params):
+    """After digging in, a reset places the vehicle at its static sinkage: no slip sinkage carried over."""
+    dug = _climb(params, 40.0, seconds=20.0)[1]
+    assert min(dug.sinkage_m) == pytest.approx(params.tyres.sinkage_limit_m)
+    fresh = Vehicle(params, FlatTerrain(grade_pct=40.0, surface="sand"))
+    for v in (dug, fresh):
+        v.reset(gear=Gear.PARK)
+        v.step(_inp(v))
+    assert dug.sinkage_m == fresh.sinkage_m
+    assert dug.position_m == fresh.position_m
+
+
 def test_slip_sinkage_law():
     """dz_d/dt = (k_d |v_s| - z_d |v_x|) / l, implicit Euler: steady state k_d |v_s| / |v_x|; no slip: it fills
     in over the travel; spinning on the spot: it grows to the limit; k_d = 0: none."""
