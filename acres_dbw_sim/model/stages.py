@@ -114,7 +114,8 @@ K_INERTIA_INV = K_INERTIA + 9      # its inverse (9) [1/(kg m^2)]
 K_BOX = K_INERTIA_INV + 9          # 8 x (x, y, z): corners of the body box relative to the centre of mass [m]
 K_SURF = K_BOX + 24                # per surface, SURF_SIZE values (SF_*)
 # Per surface: friction mu [-], rolling coefficient f [-], water depth h_w [m], 1.0 on soil, then the soil
-# class: Bekker n [-], k_c [N/m^(n+1)], k_phi [N/m^(n+2)], cohesion c [Pa], friction angle phi [rad], K [m].
+# class: Bekker n [-], k_c [N/m^(n+1)], k_phi [N/m^(n+2)], cohesion c [Pa], friction angle phi [rad], K [m],
+# slip-sinkage length k_d [m] (soil.py slip_sinkage_m).
 SF_MU, SF_F, SF_WATER, SF_SOIL, SF_N, SF_KC, SF_KPHI, SF_C, SF_PHI, SF_K, SF_DIG = range(11)
 SURF_SIZE = 11
 # Wheel state sw.
