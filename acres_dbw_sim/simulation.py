@@ -29,6 +29,10 @@ from .model.params import VehicleParameters, load_parameters
 from .model.terrain import FlatTerrain, Terrain
 from .model.vehicle import Vehicle, VehicleInputs
 
+#: the DBW's integer gear request and AWD switch as the model's enums (a lookup, not an enum call per step)
+_GEAR_OF = {int(g): g for g in Gear}
+_DRIVE_MODE_OF = {int(m): m for m in DriveMode}
+
 __all__ = ["Simulation", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS", "VEHICLES", "tractor_dbw_parameters"]
 
 #: Model levels behind the DBW: the full Polaris model, or the kinematic one (model/kinematic.py).
@@ -191,8 +195,9 @@ class Simulation:
         inp.pedal = out.pedal
         inp.brake_line_bar = out.brake_line_bar
         inp.steering_wheel_deg = out.steering_wheel_deg
-        inp.gear_request = Gear(out.gear_request) if out.gear_request in (0, 1, 2, 3, 4, 5) else Gear.NONE
-        inp.drive_mode = DriveMode(out.drive_mode)
+        inp.gear_request = _GEAR_OF.get(out.gear_request, Gear.NONE)
+        mode = _DRIVE_MODE_OF.get(out.drive_mode)
+        inp.drive_mode = mode if mode is not None else DriveMode(out.drive_mode)  # raises for a bad number
         if out.gear_manual_request:
             self.vehicle.select_gear(out.gear_manual_request)   # only a vehicle with manual gears gets one
         self.vehicle.step(inp)

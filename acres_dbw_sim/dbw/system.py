@@ -266,6 +266,64 @@ class _StateView:
         self.gear_manual = 0
 
     def read(self, s: object) -> None:
+        """Copy the quantities from the vehicle ``s`` (its attributes, see the class).
+
+        The common case, a vehicle with every attribute and every value finite,
+        is read directly (one sum tells that all are finite: NaN or inf in any
+        term makes it non-finite); anything else goes through ``_read_checked``,
+        which replaces a missing or non-finite value with its default. Both give
+        the same result for a finite vehicle.
+        """
+        try:
+            vb = s.velocity_body_mps
+            speed = s.speed_mps
+            w = s.angular_velocity_body_rad_s
+            fs = s.specific_force_body_mps2
+            ws = s.wheel_spin_rad_s
+            bt = s.brake_torque_nm
+            fy = s.wheel_fy_n
+            rpm = s.engine_rpm
+            te = s.engine_torque_nm
+            cvt = s.cvt_ratio
+            fuel = s.fuel_l
+            gear = s.gear
+            gear_target = s.gear_target
+            shifting = s.shift_in_progress
+            reject = s.last_gear_reject
+            mode = s.drive_mode
+            total = (vb[0] + speed + w[0] + w[1] + w[2] + fs[0] + fs[1] + fs[2] + ws[0] + ws[1] + ws[2] + ws[3]
+                     + bt[0] + bt[1] + bt[2] + bt[3] + fy[0] + fy[1] + rpm + te + cvt + fuel)
+            fast = total - total == 0.0 and isinstance(gear, int) and isinstance(gear_target, int)
+        except (AttributeError, TypeError, IndexError):
+            fast = False
+        if not fast:
+            self._read_checked(s)
+            return
+        self.v = v = float(vb[0])
+        self.speed = abs(float(speed))
+        self.omega[:] = w
+        self.f_spec[:] = fs
+        self.gear = gear = int(gear)
+        self.gear_target = int(gear_target)
+        self.shifting = bool(shifting)
+        self.gear_reject = int(_f(reject))
+        self.gear_manual = int(_f(getattr(s, "manual_gear", 0)))
+        self.drive_mode = int(_f(mode, AWD))
+        self.engine_rpm = float(rpm)
+        self.engine_torque = float(te)
+        self.cvt_ratio = float(cvt)
+        self.brake_torque = bt[0] + bt[1] + bt[2] + bt[3]
+        self.fuel_l = float(fuel)
+        self.fy_front = fy[0] + fy[1]
+        if self.prndl:  # sign from the gear lever, not from the wheels (DIR_PRNDL)
+            sg = -1.0 if gear == _REVERSE else 1.0
+            self.v = sg * abs(v)
+            self.wheel_spin[:] = (sg * abs(ws[0]), sg * abs(ws[1]), sg * abs(ws[2]), sg * abs(ws[3]))
+        else:
+            self.wheel_spin[:] = ws
+
+    def _read_checked(self, s: object) -> None:
+        """``read`` for a vehicle with missing or non-finite attributes (each read as its default)."""
         vb = getattr(s, "velocity_body_mps", None)
         self.v = _f(vb[0]) if vb is not None else _f(getattr(s, "speed_mps", 0.0))
         self.speed = abs(_f(getattr(s, "speed_mps", self.v), abs(self.v)))
@@ -301,6 +359,9 @@ class _StateView:
             self.v = sg * abs(self.v)
             for i in range(4):
                 self.wheel_spin[i] = sg * abs(self.wheel_spin[i])
+
+
+_REVERSE = int(Gear.REVERSE)
 
 
 def _vin_ok(vin: str) -> bool:

@@ -1,0 +1,81 @@
+"""The DBW's copy of the vehicle state (system._StateView): the direct read of a
+finite vehicle equals the checked read, for every vehicle; a non-finite or
+missing value reads as its default."""
+
+from __future__ import annotations
+
+import math
+import types
+
+import pytest
+
+from acres_dbw_sim.dbw.commands import ENABLE, SteeringCmd, ThrottleCmd
+from acres_dbw_sim.dbw.system import DIR_PRNDL, DIR_SENSOR, _StateView
+from acres_dbw_sim.model.enums import Gear
+from acres_dbw_sim.simulation import Simulation
+
+SLOTS = _StateView.__slots__
+
+
+def _snapshot(view: _StateView) -> dict:
+    out = {}
+    for name in SLOTS:
+        v = getattr(view, name)
+        out[name] = list(v) if isinstance(v, list) else v
+    return out
+
+
+def _both(vehicle: object, dir_src: int, monkeypatch, direct: bool) -> tuple[dict, dict]:
+    """``read`` (with ``direct``: it must not fall back to the checked read) and the checked read."""
+    fast, checked = _StateView(dir_src), _StateView(dir_src)
+    checked._read_checked(vehicle)
+    with monkeypatch.context() as m:
+        if direct:
+            m.setattr(_StateView, "_read_checked", lambda self, s: pytest.fail("the direct read fell back"))
+        fast.read(vehicle)
+    return _snapshot(fast), _snapshot(checked)
+
+
+def _driven(vehicle: str, model: str, gear: Gear) -> Simulation:
+    """A vehicle under way (wheel spin, engine, steering, tyre forces) in ``gear``."""
+    sim = Simulation(vehicle=vehicle, model=model, gear=gear)
+    sim.submit(ENABLE)
+    for k in range(240):
+        if k % 6 == 0:
+            sim.submit(ThrottleCmd(cmd=30.0, cmd_type=ThrottleCmd.CMD_PEDAL_RAW, enable=True))
+            sim.submit(SteeringCmd(cmd=90.0, cmd_type=SteeringCmd.CMD_ANGLE, enable=True))
+        sim.step()
+    return sim
+
+
+# the kinematic level leaves the powertrain quantities NaN (not modelled): always the checked read
+@pytest.mark.parametrize("vehicle,model,direct", [("polaris", "full", True), ("polaris", "kinematic", False),
+                                                  ("maxxum150", "full", True)])
+@pytest.mark.parametrize("gear", [Gear.DRIVE, Gear.REVERSE])
+@pytest.mark.parametrize("dir_src", [DIR_PRNDL, DIR_SENSOR])
+def test_direct_read_equals_checked_read(vehicle, model, direct, gear, dir_src, monkeypatch):
+    sim = _driven(vehicle, model, gear)
+    fast, checked = _both(sim.vehicle, dir_src, monkeypatch, direct)
+    assert fast == checked
+    assert fast["speed"] > 0.1 and any(w != 0.0 for w in fast["wheel_spin"])  # the state is not trivial
+    assert (fast["v"] < 0.0) == (gear == Gear.REVERSE)  # under way in the gear's direction
+
+
+def test_non_finite_or_missing_values_read_as_defaults():
+    sim = _driven("polaris", "full", Gear.DRIVE)
+    src = sim.vehicle
+    fake = types.SimpleNamespace(**{name: getattr(src, name) for name in (
+        "velocity_body_mps", "speed_mps", "angular_velocity_body_rad_s", "specific_force_body_mps2",
+        "wheel_spin_rad_s", "brake_torque_nm", "wheel_fy_n", "engine_rpm", "engine_torque_nm", "cvt_ratio",
+        "fuel_l", "gear", "gear_target", "shift_in_progress", "last_gear_reject", "drive_mode")})
+    fake.engine_rpm = math.nan
+    fake.wheel_spin_rad_s = (1.0, math.inf, 2.0, 3.0)
+    view = _StateView(DIR_SENSOR)
+    view.read(fake)
+    assert view.engine_rpm == 0.0
+    assert view.wheel_spin == [1.0, 0.0, 2.0, 3.0]
+    assert view.v == pytest.approx(src.velocity_body_mps[0])
+    del fake.fuel_l, fake.wheel_fy_n
+    fake.engine_rpm = 1500.0
+    view.read(fake)
+    assert math.isnan(view.fuel_l) and view.fy_front == 0.0 and view.engine_rpm == 1500.0
