@@ -14,7 +14,7 @@ setup(
         ("share/ament_index/resource_index/packages", [f"resource/{PACKAGE}"]),
         (f"share/{PACKAGE}", ["package.xml"]),
         (f"share/{PACKAGE}/launch", glob("launch/*.py")),
-        (f"share/{PACKAGE}/config", glob("config/*.json") + glob("config/*.yaml")),
+        (f"share/{PACKAGE}/config", glob("config/*.json") + glob("config/*.yaml") + glob("config/*.xml")),
         (f"share/{PACKAGE}/rviz", glob("rviz/*.rviz")),
     ],
     install_requires=["setuptools"],

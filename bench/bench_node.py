@@ -20,9 +20,8 @@ Measures, each with the node as a separate process on this machine:
    With ``--busy N`` the stamps are measured while N processes spin on the CPU
    (niceness 0, as the node; ``--busy 2`` keeps both cores of this machine busy),
    the "machine busy" of issue 13;
-7. launch to first odometry: wall time from starting ``sim_node`` to the first
-   ``odom`` message, with the numba kernels cached as ``make bootstrap`` leaves
-   them (target < 2 s);
+7. launch to first odometry: in ``bench/bench_first_odom.py`` (DDS discovery
+   in both orders of start, each in its own domain);
 8. node CPU with a subscriber on every topic also with ``report_rates: vehicle``
    (targets <= 15 % mission, <= 10 % vehicle);
 9. ``--fleet N`` (issue 16): one process serving N full-model vehicles
@@ -338,26 +337,6 @@ def bench_stamps(node, seconds: float, tmp: Path) -> None:
             stop_node(proc)
 
 
-def bench_first_odom(node, runs: int = 3) -> None:
-    """Start to first odom [s], kernels cached (as after make bootstrap / make test)."""
-    times = []
-    for k in range(runs):
-        got: list[float] = []
-        ns = f"first{k}"
-        sub = node.create_subscription(Odometry, f"/{ns}/odom", lambda _m: got.append(time.monotonic()), 10)
-        t0 = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.node", "--ros-args", "-r", f"__ns:=/{ns}"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        try:
-            while not got and time.monotonic() - t0 < 60.0:
-                rclpy.spin_once(node, timeout_sec=0.002)
-            times.append(got[0] - t0 if got else float("nan"))
-        finally:
-            stop_node(proc)
-            node.destroy_subscription(sub)
-    print(f"launch to first odometry (kernels cached): {', '.join(f'{t:.2f}' for t in times)} s ({load()})")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz", type=int, default=0, help="random commands to send (0 = skip)")
@@ -379,7 +358,6 @@ def main() -> int:
         if args.fleet_only:
             return 0
         if not args.stamps_only:
-            bench_first_odom(node)
             bench_realtime(node)
             bench_realtime(node, "report_rates:=vehicle")
         if args.stamps > 0:

@@ -1,0 +1,59 @@
+"""The node's Fast DDS participant profile (docs/discovery.md): the shipped file
+announces every 0.3 s and changes nothing else, is installed with the package,
+and the node uses it only where the user has not chosen otherwise."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from acres_dbw_sim.node import FASTDDS_PROFILE_NAME, use_fast_discovery_profile
+
+ROOT = Path(__file__).resolve().parents[1]
+PROFILE = ROOT / "config" / FASTDDS_PROFILE_NAME
+NS = {"f": "http://www.eprosima.com"}
+
+
+def test_the_profile_sets_only_a_0_3_s_announcement_period():
+    root = ET.parse(PROFILE).getroot()
+    participants = root.findall("f:profiles/f:participant", NS)
+    assert len(participants) == 1 and participants[0].get("is_default_profile") == "true"
+    rtps = participants[0].find("f:rtps", NS)
+    # one setting: rtps/builtin/discovery_config/leaseAnnouncement, nothing beside it
+    assert [c.tag.split("}")[1] for c in rtps] == ["builtin"]
+    builtin = rtps.find("f:builtin", NS)
+    assert [c.tag.split("}")[1] for c in builtin] == ["discovery_config"]
+    disc = builtin.find("f:discovery_config", NS)
+    assert [c.tag.split("}")[1] for c in disc] == ["leaseAnnouncement"]
+    lease = disc.find("f:leaseAnnouncement", NS)
+    period = int(lease.find("f:sec", NS).text) + 1e-9 * int(lease.find("f:nanosec", NS).text)
+    assert period == pytest.approx(0.3)
+
+
+def test_setup_installs_the_profile_with_the_config():
+    text = (ROOT / "setup.py").read_text()
+    assert 'glob("config/*.xml")' in text
+
+
+def test_the_node_uses_the_shipped_profile_when_nothing_else_is_set():
+    env = {}
+    path = use_fast_discovery_profile(env)
+    assert path is not None and Path(path).resolve() == PROFILE.resolve()
+    assert env["FASTDDS_DEFAULT_PROFILES_FILE"] == path
+    env = {"RMW_IMPLEMENTATION": "rmw_fastrtps_cpp"}
+    assert use_fast_discovery_profile(env) == path
+
+
+@pytest.mark.parametrize("env", [
+    {"FASTDDS_DEFAULT_PROFILES_FILE": "/home/me/my_profile.xml"},
+    {"FASTRTPS_DEFAULT_PROFILES_FILE": "/home/me/legacy.xml"},
+    {"RMW_IMPLEMENTATION": "rmw_cyclonedds_cpp"},
+    {"RMW_IMPLEMENTATION": "rmw_zenoh_cpp"},
+    {"ACRES_FASTDDS_PROFILE": "0"},
+])
+def test_the_users_choice_is_left_alone(env):
+    before = dict(env)
+    assert use_fast_discovery_profile(env) is None
+    assert env == before
