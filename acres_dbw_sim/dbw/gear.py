@@ -40,13 +40,13 @@ from __future__ import annotations
 
 from .commands import GearCmd
 from .decode import as_enum
-from .msg_fields import CmdSrc, Gear, GearReject
+from .msg_fields import G_CALIBRATE, G_DRIVE, G_MANUAL, G_NONE, G_PARK, SRC_USER, GearReject
 
 __all__ = ["GearActuator"]
 
 _KNOWN = frozenset({0, 1, 2, 3, 4, 5, 6, 7, 15})
 _SUPPORTED = frozenset({1, 2, 3, 4, 5})
-_MANUAL = int(Gear.MANUAL)
+_MANUAL = G_MANUAL
 
 
 class GearActuator:
@@ -84,9 +84,9 @@ class GearActuator:
 
     def reset(self) -> None:
         """Power-on state: no request, no reject."""
-        self.pending = int(Gear.NONE)
+        self.pending = G_NONE
         self.reject = int(GearReject.NONE)
-        self.cmd_src = int(CmdSrc.USER)
+        self.cmd_src = SRC_USER
         self.fault_injected = False
         self.override_active = False
         self.return_to_park = False
@@ -95,7 +95,7 @@ class GearActuator:
         self._sent = False
 
     def command(self, msg: GearCmd, dbw_enabled: bool, speed_mps: float, gear: int,
-                shifting: bool, override_any: bool, src: int = int(CmdSrc.USER),
+                shifting: bool, override_any: bool, src: int = SRC_USER,
                 park_locked: bool = False) -> int:
         """Handle one gear command event; return the reject reason (``GearReject``).
 
@@ -119,9 +119,9 @@ class GearActuator:
             The brake-hold budget is exhausted (``req_shift_park``): no shift out of PARK.
         """
         cmd = as_enum(getattr(msg, "cmd", 0), _KNOWN)
-        if cmd == int(Gear.CALIBRATE):
+        if cmd == G_CALIBRATE:
             return self.reject
-        if not dbw_enabled or cmd == int(Gear.NONE):
+        if not dbw_enabled or cmd == G_NONE:
             return self.reject  # forwarded as NONE: no request, nothing changes
         self.return_to_park = bool(getattr(msg, "return_to_park", False) is True)
         manual = 0
@@ -139,13 +139,13 @@ class GearActuator:
         elif manual > 0:
             # a powershift in DRIVE at any speed; from another position the lever's checks apply
             r = GearReject.NONE
-            if gear != int(Gear.DRIVE) or shifting:
-                r = self._lever_checks(int(Gear.DRIVE), gear, shifting, speed_mps, park_locked)
+            if gear != G_DRIVE or shifting:
+                r = self._lever_checks(G_DRIVE, gear, shifting, speed_mps, park_locked)
             if r == GearReject.NONE:
                 self.manual_request = manual
                 self.manual_cmd = manual
-                if gear != int(Gear.DRIVE):
-                    self.pending = int(Gear.DRIVE)
+                if gear != G_DRIVE:
+                    self.pending = G_DRIVE
                     self.cmd_src = src
                     self._sent = False
             self.reject = int(r)
@@ -158,7 +158,7 @@ class GearActuator:
             r = GearReject.SHIFT_IN_PROGRESS
         elif abs(speed_mps) >= self.max_shift_speed_mps:
             r = GearReject.VEHICLE_SPEED
-        elif park_locked and cmd != int(Gear.PARK) and (gear == int(Gear.PARK) or self.pending == int(Gear.PARK)):
+        elif park_locked and cmd != G_PARK and (gear == G_PARK or self.pending == G_PARK):
             r = GearReject.BRAKE_HOLD
         else:
             r = GearReject.NONE
@@ -174,7 +174,7 @@ class GearActuator:
             return GearReject.SHIFT_IN_PROGRESS
         if abs(speed_mps) >= self.max_shift_speed_mps:
             return GearReject.VEHICLE_SPEED
-        if park_locked and cmd != int(Gear.PARK) and (gear == int(Gear.PARK) or self.pending == int(Gear.PARK)):
+        if park_locked and cmd != G_PARK and (gear == G_PARK or self.pending == G_PARK):
             return GearReject.BRAKE_HOLD
         return GearReject.NONE
 
@@ -195,10 +195,10 @@ class GearActuator:
         speed_mps : float
             Vehicle speed [m/s]; no request at or above ``max_shift_speed_mps``.
         """
-        if (gear == int(Gear.PARK) or self.pending == int(Gear.PARK) or shifting or self.fault_injected
+        if (gear == G_PARK or self.pending == G_PARK or shifting or self.fault_injected
                 or abs(speed_mps) >= self.max_shift_speed_mps):
             return False
-        self.pending = int(Gear.PARK)
+        self.pending = G_PARK
         self._sent = False
         return True
 
@@ -219,12 +219,12 @@ class GearActuator:
         int
             ``Gear`` value to request, NONE when nothing is pending.
         """
-        if self.pending != int(Gear.NONE):
+        if self.pending != G_NONE:
             if self._sent:  # judge the lever only after it has seen the request
                 if gear == self.pending and not shifting:
-                    self.pending = int(Gear.NONE)
+                    self.pending = G_NONE
                 elif model_reject and not shifting:
                     self.reject = int(model_reject)
-                    self.pending = int(Gear.NONE)
-            self._sent = self.pending != int(Gear.NONE)
+                    self.pending = G_NONE
+            self._sent = self.pending != G_NONE
         return self.pending

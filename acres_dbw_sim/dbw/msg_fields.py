@@ -113,6 +113,14 @@ class CmdSrc(IntEnum):
     CALIBRATION = 6
 
 
+#: Gear and command-source numbers as plain ints for the per-step code (``int(Gear.PARK)`` is an
+#: enum lookup and a call each time; these are the same numbers).
+G_NONE, G_PARK, G_REVERSE, G_NEUTRAL, G_DRIVE, G_LOW, G_MANUAL, G_CALIBRATE = (
+    int(Gear.NONE), int(Gear.PARK), int(Gear.REVERSE), int(Gear.NEUTRAL), int(Gear.DRIVE), int(Gear.LOW),
+    int(Gear.MANUAL), int(Gear.CALIBRATE))
+SRC_USER, SRC_ULC = int(CmdSrc.USER), int(CmdSrc.ULC)
+
+
 class SystemState(IntEnum):
     """``ds_dbw_msgs/msg/SystemState`` constants (dbw-interface.md §2.1)."""
 

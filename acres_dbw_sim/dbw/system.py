@@ -49,7 +49,8 @@ from .commands import (
 )
 from .decode import as_enum
 from .gear import GearActuator
-from .msg_fields import AwdMode, CmdSrc, DiffLock, Gear, PrkBrkStat, SystemState, TurnSignal
+from .msg_fields import (G_NONE, G_PARK, G_REVERSE, SRC_ULC, SRC_USER, AwdMode, DiffLock, PrkBrkStat,
+                         SystemState, TurnSignal)
 from .params import DbwParameters
 from .pedals import BrakeActuator, ThrottleActuator
 from .status import ActuatorStatus, EngageLogic, FirmwareEngage
@@ -252,8 +253,8 @@ class _StateView:
         self.omega = [0.0, 0.0, 0.0]
         self.f_spec = [0.0, 0.0, 9.80665]
         self.wheel_spin = [0.0, 0.0, 0.0, 0.0]
-        self.gear = int(Gear.PARK)
-        self.gear_target = int(Gear.PARK)
+        self.gear = G_PARK
+        self.gear_target = G_PARK
         self.shifting = False
         self.gear_reject = 0
         self.drive_mode = AWD
@@ -316,7 +317,7 @@ class _StateView:
         self.fuel_l = float(fuel)
         self.fy_front = fy[0] + fy[1]
         if self.prndl:  # sign from the gear lever, not from the wheels (DIR_PRNDL)
-            sg = -1.0 if gear == _REVERSE else 1.0
+            sg = -1.0 if gear == G_REVERSE else 1.0
             self.v = sg * abs(v)
             self.wheel_spin[:] = (sg * abs(ws[0]), sg * abs(ws[1]), sg * abs(ws[2]), sg * abs(ws[3]))
         else:
@@ -339,7 +340,7 @@ class _StateView:
         if ws is not None:
             for i in range(4):
                 self.wheel_spin[i] = _f(ws[i])
-        self.gear = int(_f(getattr(s, "gear", int(Gear.PARK)), int(Gear.PARK)))
+        self.gear = int(_f(getattr(s, "gear", G_PARK), G_PARK))
         self.gear_target = int(_f(getattr(s, "gear_target", self.gear), self.gear))
         self.shifting = bool(getattr(s, "shift_in_progress", False))
         self.gear_reject = int(_f(getattr(s, "last_gear_reject", 0)))
@@ -355,13 +356,10 @@ class _StateView:
         fy = getattr(s, "wheel_fy_n", None)  # front tyres' lateral forces (steering column)
         self.fy_front = _f(fy[0] + fy[1]) if fy is not None else 0.0
         if self.prndl:  # sign from the gear lever, not from the wheels (DIR_PRNDL)
-            sg = -1.0 if self.gear == int(Gear.REVERSE) else 1.0
+            sg = -1.0 if self.gear == G_REVERSE else 1.0
             self.v = sg * abs(self.v)
             for i in range(4):
                 self.wheel_spin[i] = sg * abs(self.wheel_spin[i])
-
-
-_REVERSE = int(Gear.REVERSE)
 
 
 def _vin_ok(vin: str) -> bool:
@@ -460,7 +458,7 @@ class DbwSystem:
         self.outputs.pedal = 0.0
         self.outputs.brake_line_bar = 0.0
         self.outputs.steering_wheel_deg = self.steering.angle_deg
-        self.outputs.gear_request = int(Gear.NONE)
+        self.outputs.gear_request = G_NONE
         self.outputs.drive_mode = drive_mode
         self.drive_mode = drive_mode
         self.drive_mode_cmd = (0, 0)  # (awd_mode_cmd, rear_diff_cmd) in force
@@ -592,7 +590,7 @@ class DbwSystem:
             self.ulc.command(t_s, command, mask, clr)
         elif isinstance(command, GearCmd):
             s = self._state
-            self.gear.command(command, en, s.v, s.gear, s.shifting, self._any_override(), int(CmdSrc.USER),
+            self.gear.command(command, en, s.v, s.gear, s.shifting, self._any_override(), SRC_USER,
                               self.hold.req_shift_park)
         elif isinstance(command, TurnSignalCmd):
             self.turn_signal_t = t_s
@@ -746,9 +744,9 @@ class DbwSystem:
         # 4. ULC control and its gear requests
         if ulc_drives:
             ulc.step(s.v, s.gear, s.shifting, self.grade_mps2, self.accel_meas, s.engine_rpm, s.cvt_ratio)
-            if ulc.gear_request != int(Gear.NONE) and ulc.gear_request != self.gear.pending:
+            if ulc.gear_request != G_NONE and ulc.gear_request != self.gear.pending:
                 self.gear.command(GearCmd(cmd=ulc.gear_request), self.dbw_enabled, s.v, s.gear,
-                                  s.shifting, self._any_override(), int(CmdSrc.ULC), self.hold.req_shift_park)
+                                  s.shifting, self._any_override(), SRC_ULC, self.hold.req_shift_park)
         elif ulc.engaged or ulc.throttle_pct or ulc.brake_bar:
             ulc.disengage(s.v)
         else:
@@ -767,7 +765,7 @@ class DbwSystem:
         if hold.req_shift_park:
             self.gear.request_park(s.gear, s.shifting, s.v)
             # once PARK holds the vehicle the exhausted actuator lets go
-            self.brake.hold_exhausted = s.gear == int(Gear.PARK) and not s.shifting
+            self.brake.hold_exhausted = s.gear == G_PARK and not s.shifting
         else:
             self.brake.hold_exhausted = False
         if hold.req_shift_park != self._logged_shift_park:
@@ -892,7 +890,7 @@ class DbwSystem:
         # the limits the servo applies now (§2.9, §4.6; steering.py): rate and (speed-dependent) angle
         sr.limit_rate = stg.rate_limit if stg.rate_limit == math.inf else quantize(stg.rate_limit, 4.0)
         sr.limit_value = quantize(stg.angle_limit_deg, 1.0)
-        sr.cmd_src = int(CmdSrc.USER)
+        sr.cmd_src = SRC_USER
 
         # ---- brake
         br = r.brake_report
@@ -947,7 +945,7 @@ class DbwSystem:
         br.req_park_brake = hold.req_park_brake
         br.external_button = False
         br.comms_loss_armed = False
-        br.cmd_src = int(CmdSrc.ULC) if st_b.driven_by_ulc else int(CmdSrc.USER)
+        br.cmd_src = SRC_ULC if st_b.driven_by_ulc else SRC_USER
 
         # ---- throttle
         tr = r.throttle_report
@@ -970,7 +968,7 @@ class DbwSystem:
         tr.limiting_rate = thr.limiting_rate and st_t.enabled
         self._flags(tr, st_t)
         tr.limit_value = 100.0  # the percent set-point is clipped to 100 % (§4.8, pedals.py)
-        tr.cmd_src = int(CmdSrc.ULC) if st_t.driven_by_ulc else int(CmdSrc.USER)
+        tr.cmd_src = SRC_ULC if st_t.driven_by_ulc else SRC_USER
 
         # ---- gear
         gr = r.gear_report

@@ -68,7 +68,7 @@ import math
 from .actuators import quantize, clamp
 from .commands import UlcCmd
 from .decode import as_enum, as_flag, as_float, decode_ulc_limit
-from .msg_fields import Gear
+from .msg_fields import G_DRIVE, G_LOW, G_NONE, G_PARK, G_REVERSE
 from .params import DbwParameters
 from .status import ActuatorStatus
 from .ulc_model import PowertrainModel
@@ -138,7 +138,7 @@ class Ulc:
         self.braking = False
         self.throttle_pct = 0.0
         self.brake_bar = 0.0
-        self.gear_request = int(Gear.NONE)
+        self.gear_request = G_NONE
         self.stopped_s = 0.0
 
     def command(self, t_s: float, msg: UlcCmd, dbw_enabled: bool, auto_clear: bool) -> None:
@@ -178,9 +178,9 @@ class Ulc:
     def _wanted_gear(self, gear: int, direction: int) -> int:
         """Gear the ULC would like for a travel direction (+1, -1, 0)."""
         if direction > 0:
-            return gear if gear in (int(Gear.DRIVE), int(Gear.LOW)) else int(Gear.DRIVE)
+            return gear if gear in (G_DRIVE, G_LOW) else G_DRIVE
         if direction < 0:
-            return int(Gear.REVERSE)
+            return G_REVERSE
         return gear
 
     def step(self, v_mps: float, gear: int, shifting: bool, grade_mps2: float = 0.0,
@@ -256,7 +256,7 @@ class Ulc:
             governed = False
             direction = 1 if self.cmd > 0.0 else -1 if self.cmd < 0.0 else 0
         # ---- gear management
-        self.gear_request = int(Gear.NONE)
+        self.gear_request = G_NONE
         want = self._wanted_gear(gear, direction)
         slow = abs(v_mps) <= p.gear_max_shift_speed_mps
         stopping = self.cmd_type == 1 and target == 0.0 and abs(self.v_ref) < 1e-6
@@ -265,13 +265,13 @@ class Ulc:
         else:
             self.stopped_s = 0.0
         if direction != 0 and want != gear and slow and not shifting:
-            park_involved = gear == int(Gear.PARK)
+            park_involved = gear == G_PARK
             if self.enable_shift and (not park_involved or self.enable_shift_park):
                 self.gear_request = want
-        elif (stopping and self.enable_shift and self.enable_shift_park and gear != int(Gear.PARK)
+        elif (stopping and self.enable_shift and self.enable_shift_park and gear != G_PARK
               and not shifting and self.stopped_s >= p.ulc_park_delay_s):
-            self.gear_request = int(Gear.PARK)
-        d = -1.0 if gear == int(Gear.REVERSE) else 1.0 if gear in (int(Gear.DRIVE), int(Gear.LOW)) else 0.0
+            self.gear_request = G_PARK
+        d = -1.0 if gear == G_REVERSE else 1.0 if gear in (G_DRIVE, G_LOW) else 0.0
         wrong_gear = shifting or (direction != 0 and want != gear) or d == 0.0
         # ---- stand-still hold
         hold = stopping and abs(v_mps) < p.ulc_stop_speed_mps
@@ -282,7 +282,7 @@ class Ulc:
             self.brake_bar = 0.0 if self.coast_decel else p.ulc_hold_bar
             if wrong_gear and not hold and direction == 0 and d == 0.0 and not shifting:
                 # in P/N with nothing to do: no need to hold the pedals
-                self.brake_bar = 0.0 if gear == int(Gear.PARK) else self.brake_bar
+                self.brake_bar = 0.0 if gear == G_PARK else self.brake_bar
             return
         # ---- control
         err = (self.v_ref - v_mps) if self.cmd_type == 1 else 0.0
@@ -325,7 +325,7 @@ class Ulc:
         self.engaged = False
         self.throttle_pct = 0.0
         self.brake_bar = 0.0
-        self.gear_request = int(Gear.NONE)
+        self.gear_request = G_NONE
         self.v_ref = v_mps
         self.a_ref = 0.0
         self.integ = 0.0

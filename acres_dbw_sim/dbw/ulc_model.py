@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import math
 
-from .msg_fields import Gear
+from .msg_fields import G_DRIVE, G_LOW, G_REVERSE
 from .params import DbwParameters
 
 __all__ = ["PowertrainModel"]
@@ -120,9 +120,9 @@ class PowertrainModel:
         self._eta = min(1.0, max(0.05, p.cvt_belt_efficiency * p.cvt_gear_efficiency))
         self._rt = p.tyres_radius_m
         ir = [0.0] * 16  # rear reduction by Gear value (0 for P, N and NONE)
-        ir[int(Gear.DRIVE)] = p.gearbox_rear_high_ratio
-        ir[int(Gear.LOW)] = p.gearbox_rear_low_ratio
-        ir[int(Gear.REVERSE)] = p.gearbox_rear_reverse_ratio
+        ir[G_DRIVE] = p.gearbox_rear_high_ratio
+        ir[G_LOW] = p.gearbox_rear_low_ratio
+        ir[G_REVERSE] = p.gearbox_rear_reverse_ratio
         self._ir = tuple(ir)
         self._j_wheels = 4.0 * p.tyres_wheel_inertia_kg_m2
         self._j_s = p.cvt_secondary_inertia_kg_m2
