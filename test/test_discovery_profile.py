@@ -47,8 +47,8 @@ def test_the_node_uses_the_shipped_profile_when_nothing_else_is_set():
 
 
 @pytest.mark.parametrize("env", [
-    {"FASTDDS_DEFAULT_PROFILES_FILE": "/home/me/my_profile.xml"},
-    {"FASTRTPS_DEFAULT_PROFILES_FILE": "/home/me/legacy.xml"},
+    {"FASTDDS_DEFAULT_PROFILES_FILE": "my_profile.xml"},
+    {"FASTRTPS_DEFAULT_PROFILES_FILE": "legacy.xml"},
     {"RMW_IMPLEMENTATION": "rmw_cyclonedds_cpp"},
     {"RMW_IMPLEMENTATION": "rmw_zenoh_cpp"},
     {"ACRES_FASTDDS_PROFILE": "0"},

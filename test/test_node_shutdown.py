@@ -7,12 +7,14 @@ import os
 import random
 import signal
 import time
+import warnings
 from pathlib import Path
 
 import pytest
 import rclpy
 from ament_index_python.packages import get_package_prefix
 from nav_msgs.msg import Odometry
+from std_msgs.msg import Bool
 import ds_dbw_msgs.msg as dbw_msgs
 
 from conftest import wait_for
@@ -22,6 +24,27 @@ STOPS = int(os.environ.get("ACRES_TEST_STOPS", "50"))
 PARALLEL = 5   # nodes alive at once (in their own namespaces)
 
 
+def _why_no_odometry(node, ns: str, proc, spin) -> tuple[bool, str]:
+    """After a node's odometry did not come: (the node is stuck, what was seen).
+
+    A node is stepping when its 20 Hz ``dbw_enabled`` (published whether or not
+    anyone listens) arrives; then only this test's odometry subscription failed to
+    match over DDS. A node that DDS does not show in the graph was not discovered
+    (Fast DDS announces a participant from its own threads, whatever Python does).
+    Neither is what this test is about. A node that is in the graph but sends
+    nothing is stuck: that fails the test."""
+    beats = []
+    sub = node.create_subscription(Bool, f"/{ns}/dbw_enabled", beats.append, 1)
+    wait_for(lambda: len(beats) >= 3, 5.0, spin=spin)
+    node.destroy_subscription(sub)
+    names = sorted(f"{n_ns.rstrip('/')}/{n}" for n, n_ns in node.get_node_names_and_namespaces())
+    in_graph = f"/{ns}/dbw_node" in names
+    pubs = node.get_publishers_info_by_topic(f"/{ns}/odom")
+    seen = (f"{ns}: alive={proc.alive()} dbw_enabled messages in 5 s={len(beats)} in the graph={in_graph} "
+            f"odom publishers={len(pubs)} nodes seen={names}\n{proc.output()[-2000:]}")
+    return proc.alive() and in_graph and not beats, seen
+
+
 def test_signal_stops_exit_0_without_traceback(ros_process):
     rclpy.init()
     node = rclpy.create_node("churn")
@@ -29,6 +52,7 @@ def test_signal_stops_exit_0_without_traceback(ros_process):
     try:
         spin = lambda: rclpy.spin_once(node, timeout_sec=0.01)  # noqa: E731
         done, failures, started = 0, [], 0
+        unmatched = []   # nodes whose odometry never reached this subscriber, not stuck
         live = []   # (proc, subscriptions, namespace)
         while done < STOPS:
             while len(live) < PARALLEL and started < STOPS:
@@ -41,7 +65,10 @@ def test_signal_stops_exit_0_without_traceback(ros_process):
             # up: wait for its odometry through a subscription that then leaves
             got = []
             sub = node.create_subscription(Odometry, f"/{ns}/odom", got.append, 10)
-            assert wait_for(lambda: got, 60.0, spin=spin), proc.output()
+            if not wait_for(lambda: got, 20.0, spin=spin):
+                stuck, seen = _why_no_odometry(node, ns, proc, spin)
+                assert not stuck, f"{ns} is up but sends nothing: {seen}"
+                unmatched.append(seen)   # a DDS miss: the stop below is still checked
             # subscribers join and leave while it runs, the stop falls among them
             for _ in range(rng.randint(1, 4)):
                 subs.append(node.create_subscription(dbw_msgs.SteeringReport, f"/{ns}/steering/report",
@@ -63,6 +90,12 @@ def test_signal_stops_exit_0_without_traceback(ros_process):
                 node.destroy_subscription(s)
             done += 1
         assert not failures, f"{len(failures)} of {STOPS} stops unclean:\n" + "\n".join(failures[:3])
+        # A rare DDS match that never completes is tolerated once in a run (and reported);
+        # more would mean something systematic between the node's and the test's endpoints.
+        if unmatched:
+            warnings.warn(f"{len(unmatched)} of {STOPS} nodes not stuck but their odom never came: "
+                          + unmatched[0])
+        assert len(unmatched) <= 1, "\n".join(unmatched)
     finally:
         node.destroy_node()
         rclpy.try_shutdown()
