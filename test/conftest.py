@@ -1,8 +1,9 @@
 """Test-session isolation for DDS and process hygiene.
 
 Every test session gets its own ``ROS_DOMAIN_ID`` (derived from the pid, so two
-sessions on one machine do not see each other) and discovery limited to
-localhost. Set before any test imports rclpy, and inherited by every node process
+sessions on one machine do not see each other), discovery limited to
+localhost, and the node's Fast DDS participant profile (announcements every
+0.3 s, docs/discovery.md). Set before any test imports rclpy, and inherited by every node process
 a test starts. ``ros_process`` starts such a process in its own process group
 and always kills the whole group afterwards, so no node is ever left behind.
 The clean-up after each test signals only what the session started: the groups
@@ -25,6 +26,10 @@ if "ROS_DOMAIN_ID" not in os.environ or os.environ.get("ACRES_TEST_KEEP_DOMAIN")
     os.environ["ROS_DOMAIN_ID"] = str(1 + os.getpid() % 100)
 os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
 os.environ.setdefault("RMW_IMPLEMENTATION", "rmw_fastrtps_cpp")
+# The tests' own participants announce themselves as often as the node's (docs/discovery.md), so a
+# node a test starts after subscribing finds the test's subscriber without Fast DDS's 3 s tail.
+os.environ["FASTDDS_DEFAULT_PROFILES_FILE"] = str(Path(__file__).resolve().parents[1] / "config" /
+                                                  "fastdds_discovery.xml")
 
 TEST_DIR = Path(__file__).resolve().parent
 #: Process groups started by ``ros_process`` in this session (their leader's pid).
