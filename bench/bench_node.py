@@ -23,7 +23,9 @@ Measures, each with the node as a separate process on this machine:
 7. launch to first odometry: in ``bench/bench_first_odom.py`` (DDS discovery
    in both orders of start, each in its own domain);
 8. node CPU with a subscriber on every topic also with ``report_rates: vehicle``
-   (targets <= 15 % mission, <= 10 % vehicle);
+   (targets <= 15 % mission, <= 10 % vehicle); ``--cpu-runs N`` measures N interleaved
+   pairs of the two, each a fresh node with a subscriber on every topic it publishes (from
+   the ROS graph), and prints the medians (``--cpu-only``: nothing else);
 9. ``--fleet N`` (issue 16): one process serving N full-model vehicles
    (parameter ``vehicles``) in realtime at 120 Hz, a subscriber on every
    vehicle's ``odom`` and on ``/tf``: node CPU, messages received per second and
@@ -34,12 +36,13 @@ Measures, each with the node as a separate process on this machine:
 The load average of the machine is printed with each figure: it is shared.
 
 Run: ``make bench`` or ``. .venv/setup.sh && python bench/bench_node.py [--fuzz 100000] [--stamps 60]
-[--busy 2] [--fleet 10 [--fleet-only]]``.
+[--busy 2] [--fleet 10 [--fleet-only]] [--cpu-runs 8 [--cpu-only]]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import os
 import random
@@ -155,6 +158,64 @@ def bench_realtime(node, *params: str) -> None:
                   f"max {1e3 * max(lat):.1f} ms ({len(lat)}/40 matched)")
     finally:
         stop_node(proc)
+
+
+def _message_class(type_name: str):
+    """``pkg/msg/Type`` -> the Python message class."""
+    package, kind, name = type_name.split("/")
+    return getattr(importlib.import_module(f"{package}.{kind}"), name)
+
+
+def cpu_every_topic(node, seconds: float, *params: str) -> tuple[float, int]:
+    """Node CPU [fraction of one core] over ``seconds`` with a subscriber on every topic the node
+    publishes (found in the ROS graph, ``/rosout`` and ``/parameter_events`` aside), and the number
+    of those topics. The node is started with ``params`` and stopped here; the subscriptions are
+    removed afterwards. Raises RuntimeError when the node's publishers do not appear in 10 s."""
+    proc = start_node(*params)
+    subs = []
+    try:
+        topics: list = []
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline and len(topics) < 20:
+            spin_for(node, 0.2)
+            try:
+                topics = [(t, types[0]) for t, types in
+                          node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
+                          if t not in ("/rosout", "/parameter_events")]
+            except Exception:   # the node is not in the graph yet
+                topics = []
+        if not topics:
+            raise RuntimeError("the node's publishers did not appear in 10 s")
+        spin_for(node, 0.5)   # the rest of its publishers
+        topics = [(t, types[0]) for t, types in node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
+                  if t not in ("/rosout", "/parameter_events")]
+        subs = [node.create_subscription(_message_class(ty), t, lambda _m: None, 2) for t, ty in topics]
+        spin_for(node, 3.0)   # discovery of the subscribers and warm-up
+        c0, t0 = cpu_seconds(proc.pid), time.monotonic()
+        spin_for(node, seconds)
+        return (cpu_seconds(proc.pid) - c0) / (time.monotonic() - t0), len(topics)
+    finally:
+        stop_node(proc)
+        for sub in subs:
+            node.destroy_subscription(sub)
+
+
+def bench_cpu_series(node, runs: int, seconds: float) -> None:
+    """Item 8 as a series: ``runs`` interleaved pairs of ``mission`` and ``report_rates:=vehicle``,
+    each a fresh node, so that the machine's load drifts over both alike; prints every run and the
+    medians."""
+    mission, vehicle = [], []
+    for k in range(runs):
+        cpu, topics = cpu_every_topic(node, seconds)
+        mission.append(100.0 * cpu)
+        print(f"run {k + 1}/{runs} mission, {topics} topics: {mission[-1]:.1f} % ({load()})", flush=True)
+        cpu, topics = cpu_every_topic(node, seconds, "report_rates:=vehicle")
+        vehicle.append(100.0 * cpu)
+        print(f"run {k + 1}/{runs} report_rates:=vehicle, {topics} topics: {vehicle[-1]:.1f} % ({load()})",
+              flush=True)
+    for name, values in (("mission", mission), ("report_rates:=vehicle", vehicle)):
+        print(f"node CPU, a subscriber on every topic, {name}: median {statistics.median(values):.1f} %, "
+              f"range {min(values):.1f}-{max(values):.1f} % of one core over {runs} runs of {seconds:.0f} s")
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:
@@ -348,11 +409,18 @@ def main() -> int:
     parser.add_argument("--fleet-runs", type=int, default=3, help="interleaved pairs of 1 and N vehicles")
     parser.add_argument("--fleet-seconds", type=float, default=10.0, help="measurement window per run [s]")
     parser.add_argument("--fleet-only", action="store_true", help="measure only the fleet")
+    parser.add_argument("--cpu-runs", type=int, default=0,
+                        help="interleaved pairs of every-topic CPU runs, mission and vehicle rates (item 8)")
+    parser.add_argument("--cpu-only", action="store_true", help="measure only the --cpu-runs series")
     args = parser.parse_args()
     rclpy.init()
     node = rclpy.create_node("bench_node_client")
     try:
         print(f"machine: {os.cpu_count()} cores, {sys.version.split()[0]}")
+        if args.cpu_runs > 0:
+            bench_cpu_series(node, args.cpu_runs, 10.0)
+        if args.cpu_only:
+            return 0
         if args.fleet > 1 and not args.stamps_only:
             bench_fleet(node, args.fleet, args.fleet_runs, args.fleet_seconds)
         if args.fleet_only:
