@@ -33,12 +33,13 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import signal
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from process_group import stop_process_group
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = ROOT / "config" / "fastdds_discovery.xml"
@@ -50,15 +51,6 @@ NODE_CMD = ["sim_node", "--ros-args", "--params-file", str(ROOT / "config" / "si
 def _start_node(env: dict) -> subprocess.Popen:
     return subprocess.Popen(NODE_CMD, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGINT)
-        proc.wait(timeout=10)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
 
 
 def _wait_first(node, sub, got: list, t0: float) -> tuple[float, float]:
@@ -92,7 +84,7 @@ def subscriber_first(runs: int, node_env: dict) -> None:
             try:
                 matched, first = _wait_first(node, sub, got, t0)
             finally:
-                _stop(proc)
+                stop_process_group(proc, 10.0)
             print(f"{matched:.3f} {first:.3f}", flush=True)
             node.destroy_subscription(sub)
             time.sleep(1.0)   # the node's participant leaves before the next one starts
@@ -164,7 +156,7 @@ def measure_node_first(range_name: str, runs: int, node_profile: bool) -> None:
                                  capture_output=True, text=True, check=True).stdout
             pairs.append(tuple(float(x) for x in out.split()))
         finally:
-            _stop(proc)
+            stop_process_group(proc, 10.0)
         time.sleep(1.0)
     _report(f"{range_name:9s} node first, node on {'the shipped profile' if node_profile else 'Fast DDS defaults'}",
             pairs, env, False)

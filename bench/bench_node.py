@@ -67,6 +67,7 @@ from std_msgs.msg import Empty  # noqa: E402
 from tf2_msgs.msg import TFMessage  # noqa: E402
 
 from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_TOPICS  # noqa: E402
+from process_group import stop_process_group  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -82,15 +83,6 @@ def start_node(*params: str) -> subprocess.Popen:
         args += ["-p", p]
     return subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
-
-
-def stop_node(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGINT)
-        proc.wait(timeout=5)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -157,7 +149,7 @@ def bench_realtime(node, *params: str) -> None:
             print(f"steering command -> steering/report cmd latency: median {1e3 * statistics.median(lat):.1f} ms, "
                   f"max {1e3 * max(lat):.1f} ms ({len(lat)}/40 matched)")
     finally:
-        stop_node(proc)
+        stop_process_group(proc)
 
 
 def _message_class(type_name: str):
@@ -195,7 +187,7 @@ def cpu_every_topic(node, seconds: float, *params: str) -> tuple[float, int]:
         spin_for(node, seconds)
         return (cpu_seconds(proc.pid) - c0) / (time.monotonic() - t0), len(topics)
     finally:
-        stop_node(proc)
+        stop_process_group(proc)
         for sub in subs:
             node.destroy_subscription(sub)
 
@@ -264,7 +256,7 @@ def bench_fleet_once(node, count: int, seconds: float, ends_only: bool = False) 
     finally:
         for sub in subs:
             node.destroy_subscription(sub)
-        stop_node(proc)
+        stop_process_group(proc)
 
 
 def bench_fleet(node, count: int, runs: int, seconds: float) -> None:
@@ -306,7 +298,7 @@ def bench_sim_factor(node, factors=(10.0, 20.0, 40.0, 80.0)) -> None:
             print(f"sim mode rate_factor {factor:5.1f}: achieved {achieved:5.1f}x real time")
             node.destroy_subscription(sub)
         finally:
-            stop_node(proc)
+            stop_process_group(proc)
 
 
 def bench_fuzz(node, count: int) -> None:
@@ -345,7 +337,7 @@ def bench_fuzz(node, count: int) -> None:
               f"{received['n']} report messages checked; unexpected non-finite fields: {len(bad)}"
               + (f" e.g. {sorted(set(bad))[:5]}" if bad else ""))
     finally:
-        stop_node(proc)
+        stop_process_group(proc)
 
 
 def bench_stamps(node, seconds: float, tmp: Path) -> None:
@@ -395,7 +387,7 @@ def bench_stamps(node, seconds: float, tmp: Path) -> None:
             node.destroy_subscription(sub)
             node.destroy_client(reset)
         finally:
-            stop_node(proc)
+            stop_process_group(proc)
 
 
 def main() -> int:
