@@ -14,7 +14,8 @@ own IMU (``sensor_msgs/Imu`` on ``imu/data_raw``), nothing of the simulator:
    back to zero: two full circles of the same curvature at the same speed, a
    figure-eight that closes where the left turn began;
 4. commands 0 m/s, waits for the ULC to stop the vehicle and shift to PARK,
-   sends ``disable`` and exits 0 (1 if a step times out).
+   sends ``disable`` until ``dbw_enabled`` is false and exits 0 (1 if a step
+   times out, 130 on Ctrl-C; it disables the DBW however it ends).
 
 Parameters (ROS): ``speed_mps`` (3.0), ``curvature_1_m`` (0.1), ``lead_s`` (0.5,
 how early each turn ends to allow for the steering's transition), ``timeout_s``
@@ -24,16 +25,28 @@ how early each turn ends to allow for the steering's transition), ``timeout_s``
 from __future__ import annotations
 
 import math
+import os
+import signal
 import sys
+import time
 
-import rclpy
-from ds_dbw_msgs.msg import Gear, GearReport, SteeringCmd, UlcCmd, UlcReport
-from rclpy.executors import ExternalShutdownException
-from rclpy.node import Node
-from sensor_msgs.msg import Imu
-from std_msgs.msg import Bool, Empty
+# Started as the program (demo_driver, acres-demo): a SIGINT or SIGTERM during the imports
+# below is kept for main() instead of ending in a KeyboardInterrupt traceback (as the node).
+_STOP: list[int] = []
+if os.path.basename(sys.argv[0]) in ("demo_driver", "acres-demo", "demo_driver.py"):
+    for _sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_sig, lambda signum, _frame: _STOP.append(signum))
+
+import rclpy  # noqa: E402
+from ds_dbw_msgs.msg import Gear, GearReport, SteeringCmd, UlcCmd, UlcReport  # noqa: E402
+from rclpy.executors import ExternalShutdownException  # noqa: E402
+from rclpy.node import Node  # noqa: E402
+from rclpy.signals import SignalHandlerOptions  # noqa: E402
+from sensor_msgs.msg import Imu  # noqa: E402
+from std_msgs.msg import Bool, Empty  # noqa: E402
 
 COMMAND_PERIOD_S = 0.02  # 50 Hz, as Dataspeed's joystick demo
+DISABLE_CONFIRM_S = 2.0  # wall time to see dbw_enabled false after the last disable [s]
 
 
 class DemoDriver(Node):
@@ -135,24 +148,68 @@ class DemoDriver(Node):
         elif self.phase == "stop":
             self._send(0.0, 0.0)
             if self.gear == Gear.PARK and abs(self.yaw_rate_rad_s) < 0.01:
-                self.pub_disable.publish(Empty())
                 self.get_logger().info("figure-eight done, vehicle in PARK")
-                self.done = 0
+                self.done = 0   # main() disengages
+
+    def disengage(self, timeout_s: float) -> bool:
+        """Send ``disable`` every 0.1 s until ``dbw_enabled`` reads false; True when it does
+        within ``timeout_s`` [s] of wall time (a lost message is sent again)."""
+        end = time.monotonic() + timeout_s
+        self.dbw_enabled = True   # judged only by a report that comes after the disable
+        while time.monotonic() < end:
+            self.pub_disable.publish(Empty())
+            resend = time.monotonic() + 0.1
+            while time.monotonic() < min(resend, end):
+                rclpy.spin_once(self, timeout_sec=0.02)
+                if not self.dbw_enabled:
+                    self.get_logger().info("disabled")
+                    return True
+        return False
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Console entry ``demo_driver``: run the figure-eight, exit 0 on success."""
-    rclpy.init(args=argv if argv is not None else sys.argv)
-    node = DemoDriver()
+    """Console entry ``demo_driver``: run the figure-eight; exit 0 on success, 1 on a timeout
+    or a dropped ``dbw_enabled``, 130 on SIGINT or SIGTERM.
+
+    However it ends, the driver sends ``disable`` until ``dbw_enabled`` reads false (at
+    most ``DISABLE_CONFIRM_S``) before it leaves, so the vehicle is never left engaged.
+    The signals only raise a flag that the spin loop checks (as the simulator's node
+    does), so a Ctrl-C never lands inside an rclpy call; a second one stops at once.
+    """
+    stop = _STOP   # holds a signal that came during the imports
+
+    def on_signal(signum, _frame):
+        if stop:   # a second signal while stopping: the user insists
+            raise KeyboardInterrupt
+        stop.append(signum)
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    code = None
     try:
-        while rclpy.ok() and node.done is None:
-            rclpy.spin_once(node, timeout_sec=0.1)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        return 130
-    finally:
-        code = node.done
-        node.destroy_node()
+        rclpy.init(args=argv if argv is not None else sys.argv,
+                   signal_handler_options=SignalHandlerOptions.NO)
+        if stop:
+            rclpy.try_shutdown()
+            return 130
+        node = DemoDriver()
+        try:
+            while not stop and rclpy.ok() and node.done is None:
+                rclpy.spin_once(node, timeout_sec=0.1)
+            code = node.done
+            if rclpy.ok() and not node.disengage(DISABLE_CONFIRM_S):
+                node.get_logger().warning(f"no dbw_enabled false within {DISABLE_CONFIRM_S:.0f} s of disable")
+        except ExternalShutdownException:
+            pass
+        finally:
+            node.destroy_node()
+            rclpy.try_shutdown()
+    except KeyboardInterrupt:
         rclpy.try_shutdown()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if stop:
+        return 130
     return 1 if code is None else code
 
 

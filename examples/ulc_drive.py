@@ -6,15 +6,19 @@ the real ds_dbw_can driver) with ds_dbw_msgs and std_msgs only. Run it beside a 
     python examples/ulc_drive.py                                   # node in real time
     python examples/ulc_drive.py --ros-args -p use_sim_time:=true  # node in sim mode
 
-Exit status 0 once the vehicle stands in PARK, 1 if a phase times out.
+Exit status 0 once the vehicle stands in PARK, 1 if a phase times out, 130 on Ctrl-C;
+however it ends, it sends ``disable`` until ``dbw_enabled`` reads false (at most 2 s).
 """
 from __future__ import annotations
 
+import signal
 import sys
+import time
 
 import rclpy
 from ds_dbw_msgs.msg import Gear, GearCmd, GearReport, UlcCmd, UlcReport
 from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
 from std_msgs.msg import Bool, Empty
 
 PERIOD_S = 0.02       # commands at 50 Hz: well inside the DBW's 100 ms command timeout
@@ -112,24 +116,46 @@ class UlcDrive(Node):
             self.ulc(0.0)
             if self.shifted(Gear.PARK):
                 self.next_phase("done")
-                self.disable.publish(Empty())
                 self.get_logger().info("parked")
-                self.result = 0
+                self.result = 0   # main() disengages
+
+    def disengage(self, timeout_s: float = 2.0) -> bool:
+        """Send ``disable`` every 0.1 s until ``dbw_enabled`` reads false (True), at most
+        ``timeout_s`` of wall time: a client that leaves should not leave the DBW engaged."""
+        end = time.monotonic() + timeout_s
+        self.enabled = True   # judged only by a report that comes after the disable
+        while time.monotonic() < end:
+            self.disable.publish(Empty())
+            resend = min(time.monotonic() + 0.1, end)
+            while time.monotonic() < resend:
+                rclpy.spin_once(self, timeout_sec=0.02)
+                if not self.enabled:
+                    return True
+        return False
 
 
 def main() -> int:
-    """Run the client until it ends; return 0 when parked, 1 on a timeout, 130 on Ctrl-C."""
-    rclpy.init(args=sys.argv)
+    """Run the client until it ends; return 0 when parked, 1 on a timeout, 130 on Ctrl-C.
+
+    Ctrl-C (or SIGTERM) only sets a flag that the loop checks, so it never lands inside an
+    rclpy call; the client then disables the DBW and leaves.
+    """
+    stop = []
+    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    rclpy.init(args=sys.argv, signal_handler_options=SignalHandlerOptions.NO)
     node = UlcDrive()
     try:
-        while rclpy.ok() and node.result is None:
+        while not stop and rclpy.ok() and node.result is None:
             rclpy.spin_once(node, timeout_sec=0.1)
-    except KeyboardInterrupt:
-        return 130
+        if rclpy.ok():
+            node.get_logger().info("disabled" if node.disengage() else "no dbw_enabled false within 2 s")
     finally:
         result = node.result
         node.destroy_node()
         rclpy.try_shutdown()
+    if stop:
+        return 130
     return 1 if result is None else result
 
 

@@ -42,7 +42,7 @@ def test_client_engages_drives_10_mps_stops_and_parks(ros_process):
     rc = _wait_exit(client, 180.0)
     out = client.output()
     assert rc == 0, f"client exit status {rc}\n--- client:\n{out}\n--- node:\n{node.output()}"
-    phases = ["engage done", "shift to D done", "drive done", "stop done", "park done", "parked"]
+    phases = ["engage done", "shift to D done", "drive done", "stop done", "park done", "parked", "disabled"]
     positions = [out.find(p) for p in phases]
     assert all(p >= 0 for p in positions) and positions == sorted(positions), out
     # the speed the client saw when it left "drive": within 0.2 m/s of 10 m/s

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -161,9 +163,42 @@ def test_demo_drives_a_figure_eight_back_to_its_start(ros_process):
         assert gap < 0.1 * far, (f"the figure-eight closes {gap:.1f} m from its start (span {far:.1f} m)"
                                  f"\ndemo:\n{out}\nnode:\n{node_proc.output()}")
         assert "vehicle in PARK" in out
+        assert out.index("vehicle in PARK") < out.index("disabled"), out   # confirmed by dbw_enabled
     finally:
         if demo is not None and demo.poll() is None:
             demo.kill()
+        probe.destroy_node()
+        rclpy.try_shutdown()
+
+
+def test_demo_stopped_with_ctrl_c_exits_130_and_leaves_the_dbw_disabled(ros_process):
+    """SIGINT at random moments of the demo (while it engages, and while it drives):
+    exit 130, no traceback, and once it had engaged, ``dbw_enabled`` false before it left."""
+    ros_process([str(NODE_EXE), "--ros-args", "-p", "status_period_s:=0.0"], name="sim_node")
+    rclpy.init()
+    probe = rclpy.create_node("ctrl_c_probe")
+    spin = lambda: rclpy.spin_once(probe, timeout_sec=0.02)  # noqa: E731
+    rng = random.Random(7)
+    try:
+        for k in range(6):
+            demo = ros_process([str(DEMO_EXE)], name=f"demo{k}")
+            if k % 2:   # while it drives
+                assert wait_for(lambda: "-> accelerate" in demo.output(), 30.0), demo.output()
+                time.sleep(rng.uniform(0.0, 2.0))
+            else:       # as soon as it is in the ROS graph (it engages within about 0.1 s)
+                assert wait_for(lambda: "demo_driver" in probe.get_node_names(), 30.0, spin=spin)
+                time.sleep(rng.uniform(0.0, 0.2))
+            os.killpg(demo.proc.pid, signal.SIGINT)
+            try:
+                rc = demo.proc.wait(timeout=10.0)
+            except subprocess.TimeoutExpired:
+                rc = None
+            out = demo.output()
+            assert rc == 130 and "Traceback" not in out, f"run {k}: exit {rc}\n{out}"
+            if "-> accelerate" in out:
+                assert "disabled" in out, f"run {k}: left the DBW engaged\n{out}"
+            wait_for(lambda: "demo_driver" not in probe.get_node_names(), 10.0, spin=spin)
+    finally:
         probe.destroy_node()
         rclpy.try_shutdown()
 

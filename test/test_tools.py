@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from ament_index_python.packages import get_package_prefix
 
+from acres_dbw_sim.calibrate import cli as calibrate_cli
 from acres_dbw_sim.replay import cli as replay_cli
 from acres_dbw_sim.scenario import cli as scenario_cli
+from acres_dbw_sim.sweep import cli as sweep_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 ROS_NAMES = {"sim_node", "demo_driver"}   # the names `ros2 run` and the launch file use
@@ -64,6 +66,6 @@ def test_scenario_help_names_the_output_folder_as_the_code_does(tmp_path):
 def test_default_output_folders_are_ignored_by_git():
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
-    for d in (scenario_cli.DEFAULT_OUT, replay_cli.DEFAULT_OUT):
+    for d in (scenario_cli.DEFAULT_OUT, replay_cli.DEFAULT_OUT, sweep_cli.DEFAULT_OUT, calibrate_cli.DEFAULT_OUT):
         r = subprocess.run(["git", "check-ignore", "-q", f"{d}/x/summary.json"], cwd=ROOT)
         assert r.returncode == 0, f"{d}/ is not in .gitignore"
