@@ -1040,13 +1040,11 @@ FASTDDS_PROFILE_NAME = "fastdds_discovery.xml"
 
 
 def use_fast_discovery_profile(environ: dict | None = None) -> str | None:
-    """Point Fast DDS at the shipped profile unless the user chose otherwise.
+    """Point Fast DDS at the shipped participant profile unless the user chose otherwise.
 
     The profile announces the node's DDS participant every 0.3 s instead of
     Fast DDS's 3 s, so a subscriber that starts after the node matches it in
-    well under a second (``bench/bench_first_odom.py``), and gives reliable
-    writers a 0.2 s nack suppression, so that a sample no longer wakes Fast
-    DDS's event thread (docs/discovery.md, "Writers"). Nothing is changed
+    well under a second (``bench/bench_first_odom.py``). Nothing is changed
     when ``FASTDDS_DEFAULT_PROFILES_FILE`` (or the older
     ``FASTRTPS_DEFAULT_PROFILES_FILE``) is already set, when
     ``RMW_IMPLEMENTATION`` names another RMW, when ``ACRES_FASTDDS_PROFILE=0``,
