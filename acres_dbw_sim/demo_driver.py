@@ -45,6 +45,8 @@ from rclpy.signals import SignalHandlerOptions  # noqa: E402
 from sensor_msgs.msg import Imu  # noqa: E402
 from std_msgs.msg import Bool, Empty  # noqa: E402
 
+from acres_dbw_sim.stop_signals import stop_on_signals  # noqa: E402
+
 COMMAND_PERIOD_S = 0.02  # 50 Hz, as Dataspeed's joystick demo
 DISABLE_CONFIRM_S = 2.0  # wall time to see dbw_enabled false after the last disable [s]
 
@@ -177,37 +179,28 @@ def main(argv: list[str] | None = None) -> int:
     does), so a Ctrl-C never lands inside an rclpy call; a second one stops at once.
     """
     stop = _STOP   # holds a signal that came during the imports
-
-    def on_signal(signum, _frame):
-        if stop:   # a second signal while stopping: the user insists
-            raise KeyboardInterrupt
-        stop.append(signum)
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     code = None
-    try:
-        rclpy.init(args=argv if argv is not None else sys.argv,
-                   signal_handler_options=SignalHandlerOptions.NO)
-        if stop:
-            rclpy.try_shutdown()
-            return 130
-        node = DemoDriver()
+    with stop_on_signals(stop):
         try:
-            while not stop and rclpy.ok() and node.done is None:
-                rclpy.spin_once(node, timeout_sec=0.1)
-            code = node.done
-            if rclpy.ok() and not node.disengage(DISABLE_CONFIRM_S):
-                node.get_logger().warning(f"no dbw_enabled false within {DISABLE_CONFIRM_S:.0f} s of disable")
-        except ExternalShutdownException:
-            pass
-        finally:
-            node.destroy_node()
+            rclpy.init(args=argv if argv is not None else sys.argv,
+                       signal_handler_options=SignalHandlerOptions.NO)
+            if stop:
+                rclpy.try_shutdown()
+                return 130
+            node = DemoDriver()
+            try:
+                while not stop and rclpy.ok() and node.done is None:
+                    rclpy.spin_once(node, timeout_sec=0.1)
+                code = node.done
+                if rclpy.ok() and not node.disengage(DISABLE_CONFIRM_S):
+                    node.get_logger().warning(f"no dbw_enabled false within {DISABLE_CONFIRM_S:.0f} s of disable")
+            except ExternalShutdownException:
+                pass
+            finally:
+                node.destroy_node()
+                rclpy.try_shutdown()
+        except KeyboardInterrupt:   # a second signal: stop at once
             rclpy.try_shutdown()
-    except KeyboardInterrupt:
-        rclpy.try_shutdown()
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
     if stop:
         return 130
     return 1 if code is None else code

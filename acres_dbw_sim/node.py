@@ -102,6 +102,7 @@ from .model.enums import DriveMode, Gear
 from .model.params import ParameterError, default_config_path, load_parameters
 from .model.terrain import FlatTerrain
 from .simulation import Simulation
+from .stop_signals import stop_on_signals
 
 # (topic, LegacyReports method, dbw_polaris_msgs type, period [s]) of the DBW1 reports
 # (§3.1). The DBW1 CAN periods are not in the sources (§7): those of the matching
@@ -1086,55 +1087,46 @@ def main(argv: list[str] | None = None) -> int:
     ever meets a shut-down context (issue 13 item 9).
     """
     stop = _STOP   # holds a signal that came during the imports
-
-    def on_signal(signum, _frame):
-        if stop:   # a second signal while stopping: the user insists
-            raise KeyboardInterrupt
-        stop.append(signum)
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-    use_fast_discovery_profile()
-    try:
-        rclpy.init(args=argv if argv is not None else sys.argv,
-                   signal_handler_options=SignalHandlerOptions.NO)
-        if stop:
-            rclpy.try_shutdown()
-            return 0
+    with stop_on_signals(stop):
+        use_fast_discovery_profile()
         try:
-            names = _requested_vehicles()
-            node = FleetNode(names) if names else SimNode()
-        except StartupError as err:
-            print(f"sim_node: error: {err}", file=sys.stderr, flush=True)
+            rclpy.init(args=argv if argv is not None else sys.argv,
+                       signal_handler_options=SignalHandlerOptions.NO)
+            if stop:
+                rclpy.try_shutdown()
+                return 0
+            try:
+                names = _requested_vehicles()
+                node = FleetNode(names) if names else SimNode()
+            except StartupError as err:
+                print(f"sim_node: error: {err}", file=sys.stderr, flush=True)
+                rclpy.try_shutdown()
+                return 2
+            # The events executor wakes only for what is ready instead of rebuilding a wait
+            # set on every iteration: about a third less CPU at 120 Hz (bench/bench_node.py).
+            executor = EventsExecutor() if EventsExecutor is not None else SingleThreadedExecutor()
+            nodes = node.nodes() if isinstance(node, FleetNode) else [node]
+            for n in nodes:
+                executor.add_node(n)
+            # What start-up made (ROS, numba, the model: about 145 000 objects) lives as long as
+            # the node: out of the cyclic collector, whose full pass over it stalls the tick for
+            # about 60 ms on this machine (README, Performance).
+            gc.freeze()
+            try:
+                while not stop and rclpy.ok():
+                    executor.spin_once(timeout_sec=0.1)
+            except (KeyboardInterrupt, ExternalShutdownException):
+                pass
+            finally:
+                if getattr(node, "_recorder", None) is not None:
+                    node._recorder.close()
+                executor.shutdown()
+                if isinstance(node, FleetNode):
+                    node.destroy_vehicles()
+                node.destroy_node()
+                rclpy.try_shutdown()
+        except KeyboardInterrupt:   # a signal during start-up or a second one: still a clean stop
             rclpy.try_shutdown()
-            return 2
-        # The events executor wakes only for what is ready instead of rebuilding a wait
-        # set on every iteration: about a third less CPU at 120 Hz (bench/bench_node.py).
-        executor = EventsExecutor() if EventsExecutor is not None else SingleThreadedExecutor()
-        nodes = node.nodes() if isinstance(node, FleetNode) else [node]
-        for n in nodes:
-            executor.add_node(n)
-        # What start-up made (ROS, numba, the model: about 145 000 objects) lives as long as
-        # the node: out of the cyclic collector, whose full pass over it stalls the tick for
-        # about 60 ms on this machine (README, Performance).
-        gc.freeze()
-        try:
-            while not stop and rclpy.ok():
-                executor.spin_once(timeout_sec=0.1)
-        except (KeyboardInterrupt, ExternalShutdownException):
-            pass
-        finally:
-            if getattr(node, "_recorder", None) is not None:
-                node._recorder.close()
-            executor.shutdown()
-            if isinstance(node, FleetNode):
-                node.destroy_vehicles()
-            node.destroy_node()
-            rclpy.try_shutdown()
-    except KeyboardInterrupt:   # a signal during start-up or a second one: still a clean stop
-        rclpy.try_shutdown()
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
     return 0
 
 
