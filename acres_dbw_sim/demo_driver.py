@@ -25,17 +25,14 @@ how early each turn ends to allow for the steering's transition), ``timeout_s``
 from __future__ import annotations
 
 import math
-import os
-import signal
 import sys
 import time
 
+from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
+
 # Started as the program (demo_driver, acres-demo): a SIGINT or SIGTERM during the imports
 # below is kept for main() instead of ending in a KeyboardInterrupt traceback (as the node).
-_STOP: list[int] = []
-if os.path.basename(sys.argv[0]) in ("demo_driver", "acres-demo", "demo_driver.py"):
-    for _sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(_sig, lambda signum, _frame: _STOP.append(signum))
+_STOP = stop_flag_for_imports(("demo_driver", "acres-demo", "demo_driver.py"))
 
 import rclpy  # noqa: E402
 from ds_dbw_msgs.msg import Gear, GearReport, SteeringCmd, UlcCmd, UlcReport  # noqa: E402
@@ -45,10 +42,8 @@ from rclpy.signals import SignalHandlerOptions  # noqa: E402
 from sensor_msgs.msg import Imu  # noqa: E402
 from std_msgs.msg import Bool, Empty  # noqa: E402
 
-from acres_dbw_sim.stop_signals import stop_on_signals  # noqa: E402
-
 COMMAND_PERIOD_S = 0.02  # 50 Hz, as Dataspeed's joystick demo
-DISABLE_CONFIRM_S = 2.0  # wall time to see dbw_enabled false after the last disable [s]
+DISABLE_CONFIRM_S = 2.0  # wall time from the first disable to dbw_enabled false, at most [s]
 
 
 class DemoDriver(Node):

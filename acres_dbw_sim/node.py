@@ -45,17 +45,14 @@ import logging
 import math
 import os
 import re
-import signal
 import sys
 import time
 
-# Started as the node program (sim_node, python -m acres_dbw_sim.node): a SIGINT or
-# SIGTERM during the imports below (seconds on a busy machine) is kept for main()
-# instead of ending in a KeyboardInterrupt traceback. Imported as a library: untouched.
-_STOP: list[int] = []
-if os.path.basename(sys.argv[0]) in ("sim_node", "node.py"):
-    for _sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(_sig, lambda signum, _frame: _STOP.append(signum))
+from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
+
+# Started as the node program (sim_node, acres-sim, python -m acres_dbw_sim.node): a SIGINT
+# or SIGTERM during the imports below is kept for main(). Imported as a library: untouched.
+_STOP = stop_flag_for_imports(("sim_node", "acres-sim", "node.py"))
 
 import rclpy
 from rclpy.clock import Clock as RosClock, ClockType
@@ -102,7 +99,6 @@ from .model.enums import DriveMode, Gear
 from .model.params import ParameterError, default_config_path, load_parameters
 from .model.terrain import FlatTerrain
 from .simulation import Simulation
-from .stop_signals import stop_on_signals
 
 # (topic, LegacyReports method, dbw_polaris_msgs type, period [s]) of the DBW1 reports
 # (§3.1). The DBW1 CAN periods are not in the sources (§7): those of the matching

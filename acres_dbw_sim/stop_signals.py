@@ -10,8 +10,37 @@ callbacks, and then stop in order.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 from collections.abc import Iterator
+
+
+def stop_flag_for_imports(program_names: tuple[str, ...]) -> list[int]:
+    """The stop flag of a program, catching SIGINT and SIGTERM from here on.
+
+    Called at the top of a program's module, before its slow imports (rclpy,
+    numba: seconds on a busy machine): a signal that comes during them is kept
+    in the flag for :func:`stop_on_signals` instead of ending in a
+    ``KeyboardInterrupt`` traceback. Only when the process was started as one of
+    ``program_names`` (the basename of ``sys.argv[0]``); a module imported as a
+    library leaves the handlers alone.
+
+    Parameters
+    ----------
+    program_names : tuple of str
+        Console-script and file names of the program, e.g. ``("sim_node", "node.py")``.
+
+    Returns
+    -------
+    list of int
+        The flag (empty; the signal numbers caught are appended to it).
+    """
+    stop: list[int] = []
+    if os.path.basename(sys.argv[0]) in program_names:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda signum, _frame: stop.append(signum))
+    return stop
 
 
 @contextlib.contextmanager

@@ -165,22 +165,24 @@ def cpu_every_topic(node, seconds: float, *params: str) -> tuple[float, int]:
     removed afterwards. Raises RuntimeError when the node's publishers do not appear in 10 s."""
     proc = start_node(*params)
     subs = []
+
+    def published() -> list:
+        try:
+            return [(t, types[0]) for t, types in node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
+                    if t not in ("/rosout", "/parameter_events")]
+        except Exception:   # the node is not in the graph yet
+            return []
+
     try:
         topics: list = []
         deadline = time.monotonic() + 10.0
         while time.monotonic() < deadline and len(topics) < 20:
             spin_for(node, 0.2)
-            try:
-                topics = [(t, types[0]) for t, types in
-                          node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
-                          if t not in ("/rosout", "/parameter_events")]
-            except Exception:   # the node is not in the graph yet
-                topics = []
+            topics = published()
         if not topics:
             raise RuntimeError("the node's publishers did not appear in 10 s")
         spin_for(node, 0.5)   # the rest of its publishers
-        topics = [(t, types[0]) for t, types in node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
-                  if t not in ("/rosout", "/parameter_events")]
+        topics = published()
         subs = [node.create_subscription(_message_class(ty), t, lambda _m: None, 2) for t, ty in topics]
         spin_for(node, 3.0)   # discovery of the subscribers and warm-up
         c0, t0 = cpu_seconds(proc.pid), time.monotonic()
