@@ -94,7 +94,7 @@ from .dbw.schedule import CanSchedule, report_schedule
 from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S, GEAR_NAMES,
                         IMU_PERIOD_S, PARAMETER_LIMITS, PARAMETERS, REPORT_DEPTH, REPORT_TOPICS,
                         RUNTIME_PARAMETERS, TRACTOR_PARAMETERS)
-from .dbw.system import DriverInput
+from .dbw.system import ALWAYS_FILLED, DriverInput
 from .model.enums import DriveMode, Gear
 from .model.params import ParameterError, default_config_path, load_parameters
 from .model.terrain import FlatTerrain
@@ -815,18 +815,33 @@ class SimNode(Node):
         stamp = stamp_from_seconds(self._epoch_s + sim.time_s)
         if self._pub_clock is not None:
             self._pub_clock.publish(Clock(clock=stamp))
-        reports = sim.reports()
         vehicle = sim.state
         # A topic nobody subscribes to is neither filled nor handed to DDS: nothing
         # can observe the difference, and it is most of the node's CPU (README).
         heard = self._listeners(force)
+        # What goes out this step, in the table's order. A periodic report's turn is known before
+        # the reports are filled, so only those due are; the on-change ones (schedule.ON_CHANGE,
+        # always filled) are decided after the fill, from their change counters.
+        sends = []
+        wanted = []
         for pub, attr, fill, schedule, _period in self._reports:
-            if (schedule.due(step, reports) or force) and heard[pub]:
+            if attr in ALWAYS_FILLED:
+                sends.append((pub, attr, fill, schedule))
+            elif (schedule.due(step) or force) and heard[pub]:
+                sends.append((pub, attr, fill, None))
+                wanted.append(attr)
+        imu_due = (self._imu_every.due(step) or force) and heard[self._pub_imu]
+        if imu_due:
+            wanted.append("imu")
+        # the DBW1 builders and cmd_vel read several reports each: with them, every report is filled
+        reports = sim.reports(None if self._legacy or self._cmd_vel is not None else wanted)
+        for pub, attr, fill, schedule in sends:
+            if schedule is None or ((schedule.due(step, reports) or force) and heard[pub]):
                 pub.publish(fill(getattr(reports, attr), stamp))
         for pub, build, every, _period in self._legacy:
             if (step % every == 0 or force) and heard[pub]:
                 pub.publish(build(reports, stamp))
-        if (self._imu_every.due(step) or force) and heard[self._pub_imu]:
+        if imu_due:
             self._pub_imu.publish(self._imu.packed(reports.imu, stamp))
         if sim.dbw.log_events:  # what the real driver would print (dbw/system.py, drain_log)
             log = self.get_logger()

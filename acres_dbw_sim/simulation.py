@@ -18,7 +18,7 @@ so the same calls give the same results.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.params import DbwParameters
@@ -224,11 +224,18 @@ class Simulation:
         """The vehicle state (the model object; read its attributes)."""
         return self.vehicle
 
-    def reports(self) -> DbwReports:
-        """Every DBW report for the present time (overwritten by the next call).
+    def reports(self, only: Iterable[str] | None = None) -> DbwReports:
+        """The DBW reports for the present time (overwritten by the next call): every one, or those
+        named in ``only`` (``DbwReports`` attributes; see ``DbwSystem.reports``, which also fills
+        the gear and system reports on every call).
 
-        With ``model="kinematic"`` the fields of ``kinematic.UNAVAILABLE`` are NaN (not modelled)."""
-        rep = self.dbw.reports(self.time_s, self.vehicle)
+        With ``model="kinematic"`` the fields of ``kinematic.UNAVAILABLE`` are NaN (not modelled).
+
+        Raises
+        ------
+        KeyError
+            For a name in ``only`` that is not a report."""
+        rep = self.dbw.reports(self.time_s, self.vehicle, only)
         if self.model == "kinematic":
             for msg, names in UNAVAILABLE.items():
                 m = getattr(rep, msg)

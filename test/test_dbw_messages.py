@@ -1,6 +1,6 @@
 """The plain message mirrors match ds_dbw_msgs 2.3.11 field by field."""
 
-from dataclasses import fields
+from dataclasses import asdict, fields
 
 import pytest
 
@@ -45,6 +45,17 @@ def test_vin_and_ecu_identities():
     names = [e.name for e in rep.ecu_info]
     assert names == ["POLARIS_RANGERXP_Gateway", "POLARIS_RANGERXP_Throttle"]
     assert all(len(e.mac_addr) == 17 and len(e.config_hash) == 8 for e in rep.ecu_info)
+
+
+def test_ecu_clock_follows_the_report_time_and_the_identities_stay():
+    """The identities are filled once (at construction); the modules' clock with every report."""
+    dbw = make()
+    first = [asdict(e) for e in dbw.reports(2.7, FakeVehicle()).ecu_info]
+    later = [asdict(e) for e in dbw.reports(65.2, FakeVehicle()).ecu_info]
+    assert [e["datetime"] for e in later] == [e["datetime"] + 63 for e in first]
+    for a, b in zip(first, later):
+        a.pop("datetime"), b.pop("datetime")
+        assert a == b and a["app_version"] and a["name"].startswith("POLARIS_RANGERXP_")
 
 
 def test_imu_reports_specific_force_with_gravity():

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import reports as R
@@ -53,12 +54,13 @@ from .msg_fields import (G_NONE, G_PARK, G_REVERSE, SRC_ULC, SRC_USER, AwdMode, 
                          SystemState, TurnSignal)
 from .params import DbwParameters
 from .pedals import BrakeActuator, ThrottleActuator
+from .schedule import ON_CHANGE
 from .status import ActuatorStatus, EngageLogic, FirmwareEngage
 from .steering import SteeringActuator
 from .ulc import Ulc
 
 __all__ = ["DbwSystem", "DriverInput", "DbwOutputs", "DbwReports", "SUBSYSTEMS",
-           "REASON_NOT_READY", "REASON_DISENGAGE", "SIM_VIN"]
+           "REASON_NOT_READY", "REASON_DISENGAGE", "SIM_VIN", "ALWAYS_FILLED"]
 
 #: Log levels of the log events (``DbwSystem.drain_log``).
 INFO, WARN = logging.INFO, logging.WARNING
@@ -105,6 +107,10 @@ REASON_DISENGAGE.update({0x85: "GearRptFault", 0x86: "GearRptOverride", 0xC0: "S
 SIM_VIN = "3NSRRE995SE000001"
 #: Simulated module clock at t = 0 (2026-01-01T00:00:00Z) [s since the epoch].
 _EPOCH_S = 1767225600
+
+#: Reports that ``DbwSystem.reports`` fills on every call, whatever its ``only`` asks: the on-change
+#: reports, whose change counters decide their early publication (schedule.py).
+ALWAYS_FILLED = frozenset(ON_CHANGE)
 
 
 @dataclass(slots=True)
@@ -427,6 +433,35 @@ class DbwSystem:
         self._grade_filter = FirstOrderLag(params.ulc_grade_filter_s, self.dt_s, 0.0)
         self._ecu = (R.EcuInfo(), R.EcuInfo())
         self._rep.ecu_info = self._ecu
+        self._fill_ecu()   # the identities: filled once, not with every report
+        #: DbwReports attribute -> the method that fills it (reports(only=...))
+        self._fill = {
+            "steering_report": self._fill_steering_report,
+            "brake_report": self._fill_brake_report,
+            "throttle_report": self._fill_throttle_report,
+            "gear_report": self._fill_gear_report,
+            "system_report": self._fill_system_report,
+            "ulc_report": self._fill_ulc_report,
+            "misc_report": self._fill_misc_report,
+            "turn_signal_report": self._fill_turn_signal_report,
+            "drive_mode_report": self._fill_drive_mode_report,
+            "vehicle_velocity": self._fill_vehicle_velocity,
+            "wheel_speeds": self._fill_wheel_speeds,
+            "wheel_positions": self._fill_wheel_positions,
+            "tire_pressures": self._fill_tire_pressures,
+            "throttle_info": self._fill_throttle_info,
+            "brake_info": self._fill_brake_info,
+            "steering_offset": self._fill_steering_offset,
+            "steering_info": self._fill_steering_info,
+            "propulsion_info": self._fill_propulsion_info,
+            "fuel_level": self._fill_fuel_level,
+            "steering_diag": self._fill_diagnostics,
+            "brake_diag": self._fill_diagnostics,
+            "throttle_diag": self._fill_diagnostics,
+            "gear_diag": self._fill_diagnostics,
+            "imu": self._fill_imu,
+        }
+        self._fill_every = tuple(dict.fromkeys(f for name, f in self._fill.items() if name not in ALWAYS_FILLED))
         self._three = (self.steering.status, self.brake.status, self.throttle.status)
         self._four = self._three + (self.ulc.status,)
         self._bases = ((0x20, self.steering.status), (0x40, self.brake.status), (0x60, self.throttle.status))
@@ -847,8 +882,9 @@ class DbwSystem:
         return 0
 
     # ------------------------------------------------------------------ reports
-    def reports(self, t_s: float, vehicle_state: object | None = None) -> DbwReports:
-        """Fill and return every report for simulation time ``t_s`` [s].
+    def reports(self, t_s: float, vehicle_state: object | None = None,
+                only: Iterable[str] | None = None) -> DbwReports:
+        """Fill and return the reports for simulation time ``t_s`` [s].
 
         Parameters
         ----------
@@ -856,22 +892,50 @@ class DbwSystem:
             Simulation time [s] (the adapter stamps the headers with it).
         vehicle_state : object, optional
             The model's vehicle; default: the state read by the last ``step``.
+        only : iterable of str, optional
+            ``DbwReports`` attribute names to fill (``steering_report``, ``imu``, ...); default
+            every report. The others keep the values of their last fill. ``dbw_enabled``, the
+            gear and system reports with their change counters (which the on-change CAN schedules
+            read, schedule.py), the ECU clock and ``vin`` are filled on every call: a caller that
+            fills only what it sends this step (the node) gets the same content as a full fill.
 
         Returns
         -------
         DbwReports
             The same object on every call, overwritten in place.
+
+        Raises
+        ------
+        KeyError
+            For a name in ``only`` that is not a report of ``DbwReports``.
         """
         if vehicle_state is not None:
             self._state.read(vehicle_state)
-        s = self._state
-        p = self.p
         r = self._rep
-        nan = math.nan
         r.dbw_enabled = self.dbw_enabled
-        st_s, st_b, st_t = self._three
+        self._fill_gear_report(r)
+        self._fill_system_report(r)
+        fill = self._fill
+        if only is None:
+            for f in self._fill_every:
+                f(r)
+        else:
+            done = set()
+            for name in only:
+                f = fill[name]
+                if f not in done and name not in ALWAYS_FILLED:
+                    done.add(f)
+                    f(r)
+        clock_s = _EPOCH_S + int(max(0.0, t_s))   # the modules' real-time clock
+        for e in self._ecu:
+            e.datetime = clock_s
+        r.vin = SIM_VIN
+        return r
 
-        # ---- steering
+    def _fill_steering_report(self, r: DbwReports) -> None:
+        """``steering_report`` (§2.9, §4.5, §4.6)."""
+        st_s = self.steering.status
+        nan = math.nan
         sr = r.steering_report
         stg = self.steering
         fresh = st_s.received and not st_s.timeout
@@ -892,7 +956,11 @@ class DbwSystem:
         sr.limit_value = quantize(stg.angle_limit_deg, 1.0)
         sr.cmd_src = SRC_USER
 
-        # ---- brake
+    def _fill_brake_report(self, r: DbwReports) -> None:
+        """``brake_report`` (§2.9, §4.7)."""
+        nan = math.nan
+        st_b = self.brake.status
+        p = self.p
         br = r.brake_report
         brk = self.brake
         G = brk.gain_nm_per_bar
@@ -947,7 +1015,10 @@ class DbwSystem:
         br.comms_loss_armed = False
         br.cmd_src = SRC_ULC if st_b.driven_by_ulc else SRC_USER
 
-        # ---- throttle
+    def _fill_throttle_report(self, r: DbwReports) -> None:
+        """``throttle_report`` (§2.9, §4.8)."""
+        st_t = self.throttle.status
+        nan = math.nan
         tr = r.throttle_report
         thr = self.throttle
         if st_t.driven_by_ulc:
@@ -970,7 +1041,10 @@ class DbwSystem:
         tr.limit_value = 100.0  # the percent set-point is clipped to 100 % (§4.8, pedals.py)
         tr.cmd_src = SRC_ULC if st_t.driven_by_ulc else SRC_USER
 
-        # ---- gear
+    def _fill_gear_report(self, r: DbwReports) -> None:
+        """``gear_report`` and its change counter (§2.9, §4.9)."""
+        s = self._state
+        nan = math.nan
         gr = r.gear_report
         g = self.gear
         if gr.gear != s.gear or gr.cmd != g.pending or gr.driver != s.gear_target or gr.reject != g.reject:
@@ -995,7 +1069,11 @@ class DbwSystem:
         gr.req_brake_cal = False
         gr.cmd_src = g.cmd_src
 
-        # ---- system
+    def _fill_system_report(self, r: DbwReports) -> None:
+        """``system_report`` and its change counter (§2.9, §4.11)."""
+        p = self.p
+        g = self.gear
+        st_s, st_b, st_t = self._three
         sy = r.system_report
         sy.inhibit = False
         sy.validate_cmd_crc_rc = False
@@ -1024,7 +1102,9 @@ class DbwSystem:
         sy.btn_enable = sy.btn_disable = sy.lockout = False
         sy.bad_crc = sy.bad_rc = False
 
-        # ---- ULC
+    def _fill_ulc_report(self, r: DbwReports) -> None:
+        """``ulc_report`` (§4.12)."""
+        s = self._state
         ur = r.ulc_report
         u = self.ulc
         ur.cmd_type = u.cmd_type if (u.status.received and not u.status.timeout) else 0
@@ -1041,12 +1121,17 @@ class DbwSystem:
         ur.timeout = u.status.timeout
         ur.bad_crc = ur.bad_rc = False
 
-        # ---- misc, turn signal, drive mode
+    def _fill_misc_report(self, r: DbwReports) -> None:
+        """``misc_report``: no parking-brake or temperature sensors on the Ranger."""
+        nan = math.nan
         mr = r.misc_report
         mr.parking_brake = int(PrkBrkStat.UNKNOWN)  # no electric parking brake (park is a gear)
         for name in ("outside_air_temp", "engine_coolant_temp", "engine_oil_temp", "trans_oil_temp",
                      "trans_clutch_temp", "traction_motor_coil_temp", "traction_motor_elec_temp"):
             setattr(mr, name, nan)
+
+    def _fill_turn_signal_report(self, r: DbwReports) -> None:
+        """``turn_signal_report`` (§4.4)."""
         ts = r.turn_signal_report
         ts.input = self.driver.turn_signal
         ts.cmd = self.turn_signal_cmd
@@ -1054,6 +1139,10 @@ class DbwSystem:
         ts.feedback = ts.output
         ts.ready = True
         ts.timeout = self.turn_signal_t > -math.inf and (self.t_s - self.turn_signal_t) > 0.25 + 1e-9
+
+    def _fill_drive_mode_report(self, r: DbwReports) -> None:
+        """``drive_mode_report``: the AWD switch as AwdMode and DiffLock (§4.4)."""
+        s = self._state
         dm = r.drive_mode_report
         mode = s.drive_mode if s.drive_mode in (TURF, TWO_WD, AWD) else self.drive_mode
         dm.drive_mode = dm.suspension_mode = 0
@@ -1064,22 +1153,42 @@ class DbwSystem:
         dm.ready = True
         dm.support_awd_mode_cmd = dm.support_rear_diff_cmd = True
 
-        # ---- sensors
+    def _fill_vehicle_velocity(self, r: DbwReports) -> None:
+        """``vehicle_velocity``."""
+        s = self._state
+        p = self.p
         vv = r.vehicle_velocity
         vq = quantize(s.v * 3.6, 0.01) / 3.6
         vv.vehicle_velocity_brake = vq
         vv.vehicle_velocity_propulsion = vq
         vv.dir_src = p.vehicle_velocity_dir_src
+
+    def _fill_wheel_speeds(self, r: DbwReports) -> None:
+        """``wheel_speeds``."""
+        s = self._state
         ws = r.wheel_speeds
         ws.front_left, ws.front_right, ws.rear_left, ws.rear_right = (
             quantize(clamp(x, -327.67, 327.67), 0.01) for x in s.wheel_spin)
+
+    def _fill_wheel_positions(self, r: DbwReports) -> None:
+        """``wheel_positions`` (wrapping int16 counts)."""
         wp = r.wheel_positions
         wp.front_left, wp.front_right, wp.rear_left, wp.rear_right = (
             ((int(math.floor(c)) + 32768) % 65536) - 32768 for c in self.wheel_counts)
+
+    def _fill_tire_pressures(self, r: DbwReports) -> None:
+        """``tire_pressures`` (the parameter file's inflation)."""
+        p = self.p
+        nan = math.nan
         tp = r.tire_pressures
         tp.front_left = tp.front_right = float(round(p.tyres_front_inflation_kpa))
         tp.rear_left = tp.rear_right = float(round(p.tyres_rear_inflation_kpa))
         tp.spare = nan
+
+    def _fill_throttle_info(self, r: DbwReports) -> None:
+        """``throttle_info``."""
+        s = self._state
+        nan = math.nan
         ti = r.throttle_info
         ti.accel_pedal_pc = quantize(self.outputs.pedal * 100.0, 0.025)
         ti.accel_pedal_qf = 0
@@ -1087,6 +1196,13 @@ class DbwSystem:
         ti.engine_rpm = quantize(s.engine_rpm, 0.25)
         ti.engine_throttle_valve_pc = nan  # Ranger XD only (§5.1)
         ti.drive_mode = 0
+
+    def _fill_brake_info(self, r: DbwReports) -> None:
+        """``brake_info``."""
+        brk = self.brake
+        G = self.brake.gain_nm_per_bar
+        s = self._state
+        nan = math.nan
         bi = r.brake_info
         bi.brake_torque_pedal = quantize(brk.driver_bar * G, 4.0)
         bi.brake_torque_request = quantize(max(brk.setpoint_bar, brk.driver_bar) * G, 4.0)
@@ -1096,17 +1212,33 @@ class DbwSystem:
         bi.brake_vacuum = nan
         bi.abs_active = bi.esc_active = bi.trac_active = False
         bi.abs_enabled = bi.esc_enabled = bi.trac_enabled = False
+
+    def _fill_steering_offset(self, r: DbwReports) -> None:
+        """``steering_offset``."""
+        stg = self.steering
         so = r.steering_offset
         so.steering_wheel_angle = stg.reported_angle_deg
         so.steering_wheel_angle_raw = stg.angle_deg
         so.steering_wheel_angle_offset = stg.offset_deg
         so.offset_type = 1 if stg.offset_deg != 0.0 else 0
+
+    def _fill_steering_info(self, r: DbwReports) -> None:
+        """``steering_info``."""
+        nan = math.nan
+        stg = self.steering
+        p = self.p
+        st_s = self.steering.status
         si = r.steering_info
         si.override_torque_filtered = stg.driver_torque_nm
         si.override_torque_threshold = p.steering_override_torque_nm
         si.angle_rate = self.angle_rate
         si.angle_cmd_rate = stg.ref_rate if st_s.enabled else 0.0
         si.actuator_current = nan
+
+    def _fill_propulsion_info(self, r: DbwReports) -> None:
+        """``propulsion_info``."""
+        nan = math.nan
+        s = self._state
         pi = r.propulsion_info
         pi.propulsion_torque_request = pi.propulsion_torque_actual = nan  # Ford only
         gnum = {1: 15, 2: 11, 3: 14, 4: 1, 5: 1}.get(s.gear, 0)
@@ -1116,22 +1248,33 @@ class DbwSystem:
         pi.engine_torque_actual = quantize(s.engine_torque, 0.25)
         pi.transmission_ratio = quantize(s.cvt_ratio, 0.01)
         pi.torque_limiting = pi.limp_home = 0
+
+    def _fill_fuel_level(self, r: DbwReports) -> None:
+        """``fuel_level`` and the odometer."""
+        s = self._state
+        nan = math.nan
         fl = r.fuel_level
         fl.fuel_level = nan if s.fuel_l != s.fuel_l else clamp(100.0 * s.fuel_l / self._tank_l(), 0.0, 100.0)
         fl.fuel_range = nan
         fl.odometer = self.odometer_km
+
+    def _fill_diagnostics(self, r: DbwReports) -> None:
+        """The four ``*_diag`` reports."""
+        g = self.gear
+        st_s, st_b, st_t = self._three
         for diag, st in ((r.steering_diag, st_s), (r.brake_diag, st_b), (r.throttle_diag, st_t)):
             diag.fault = st.fault
             diag.fault_internal = st.fault
         r.gear_diag.fault = r.gear_diag.fault_internal = g.fault_injected
+
+    def _fill_imu(self, r: DbwReports) -> None:
+        """``imu``: specific force and angular velocity, quantized."""
+        s = self._state
         im = r.imu
         im.linear_acceleration_x, im.linear_acceleration_y, im.linear_acceleration_z = (
             quantize(x, 0.01) for x in s.f_spec)
         im.angular_velocity_x, im.angular_velocity_y, im.angular_velocity_z = (
             quantize(x, 0.0002) for x in s.omega)
-        self._fill_ecu(t_s)
-        r.vin = SIM_VIN
-        return r
 
     def _tank_l(self) -> float:
         return self.p.fuel_tank_l
@@ -1178,8 +1321,10 @@ class DbwSystem:
                 return 0xC0 + i if self.dbw_enabled else 0xFE
         return 0xFE
 
-    def _fill_ecu(self, t_s: float) -> None:
-        """Plausible simulated identities of the Gateway and Throttle modules (§4.13, §5.1)."""
+    def _fill_ecu(self) -> None:
+        """Plausible simulated identities of the Gateway and Throttle modules (§4.13, §5.1), filled at
+        construction (the ``EcuInfo`` objects of ``reports().ecu_info``): constant but for
+        ``datetime``, which ``reports`` sets."""
         for k, (e, mod) in enumerate(zip(self._ecu, ("Gateway", "Throttle"))):
             e.name = f"POLARIS_RANGERXP_{mod}"
             e.app_version = "1.4.5"
@@ -1198,4 +1343,4 @@ class DbwSystem:
             e.log_filename = "000001.dbw"
             e.log_filesystem_present = False
             e.log_fault = False
-            e.datetime = _EPOCH_S + int(max(0.0, t_s))
+            e.datetime = _EPOCH_S
