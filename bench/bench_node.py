@@ -25,7 +25,9 @@ Measures, each with the node as a separate process on this machine:
 8. node CPU with a subscriber on every topic also with ``report_rates: vehicle``
    (targets <= 15 % mission, <= 10 % vehicle); ``--cpu-runs N`` measures N interleaved
    pairs of the two, each a fresh node with a subscriber on every topic it publishes (from
-   the ROS graph), and prints the medians (``--cpu-only``: nothing else);
+   the ROS graph), and prints the medians (``--cpu-only``: nothing else); ``--cpu-floor N``
+   measures in N rounds what lies under those figures: a Python process waking at 120 Hz, an
+   rclpy node with an empty 120 Hz timer, the node with no subscriber and with one on every topic;
 9. ``--fleet N`` (issue 16): one process serving N full-model vehicles
    (parameter ``vehicles``) in realtime at 120 Hz, a subscriber on every
    vehicle's ``odom`` and on ``/tf``: node CPU, messages received per second and
@@ -36,7 +38,7 @@ Measures, each with the node as a separate process on this machine:
 The load average of the machine is printed with each figure: it is shared.
 
 Run: ``make bench`` or ``. .venv/setup.sh && python bench/bench_node.py [--fuzz 100000] [--stamps 60]
-[--busy 2] [--fleet 10 [--fleet-only]] [--cpu-runs 8 [--cpu-only]]``.
+[--busy 2] [--fleet 10 [--fleet-only]] [--cpu-floor 5] [--cpu-runs 8 [--cpu-only]]``.
 """
 
 from __future__ import annotations
@@ -192,6 +194,89 @@ def cpu_every_topic(node, seconds: float, *params: str) -> tuple[float, int]:
         stop_process_group(proc)
         for sub in subs:
             node.destroy_subscription(sub)
+
+
+# What any Python process pays to wake at 120 Hz on this machine, without and with rclpy's
+# executor (the node's EventsExecutor, a timer that does nothing): the floor under the node's CPU.
+_FLOOR_SCRIPTS = {
+    "a Python loop sleeping to each 120 Hz tick": (
+        "import time\n"
+        "t = time.monotonic()\n"
+        "while True:\n"
+        "    t += 1 / 120\n"
+        "    time.sleep(max(0.0, t - time.monotonic()))\n"),
+    "an rclpy node with an empty 120 Hz timer (EventsExecutor)": (
+        "import rclpy\n"
+        "from rclpy.experimental import EventsExecutor\n"
+        "rclpy.init()\n"
+        "node = rclpy.create_node('bench_floor_timer')\n"
+        "node.create_timer(1 / 120, lambda: None)\n"
+        "executor = EventsExecutor()\n"
+        "executor.add_node(node)\n"
+        "while True:\n"
+        "    executor.spin_once(timeout_sec=0.1)\n"),
+}
+
+
+def cpu_of(proc: subprocess.Popen, settle_s: float, seconds: float) -> float:
+    """CPU [fraction of one core] of ``proc`` over ``seconds`` after ``settle_s``; stops it."""
+    try:
+        time.sleep(settle_s)
+        c0, t0 = cpu_seconds(proc.pid), time.monotonic()
+        time.sleep(seconds)
+        return (cpu_seconds(proc.pid) - c0) / (time.monotonic() - t0)
+    finally:
+        stop_process_group(proc)
+
+
+def tick_work_us(paced: bool, seconds: float = 5.0) -> float:
+    """Mean wall time [us] of one tick's simulation work (``Simulation.step`` and ``reports``, in
+    this process, no ROS), run back to back (``paced=False``) or once every 1/120 s as the node
+    runs it, sleeping in between (``paced=True``): on a machine whose caches go cold while a
+    process sleeps, the second is several times the first, and so is all the node's work."""
+    from acres_dbw_sim.simulation import Simulation
+
+    sim = Simulation()
+    work, ticks = 0.0, 0
+    end = time.monotonic() + seconds
+    next_t = time.monotonic()
+    while time.monotonic() < end:
+        if paced:
+            next_t += 1.0 / 120.0
+            time.sleep(max(0.0, next_t - time.monotonic()))
+        t0 = time.perf_counter()
+        sim.step()
+        sim.reports()
+        work += time.perf_counter() - t0
+        ticks += 1
+    return 1e6 * work / ticks
+
+
+def bench_cpu_floor(node, runs: int, seconds: float) -> None:
+    """Where the node's CPU goes, ``runs`` interleaved rounds: the floor of waking at 120 Hz
+    (:data:`_FLOOR_SCRIPTS`), the node with no subscriber (it steps, fills the reports and
+    sends only what is always sent) at both report rates, and the node with a subscriber on
+    every topic (:func:`cpu_every_topic`) at both; prints every round and the medians, then
+    :func:`tick_work_us` back to back and paced."""
+    cases: dict = {}
+    for k in range(runs):
+        for label, script in _FLOOR_SCRIPTS.items():
+            proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, start_new_session=True)
+            cases.setdefault(label, []).append(100.0 * cpu_of(proc, 3.0, seconds))
+        for params, rates in (((), "mission"), (("report_rates:=vehicle",), "vehicle")):
+            cases.setdefault(f"the node, no subscriber, {rates} rates", []).append(
+                100.0 * cpu_of(start_node(*params), 6.0, seconds))
+            cpu, topics = cpu_every_topic(node, seconds, *params)
+            cases.setdefault(f"the node, a subscriber on every topic ({topics}), {rates} rates", []).append(
+                100.0 * cpu)
+        print(f"round {k + 1}/{runs}: " + ", ".join(f"{v[-1]:.1f}" for v in cases.values()) + f" % ({load()})",
+              flush=True)
+    for label, values in cases.items():
+        print(f"{label:70s} median {statistics.median(values):5.1f} %, range {min(values):.1f}-{max(values):.1f} %")
+    hot, paced = tick_work_us(False), tick_work_us(True)
+    print(f"one tick's Simulation.step + reports: {hot:.0f} us back to back, {paced:.0f} us once every "
+          f"1/120 s ({paced / hot:.1f}x: the work of a process that sleeps between ticks runs cold)")
 
 
 def bench_cpu_series(node, runs: int, seconds: float) -> None:
@@ -406,11 +491,15 @@ def main() -> int:
     parser.add_argument("--cpu-runs", type=int, default=0,
                         help="interleaved pairs of every-topic CPU runs, mission and vehicle rates (item 8)")
     parser.add_argument("--cpu-only", action="store_true", help="measure only the --cpu-runs series")
+    parser.add_argument("--cpu-floor", type=int, default=0,
+                        help="rounds of the CPU floor: waking at 120 Hz, the node without and with subscribers")
     args = parser.parse_args()
     rclpy.init()
     node = rclpy.create_node("bench_node_client")
     try:
         print(f"machine: {os.cpu_count()} cores, {sys.version.split()[0]}")
+        if args.cpu_floor > 0:
+            bench_cpu_floor(node, args.cpu_floor, 10.0)
         if args.cpu_runs > 0:
             bench_cpu_series(node, args.cpu_runs, 10.0)
         if args.cpu_only:
