@@ -60,6 +60,7 @@ def test_a_partial_fill_equals_the_full_fill(model):
     full, part = Simulation(model=model), Simulation(model=model)
     rng = random.Random(11)
     filled_some = set()
+    engaged_steps = 0
     for k in range(3600):   # 30 s at 120 Hz
         for sim in (full, part):
             _drive(sim, k)
@@ -68,13 +69,14 @@ def test_a_partial_fill_equals_the_full_fill(model):
         only = rng.sample(REPORTS, rng.randint(0, 6))
         b = part.reports(only)
         assert a.dbw_enabled == b.dbw_enabled
+        engaged_steps += a.dbw_enabled
         assert (a.gear_report_changes, a.system_report_changes) == (b.gear_report_changes, b.system_report_changes)
         for name in set(only) | ALWAYS_FILLED:
             assert _same(getattr(a, name), getattr(b, name)), f"step {k}: {name} differs"
             filled_some.add(name)
         assert [e.datetime for e in a.ecu_info] == [e.datetime for e in b.ecu_info] and a.vin == b.vin
     assert filled_some == set(REPORTS)   # the draw reached every report
-    assert full.dbw_enabled or full.reports().system_report.reason_disengage   # the run did engage
+    assert engaged_steps > 1000   # the run drove engaged, not only sat disengaged
 
 
 def test_an_unknown_report_name_is_refused():

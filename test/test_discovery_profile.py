@@ -1,19 +1,24 @@
 """The node's Fast DDS participant profile (docs/discovery.md): the shipped file
-announces every 0.3 s and changes nothing else, is installed with the package,
-and the node uses it only where the user has not chosen otherwise."""
+announces every 0.3 s and changes nothing else, parses in Fast DDS, is installed
+with the package, and the node uses it only where the user has not chosen otherwise."""
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
+from ament_index_python.packages import get_package_prefix
+
 from acres_dbw_sim.node import FASTDDS_PROFILE_NAME, use_fast_discovery_profile
+from conftest import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = ROOT / "config" / FASTDDS_PROFILE_NAME
 NS = {"f": "http://www.eprosima.com"}
+NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
 
 def test_the_profile_sets_only_a_0_3_s_announcement_period():
@@ -30,6 +35,16 @@ def test_the_profile_sets_only_a_0_3_s_announcement_period():
     lease = disc.find("f:leaseAnnouncement", NS)
     period = int(lease.find("f:sec", NS).text) + 1e-9 * int(lease.find("f:nanosec", NS).text)
     assert period == pytest.approx(0.3)
+
+
+def test_fast_dds_reads_the_profile_without_an_error(ros_process):
+    """Fast DDS logs an XMLPARSER error and falls back to its defaults for a file it cannot
+    read (an element name of another Fast DDS version, say): the node must start without one."""
+    assert Path(os.environ["FASTDDS_DEFAULT_PROFILES_FILE"]).resolve() == PROFILE.resolve()  # conftest
+    node = ros_process([str(NODE_EXE), "--ros-args", "-r", "__ns:=/profile_check"], name="node")
+    assert wait_for(lambda: "simulating" in node.output() or not node.alive(), 60.0), node.output()
+    out = node.output()
+    assert "simulating" in out and "XMLPARSER" not in out, out
 
 
 def test_setup_installs_the_profile_with_the_config():

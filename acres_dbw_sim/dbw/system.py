@@ -461,6 +461,7 @@ class DbwSystem:
             "gear_diag": self._fill_diagnostics,
             "imu": self._fill_imu,
         }
+        self._fill_always = tuple(self._fill[name] for name in sorted(ALWAYS_FILLED))
         self._fill_every = tuple(dict.fromkeys(f for name, f in self._fill.items() if name not in ALWAYS_FILLED))
         self._three = (self.steering.status, self.brake.status, self.throttle.status)
         self._four = self._three + (self.ulc.status,)
@@ -913,8 +914,8 @@ class DbwSystem:
             self._state.read(vehicle_state)
         r = self._rep
         r.dbw_enabled = self.dbw_enabled
-        self._fill_gear_report(r)
-        self._fill_system_report(r)
+        for f in self._fill_always:
+            f(r)
         fill = self._fill
         if only is None:
             for f in self._fill_every:
