@@ -347,6 +347,25 @@ def test_outputs_summary_and_plots(tmp_path):
         assert (tmp_path / "o" / f).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_no_plots_or_fresh_leave_no_plots_of_an_earlier_run(tmp_path):
+    """Plots describe one state of the table: a run without plots, or a fresh start, removes old ones."""
+    out = tmp_path / "o"
+    sw = small_sweep(tmp_path, samples=3)
+    pngs = [out / "histograms.png", out / "tornado.png"]
+    assert main([str(sw), "--out", str(out), "-q", "-j", "1"]) == 0
+    assert all(p.exists() for p in pngs)
+    assert main([str(sw), "--out", str(out), "-q", "-j", "1", "--no-plots"]) == 0   # resumed, no plots
+    assert not any(p.exists() for p in pngs)
+    assert main([str(sw), "--out", str(out), "-q", "-j", "1"]) == 0
+    for p in pngs:
+        p.write_bytes(b"old")
+    sw_bigger = small_sweep(tmp_path, samples=4)
+    # a fresh start discards them at once, before anything runs (a run cut short leaves none behind)
+    from acres_dbw_sim.sweep.store import ResultStore
+    ResultStore(out, load_sweep(sw_bigger), fresh=True).close()
+    assert not any(p.exists() for p in pngs)
+
+
 def test_several_scenarios_give_one_row_per_sample_with_prefixed_columns(tmp_path):
     sw = load_sweep(write(tmp_path, f"""
         scenarios:

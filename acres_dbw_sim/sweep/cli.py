@@ -24,7 +24,7 @@ from ..scenario.source import ScenarioError
 from .design import make_samples
 from .engines import ENGINES, run_local, run_ray
 from .spec import Sweep, load_sweep
-from .store import ResultStore, SweepDirError
+from .store import PLOT_FILES, ResultStore, SweepDirError
 
 __all__ = ["main", "run_sweep", "SweepOutcome", "DEFAULT_OUT"]
 
@@ -104,7 +104,8 @@ def run_sweep(sweep: Sweep, out_dir: str | Path, engine: str = "local", jobs: in
     progress : bool
         Show the progress bar on stderr.
     plots : bool
-        Write ``histograms.png`` and ``tornado.png``.
+        Write ``histograms.png`` and ``tornado.png``; without, remove those in ``out_dir``
+        (they would show an earlier state of the table).
 
     Returns
     -------
@@ -154,13 +155,16 @@ def run_sweep(sweep: Sweep, out_dir: str | Path, engine: str = "local", jobs: in
     (out / ".summary.json.tmp").write_text(json.dumps(summary, indent=2, allow_nan=False) + "\n", encoding="utf-8")
     (out / ".summary.json.tmp").replace(out / "summary.json")
     files = [results, out / "summary.json", out / "runs.csv", out / "sweep.json"]
+    histograms_png, tornado_png = (out / name for name in PLOT_FILES)
     if plots:
         from .plots import plot_histograms, plot_tornado
         _, _, y, _ = read_table(results, sweep)
         title = f"{sweep.name}: {sweep.design}, {len(samples)} samples"
-        files.append(plot_histograms(y, list(sweep.metric_columns), summary["metrics"], out / "histograms.png",
-                                     title))
-        files.append(plot_tornado(list(sweep.metric_columns), summary["metrics"], out / "tornado.png", title=title))
+        files.append(plot_histograms(y, list(sweep.metric_columns), summary["metrics"], histograms_png, title))
+        files.append(plot_tornado(list(sweep.metric_columns), summary["metrics"], tornado_png, title=title))
+    else:   # plots of an earlier state of the directory would no longer match its table
+        histograms_png.unlink(missing_ok=True)
+        tornado_png.unlink(missing_ok=True)
     counts = {k: summary["sweep"][k] for k in ("ok", "invalid", "error", "crashed")}
     return SweepOutcome(results, summary, counted["ran"], resumed, wall, counts, files)
 

@@ -26,9 +26,11 @@ from pathlib import Path
 from .design import Sample
 from .spec import Sweep, format_value
 
-__all__ = ["ResultStore", "SweepDirError", "table_header"]
+__all__ = ["PLOT_FILES", "ResultStore", "SweepDirError", "table_header"]
 
 TIMING_COLUMNS = ("wall_s", "loop_s")
+#: The plots a sweep writes beside its table (sweep/plots.py); they describe one state of the table.
+PLOT_FILES = ("histograms.png", "tornado.png")
 
 
 class SweepDirError(ValueError):
@@ -85,7 +87,7 @@ class ResultStore:
         ident_path = self.dir / "sweep.json"
         self.runs_path = self.dir / "runs.csv"
         if fresh:
-            for name in ("runs.csv", "results.csv", "summary.json"):
+            for name in ("runs.csv", "results.csv", "summary.json") + PLOT_FILES:
                 (self.dir / name).unlink(missing_ok=True)
         elif ident_path.exists() and self.runs_path.exists():
             old = ident_path.read_text(encoding="utf-8")
