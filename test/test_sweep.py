@@ -185,15 +185,33 @@ def test_key_without_sd_or_range_is_refused(tmp_path, capsys):
     assert f"{sw}:3: parameters[0]: 'brakes.front_nm_per_bar' has neither sd nor range in the parameter file" in err
 
 
-def test_an_error_in_the_scenario_names_the_scenario_file(tmp_path, capsys):
+@pytest.mark.parametrize("edit, key", [("initial.speed_kph=3", "initial.speed_kph: unknown key"),
+                                       ("brakes.front_nm_per_barr=30", "brakes.front_nm_per_barr: unknown key"),
+                                       ("timeline[1]={t: 1}", "timeline[1]: no such list item")])
+def test_a_bad_set_edit_names_the_sweep_file_line_and_key(tmp_path, capsys, edit, key):
+    """An edit in the sweep's ``set:`` is the sweep file's: its error names that file, line and key."""
     sw = write(tmp_path, f"""
         scenarios:
           - file: {BRAKE}
-            set: "initial.speed_kph=3"
+            set: "{edit}"
         samples: 4
         """)
     assert main([str(sw), "--out", str(tmp_path / "out")]) == 2
-    assert "--set: initial.speed_kph: unknown key" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"{sw}:3: scenarios[0].set: {key}" in err, err
+    assert "--set" not in err
+
+
+def test_an_error_in_the_scenario_names_the_scenario_file(tmp_path, capsys):
+    bad = write(tmp_path, BRAKE.read_text().replace("duration_s:", "duration_sec:"), "bad.yaml")
+    sw = write(tmp_path, f"""
+        scenarios:
+          - file: {bad}
+        samples: 4
+        """)
+    assert main([str(sw), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:" in err and "duration_sec" in err, err
 
 
 # --------------------------------------------------------------------------- designs and draws

@@ -283,7 +283,7 @@ def apply_sets(doc: Document, edits: list) -> None:
             nxt = parts[i + 1]
             if isinstance(p, int):
                 if not isinstance(node, list) or p >= len(node):
-                    raise ScenarioError("--set", key, f"{key_str(tuple(parts[:i + 1]))}: no such list item")
+                    raise ScenarioError("--set", key, f"no such list item: {key_str(tuple(parts[:i + 1]))}")
                 node = node[p]
                 continue
             if not isinstance(node, dict):
@@ -294,7 +294,7 @@ def apply_sets(doc: Document, edits: list) -> None:
         last = parts[-1]
         if isinstance(last, int):
             if not isinstance(node, list) or last >= len(node):
-                raise ScenarioError("--set", key, f"{key}: no such list item")
+                raise ScenarioError("--set", key, "no such list item")
         elif not isinstance(node, dict):
             raise ScenarioError("--set", key, f"{key_str(tuple(parts[:-1]))} is not a mapping")
         node[last] = value

@@ -612,8 +612,14 @@ def parse_sweep(doc: Document) -> Sweep:
     param_file = None
     for p, f, sets, sname in scen_raw:
         spec = ScenarioSpec(sname or "", f, sets, add_metrics, metric_lines)
-        sdoc, fixed_sets = scenario_document(spec)
-        sc = validate(sdoc, fixed_sets)
+        try:
+            sdoc, fixed_sets = scenario_document(spec)
+            sc = validate(sdoc, fixed_sets)
+        except ScenarioError as err:
+            if err.source != "--set":   # an error of the scenario file names that file
+                raise
+            # an edit from this sweep file's ``set:``: located here, not on a command line
+            raise c.fail(p + ("set",), f"{err.key}: {err.reason}" if err.key else err.reason) from None
         names = tuple(m.name for m in sc.metrics)
         if select is None:
             collect = names
