@@ -101,6 +101,21 @@ BAD = [
           - {t: 3, pedal: 0}
           - {t: 2, brake_bar: 30}
         """, 5, "timeline[2].t", "time goes backwards"),
+    ("two entries at one time", """
+        duration_s: 5
+        timeline:
+          - {t: 0.5, pedal: 0.5}
+          - {t: 0.5, pedal: 0}
+        """, 4, "timeline[1].t", "two entries at t = 0.5 s (entries must be in strictly increasing time)"),
+    ("a unit suffix mistaken", """
+        duration_s: 5
+        initial: {speed_kph: 3}
+        """, 2, "initial.speed_kph", "did you mean 'speed_mps'? units are fixed by the key name"),
+    ("a misspelt key without a unit", """
+        duration_s: 5
+        metrics:
+          d: {maxx: x_m}
+        """, 3, "metrics.d.maxx", "(did you mean 'max'?);"),
     ("two entries in one step", """
         duration_s: 5
         timeline:

@@ -283,7 +283,8 @@ def main(argv: list | None = None) -> int:
             for f in files:
                 sc = load_scenario(f, args.set)
                 if not args.quiet:
-                    print(f"{f}: ok ({sc.control} level, {sc.n_steps} steps, {len(sc.timeline)} timeline entries)")
+                    print(f"{f}: ok ({sc.control} level, {sc.n_steps} steps, {len(sc.timeline)} timeline "
+                          f"entr{'y' if len(sc.timeline) == 1 else 'ies'})")
             return 0
         if args.jobs < 0:
             raise ScenarioError("<command line>", "--jobs", f"must be >= 0, got {args.jobs}")

@@ -335,7 +335,10 @@ class _Check:
         for k in value:
             if k not in allowed:
                 close = difflib.get_close_matches(k, allowed, 1, 0.6)
-                hint = f" (did you mean {close[0]!r}? units are fixed by the key name)" if close else ""
+                # the same name with another unit suffix (speed_kph for speed_mps): say why
+                same_stem = close and "_" in k and k.rsplit("_", 1)[0] == close[0].rsplit("_", 1)[0]
+                unit_hint = "? units are fixed by the key name" if same_stem else "?"
+                hint = f" (did you mean {close[0]!r}{unit_hint})" if close else ""
                 raise self.fail(path + (k,), f"unknown key{hint}; allowed here: {', '.join(allowed)}")
         for k in required:
             if k not in value:
@@ -783,8 +786,9 @@ def _timeline(c: _Check, raw: Any, control: str, params: VehicleParameters, dt_s
         e = c.mapping(e, path, allowed, ("t",), " (a timeline entry)")
         t = c.number(e["t"], path + ("t",), "s", 0.0)
         if prev is not None and t <= prev:
-            raise c.fail(path + ("t",), f"time goes backwards: t = {t:g} s after t = {prev:g} s "
-                         f"(entries must be in strictly increasing time)")
+            told = (f"two entries at t = {t:g} s" if t == prev else
+                    f"time goes backwards: t = {t:g} s after t = {prev:g} s")
+            raise c.fail(path + ("t",), f"{told} (entries must be in strictly increasing time)")
         prev = t
         step = max(0, math.ceil(t / dt_s - 1e-9))
         if control == "actuator":
