@@ -1,19 +1,30 @@
-"""SIGINT and SIGTERM as a flag for a ROS program's spin loop (ROS-free).
+"""SIGINT and SIGTERM: a flag for a ROS program's spin loop, an interrupt for a tool (ROS-free).
 
 A signal that interrupts an rclpy call in the middle (the default handling) can
 end a program with a traceback from inside rclpy, or leave a callback facing a
 shut-down context. The programs of this package (``sim_node``, ``demo_driver``)
 instead let a signal only raise a flag that their loop checks between
 callbacks, and then stop in order.
+
+The command-line tools without ROS (``acres-scenario``, ``acres-sweep``,
+``acres-replay``, ``acres-calibrate``) clean up on Ctrl-C through
+``KeyboardInterrupt``; :func:`sigterm_interrupts` gives SIGTERM (``kill``, a CI
+runner's time-out, a process manager) the same path instead of ending the
+process where it stands, half-written files and all.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+_F = TypeVar("_F", bound=Callable)
 
 
 def stop_flag_for_imports(program_names: tuple[str, ...]) -> list[int]:
@@ -73,3 +84,36 @@ def stop_on_signals(stop: list[int]) -> Iterator[list[int]]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def sigterm_interrupts(main: _F) -> _F:
+    """Decorate a tool's ``main``: while it runs, SIGTERM raises ``KeyboardInterrupt`` as Ctrl-C does.
+
+    The tool's own ``except KeyboardInterrupt`` (exit 130, temporary files removed,
+    a sweep's finished runs kept) then handles both. The previous handler is
+    restored when ``main`` returns. Called outside the main thread (where Python
+    cannot set handlers) ``main`` runs unchanged.
+
+    Parameters
+    ----------
+    main : callable
+        The tool's entry point.
+
+    Returns
+    -------
+    callable
+        ``main`` with the handler installed around each call.
+    """
+    def on_term(_signum, _frame):
+        raise KeyboardInterrupt
+
+    @functools.wraps(main)
+    def wrapper(*args, **kwargs):
+        if threading.current_thread() is not threading.main_thread():
+            return main(*args, **kwargs)
+        previous = signal.signal(signal.SIGTERM, on_term)
+        try:
+            return main(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    return wrapper  # type: ignore[return-value]

@@ -482,3 +482,34 @@ def test_a_diverged_run_fails_and_says_when(tmp_path):
     assert res.summary()["passed"] is False
     ok = run_scenario(load_scenario(SCENARIOS / "brake_70bar_asphalt.yaml"))
     assert ok.passed and ok.stop_reason != "" and not ok.stop_reason.startswith("diverged")
+
+
+def test_sigterm_while_writing_cleans_up_as_ctrl_c_does(tmp_path):
+    """SIGTERM (a process manager, a CI time-out) while the outputs are written: exit 130,
+    nothing written and no hidden temporary directory left beside the output."""
+    import signal
+    import time
+
+    sc = write(tmp_path, """
+        duration_s: 1500
+        timeline:
+          - {t: 0, pedal: 0.3}
+        """)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.scenario", str(sc), "--out", str(out),
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120.0
+        while not list(tmp_path.glob(".out.*.tmp")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert list(tmp_path.glob(".out.*.tmp")), "the outputs were never being written"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "interrupted: nothing written" in err
+    assert not list(tmp_path.glob(".out.*.tmp")), "a temporary directory was left behind"
+    assert not (out / "timeseries.csv").exists()

@@ -18,6 +18,7 @@ from pathlib import Path
 from ..replay.cli import _params
 from ..replay.reader import BagReadError
 from ..replay.topics import TopicMap, TopicMapError
+from ..stop_signals import sigterm_interrupts
 from .keys import GROUPS, CalibrationError
 
 __all__ = ["main"]
@@ -59,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+@sigterm_interrupts
 def main(argv: list | None = None) -> int:
     """Entry point of ``acres-calibrate``; returns the exit status."""
     args = _parser().parse_args(argv)

@@ -22,6 +22,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..stop_signals import sigterm_interrupts
 from .reader import BagReadError, exit_status
 from .topics import NODE_DEFAULTS, TopicMap, TopicMapError
 
@@ -136,6 +137,7 @@ def _quiet_stdout() -> None:
         pass
 
 
+@sigterm_interrupts
 def main(argv: list | None = None) -> int:
     """Entry point of ``acres-replay``; returns the exit status.
 

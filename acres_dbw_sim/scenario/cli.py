@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..stop_signals import sigterm_interrupts
 from .source import ScenarioError
 
 __all__ = ["main"]
@@ -266,6 +267,7 @@ def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quie
     return 0 if n_pass == len(rows) else 1
 
 
+@sigterm_interrupts
 def main(argv: list | None = None) -> int:
     """Entry point of ``acres-scenario``; returns the exit status."""
     args = _parser().parse_args(argv)

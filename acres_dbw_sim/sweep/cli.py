@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..scenario.source import ScenarioError
+from ..stop_signals import sigterm_interrupts
 from .design import make_samples
 from .engines import ENGINES, run_local, run_ray
 from .spec import Sweep, load_sweep
@@ -220,6 +221,7 @@ def _report(sweep: Sweep, res: SweepOutcome) -> str:
     return "\n".join(lines)
 
 
+@sigterm_interrupts
 def main(argv: list | None = None) -> int:
     """Entry point of ``acres-sweep``; returns the exit status."""
     args = _parser().parse_args(argv)
