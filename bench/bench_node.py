@@ -27,7 +27,9 @@ Measures, each with the node as a separate process on this machine:
    pairs of the two, each a fresh node with a subscriber on every topic it publishes (from
    the ROS graph), and prints the medians (``--cpu-only``: nothing else); ``--cpu-floor N``
    measures in N rounds what lies under those figures: a Python process waking at 120 Hz, an
-   rclpy node with an empty 120 Hz timer, the node with no subscriber and with one on every topic;
+   rclpy node with an empty 120 Hz timer, the node with no subscriber and with one on every topic,
+   and the node's own message stream (every topic's type, QoS, bytes and rate, captured from the
+   node) published as ready-made bytes by an rclpy process that does nothing else;
 9. ``--fleet N`` (issue 16): one process serving N full-model vehicles
    (parameter ``vehicles``) in realtime at 120 Hz, a subscriber on every
    vehicle's ``odom`` and on ``/tf``: node CPU, messages received per second and
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
 import os
 import random
@@ -52,6 +55,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -218,6 +222,120 @@ _FLOOR_SCRIPTS = {
 }
 
 
+# The node's own message stream without the node: every topic it publishes, the same types, QoS,
+# serialized bytes and rates, published as bytes (``Publisher.publish(bytes)``, no message
+# conversion) from a 120 Hz timer under the same executor. What this costs is what DDS and
+# rclpy's publish path take, whatever a Python node does before it publishes.
+_REPLAY_SCRIPT = (
+    "import importlib, json, sys\n"
+    "import rclpy\n"
+    "from rclpy.experimental import EventsExecutor\n"
+    "from rclpy.qos import QoSProfile, ReliabilityPolicy, DurabilityPolicy\n"
+    "spec = json.load(open(sys.argv[1]))\n"
+    "rclpy.init()\n"
+    "node = rclpy.create_node('bench_floor_replay', namespace='/floor')\n"
+    "pubs = []\n"
+    "for t in spec:\n"
+    "    pkg, kind, name = t['type'].split('/')\n"
+    "    cls = getattr(importlib.import_module(pkg + '.' + kind), name)\n"
+    "    qos = QoSProfile(depth=t['depth'], reliability=ReliabilityPolicy(t['reliability']),\n"
+    "                     durability=DurabilityPolicy(t['durability']))\n"
+    "    pubs.append((node.create_publisher(cls, '/floor' + t['topic'], qos), bytes.fromhex(t['data']),\n"
+    "                 t['rate_hz'] / 120.0))\n"
+    "tick = [0]\n"
+    "def on_tick():\n"
+    "    k = tick[0]\n"
+    "    tick[0] = k + 1\n"
+    "    for pub, data, per_tick in pubs:\n"
+    "        if int((k + 1) * per_tick) > int(k * per_tick):\n"
+    "            pub.publish(data)\n"
+    "node.create_timer(1 / 120, on_tick)\n"
+    "executor = EventsExecutor()\n"
+    "executor.add_node(node)\n"
+    "while True:\n"
+    "    executor.spin_once(timeout_sec=0.1)\n")
+
+
+def capture_stream(node, seconds: float, *params: str) -> list:
+    """What the node publishes with ``params``: for every topic (from the ROS graph, ``/rosout``
+    and ``/parameter_events`` aside) its type, its publisher's QoS, its rate [Hz] over ``seconds``
+    and its last message serialized. Starts and stops the node. Raises RuntimeError when the
+    node's publishers do not appear in 10 s."""
+    proc = start_node(*params)
+    subs, counts, last = [], {}, {}
+    try:
+        topics: list = []
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline and len(topics) < 20:
+            spin_for(node, 0.2)
+            try:
+                topics = [(t, ty[0]) for t, ty in node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
+                          if t not in ("/rosout", "/parameter_events")]
+            except Exception:   # the node is not in the graph yet
+                topics = []
+        if not topics:
+            raise RuntimeError("the node's publishers did not appear in 10 s")
+        spin_for(node, 0.5)
+        topics = [(t, ty[0]) for t, ty in node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
+                  if t not in ("/rosout", "/parameter_events")]
+        spec = {}
+        for topic, ty in topics:
+            qos = node.get_publishers_info_by_topic(topic)[0].qos_profile
+            spec[topic] = {"topic": topic, "type": ty, "depth": max(1, qos.depth or 1),
+                           "reliability": int(qos.reliability), "durability": int(qos.durability)}
+            counts[topic] = 0
+
+            def on_msg(data, topic=topic):
+                counts[topic] += 1
+                last[topic] = data
+            subs.append(node.create_subscription(_message_class(ty), topic, on_msg, 10, raw=True))
+        spin_for(node, 2.0)   # discovery and warm-up
+        for topic in counts:
+            counts[topic] = 0
+        t0 = time.monotonic()
+        spin_for(node, seconds)
+        span = time.monotonic() - t0
+        out = []
+        for topic, item in spec.items():
+            if topic in last:
+                item.update(rate_hz=counts[topic] / span, data=bytes(last[topic]).hex())
+                out.append(item)
+        return out
+    finally:
+        stop_process_group(proc)
+        for sub in subs:
+            node.destroy_subscription(sub)
+
+
+def cpu_replay(node, spec: list, seconds: float, tmp: Path) -> float:
+    """CPU [fraction of one core] of :data:`_REPLAY_SCRIPT` publishing ``spec`` (from
+    :func:`capture_stream`) under ``/floor``, with a subscriber on every one of its topics."""
+    path = tmp / "stream.json"
+    path.write_text(json.dumps(spec))
+    proc = subprocess.Popen([sys.executable, "-c", _REPLAY_SCRIPT, str(path)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    got = [0]
+
+    def on_msg(_m) -> None:
+        got[0] += 1
+    subs = [node.create_subscription(_message_class(t["type"]), "/floor" + t["topic"], on_msg, 2) for t in spec]
+    try:
+        spin_for(node, 4.0)   # discovery and warm-up
+        c0, t0, n0 = cpu_seconds(proc.pid), time.monotonic(), got[0]
+        spin_for(node, seconds)
+        span = time.monotonic() - t0
+        cpu = (cpu_seconds(proc.pid) - c0) / span
+        sent = sum(t["rate_hz"] for t in spec)
+        if (got[0] - n0) / span < 0.5 * sent:   # matched (a busy subscriber drops some: depth 2)
+            raise RuntimeError(f"the replay's messages did not arrive: {(got[0] - n0) / span:.0f}/s "
+                               f"of {sent:.0f}/s")
+        return cpu
+    finally:
+        stop_process_group(proc)
+        for sub in subs:
+            node.destroy_subscription(sub)
+
+
 def cpu_of(proc: subprocess.Popen, settle_s: float, seconds: float) -> float:
     """CPU [fraction of one core] of ``proc`` over ``seconds`` after ``settle_s``; stops it."""
     try:
@@ -255,10 +373,13 @@ def tick_work_us(paced: bool, seconds: float = 5.0) -> float:
 def bench_cpu_floor(node, runs: int, seconds: float) -> None:
     """Where the node's CPU goes, ``runs`` interleaved rounds: the floor of waking at 120 Hz
     (:data:`_FLOOR_SCRIPTS`), the node with no subscriber (it steps, fills the reports and
-    sends only what is always sent) at both report rates, and the node with a subscriber on
-    every topic (:func:`cpu_every_topic`) at both; prints every round and the medians, then
+    sends only what is always sent) at both report rates, the node with a subscriber on
+    every topic (:func:`cpu_every_topic`) at both, and the node's stream at both rates replayed as
+    bytes with a subscriber on every topic (:func:`capture_stream`, captured once per rate, and
+    :func:`cpu_replay`: what publishing alone costs); prints every round and the medians, then
     :func:`tick_work_us` back to back and paced."""
     cases: dict = {}
+    streams: dict = {}   # report rates -> the node's stream (capture_stream), captured once
     for k in range(runs):
         for label, script in _FLOOR_SCRIPTS.items():
             proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.DEVNULL,
@@ -270,6 +391,11 @@ def bench_cpu_floor(node, runs: int, seconds: float) -> None:
             cpu, topics = cpu_every_topic(node, seconds, *params)
             cases.setdefault(f"the node, a subscriber on every topic ({topics}), {rates} rates", []).append(
                 100.0 * cpu)
+            spec = streams.get(rates) or streams.setdefault(rates, capture_stream(node, 5.0, *params))
+            with tempfile.TemporaryDirectory() as tmp:
+                cases.setdefault(f"its messages as bytes from an rclpy timer ({len(spec)} topics, "
+                                 f"{sum(t['rate_hz'] for t in spec):.0f}/s), {rates} rates", []).append(
+                    100.0 * cpu_replay(node, spec, seconds, Path(tmp)))
         print(f"round {k + 1}/{runs}: " + ", ".join(f"{v[-1]:.1f}" for v in cases.values()) + f" % ({load()})",
               flush=True)
     for label, values in cases.items():
@@ -492,7 +618,8 @@ def main() -> int:
                         help="interleaved pairs of every-topic CPU runs, mission and vehicle rates (item 8)")
     parser.add_argument("--cpu-only", action="store_true", help="measure only the --cpu-runs series")
     parser.add_argument("--cpu-floor", type=int, default=0,
-                        help="rounds of the CPU floor: waking at 120 Hz, the node without and with subscribers")
+                        help="rounds of the CPU floor: waking at 120 Hz, the node without and with subscribers, "
+                             "its message stream published as bytes alone")
     args = parser.parse_args()
     rclpy.init()
     node = rclpy.create_node("bench_node_client")
