@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from acres_dbw_sim.dbw.commands import (ENABLE, STEERING_CALIBRATE, BrakeCmd, DriveModeCmd, GearCmd, SteeringCmd,
+from acres_dbw_sim.dbw.commands import (DISABLE, ENABLE, STEERING_CALIBRATE, BrakeCmd, DriveModeCmd, GearCmd, SteeringCmd,
                                         ThrottleCmd, UlcCmd)
 from acres_dbw_sim.dbw.params import DbwParameters
 from acres_dbw_sim.dbw.schedule import ON_CHANGE, CanSchedule, report_schedule
@@ -173,6 +173,36 @@ def test_command_timeout_and_dropped_enable_bit_give_their_disengage_reasons():
     t = run(dbw, veh, t, 0.2, brake_on)
     t = run(dbw, veh, t, 0.1, brake_off)
     assert dbw.reports(t).system_report.reason_disengage_str == "BrakeCmdDisengage"
+
+
+@pytest.mark.parametrize("case, reason, enabled, logged", [
+    # the stack clears the ULC's enable bit: the pedals the ULC drove disengage, nothing timed out
+    ("enable bit cleared", "ThrtlCmdDisengage", True, []),
+    # the same right after disable: the disable's reason stands (the driver masks the bit anyway)
+    ("disable, then enable bit cleared", "SystemDisableCmd", False, ["DBW system disabled: SystemDisableCmd"]),
+    # the ULC stream stops: the pedals it drove time out with it
+    ("stream stops", "ThrtlCmdTimeout", True, ["Brake subsystem disengaged: no command for 100 ms (command timeout)",
+                                               "Throttle subsystem disengaged: no command for 100 ms (command "
+                                               "timeout)"]),
+])
+def test_pedals_driven_by_the_ulc_drop_out_for_the_ulc_s_reason(case, reason, enabled, logged):
+    """Brake and throttle that only the ULC commanded leave with the ULC, for its cause (§4.11, §4.12):
+    a cleared enable bit is a disengage, not a command timeout of pedals that were never commanded."""
+    sim = Simulation()
+    sim.reset(gear=Gear.DRIVE)
+    sim.submit(ENABLE)
+    drive(sim, 2.0, lambda s: s.submit(ulc_speed(2.0)))
+    assert sim.dbw_enabled and sim.reports().brake_report.enabled
+    sim.dbw.drain_log()
+    if case.startswith("disable"):
+        sim.submit(DISABLE)
+    off = UlcCmd(cmd=2.0, cmd_type=UlcCmd.CMD_VELOCITY, enable=False)
+    drive(sim, 0.25, (lambda s: None) if case == "stream stops" else (lambda s: s.submit(off)))
+    rep = sim.reports()
+    assert not rep.brake_report.enabled and not rep.throttle_report.enabled
+    assert rep.system_report.reason_disengage_str == reason
+    assert sim.dbw_enabled == enabled
+    assert [txt for _l, txt in sim.dbw.drain_log()] == logged
 
 
 # ---------------------------------------------------------------- 5. CAN periods by time (§1.4)

@@ -126,7 +126,7 @@ class ActuatorStatus:
             self.override_latched = False
 
     def update(self, t_s: float, driver_override: bool, ulc_driving: bool = False,
-               permitted: bool = True, ulc_stream: bool = False) -> None:
+               permitted: bool = True, ulc_stream: bool = False, ulc_cause: int = 0) -> None:
         """Recompute the flags at time ``t_s`` [s].
 
         Parameters
@@ -145,8 +145,14 @@ class ActuatorStatus:
             A fresh ULC command stream with its enable bit commands this
             pedal (brake, throttle): no ``timeout`` even when the ULC has just
             been overridden, so that the override counts (§4.1, §4.12).
+        ulc_cause : int
+            The ULC's own ``disengage`` code when the ULC dropped out in this
+            step, else 0. A pedal that only the ULC drove (its own stream stale
+            or never received) and drops with it takes the ULC's cause: the
+            ULC's enable bit cleared is a disengage, not this pedal's timeout.
         """
         was_enabled = self.enabled
+        was_ulc = self.driven_by_ulc
         self.driven_by_ulc = ulc_driving
         stale = (t_s - self.last_cmd_t) > self.timeout_s + 1e-9  # never received: last_cmd_t = -inf
         self.timeout = stale and not (ulc_driving or ulc_stream)
@@ -163,6 +169,8 @@ class ActuatorStatus:
                 self.disengage = 5
             elif self.override_active or self.override_latched:
                 self.disengage = 6
+            elif stale and was_ulc and ulc_cause:   # it followed the ULC, which dropped out
+                self.disengage = ulc_cause
             elif stale:
                 self.disengage = 4
             else:

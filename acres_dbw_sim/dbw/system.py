@@ -759,8 +759,9 @@ class DbwSystem:
         st_s, st_b, st_t = self._three
         st_s.update(t_s, over_steer, False, permitted)
         ulc_stream = ulc.status.enable_bit and not ulc.status.timeout
-        st_b.update(t_s, over_brake, ulc_drives, permitted, ulc_stream)
-        st_t.update(t_s, over_throttle, ulc_drives, permitted, ulc_stream)
+        ulc_cause = ulc.status.disengage if ulc.status.dropped else 0
+        st_b.update(t_s, over_brake, ulc_drives, permitted, ulc_stream, ulc_cause)
+        st_t.update(t_s, over_throttle, ulc_drives, permitted, ulc_stream, ulc_cause)
         if st_s.dropped or st_b.dropped or st_t.dropped:
             self._subsystem_dropped()
 
