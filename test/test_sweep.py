@@ -384,6 +384,20 @@ def test_no_plots_or_fresh_leave_no_plots_of_an_earlier_run(tmp_path):
     assert not any(p.exists() for p in pngs)
 
 
+def test_samples_option_shrinks_a_sweep_and_is_checked_like_the_file(tmp_path, capsys):
+    sw = small_sweep(tmp_path, samples=6)
+    out = tmp_path / "o"
+    assert main([str(sw), "--samples", "2", "--out", str(out), "--no-plots", "-q", "-j", "1"]) == 0
+    assert len(rows(out / "results.csv")) == 3   # header and 2 samples
+    assert json.loads((out / "sweep.json").read_text())["samples"] == 2
+    capsys.readouterr()
+    sobol = small_sweep(tmp_path, samples=4, design="sobol")
+    assert main([str(sobol), "--samples", "6", "--check"]) == 2
+    assert "--samples: samples: the Sobol' design needs a power of 2" in capsys.readouterr().err
+    assert main([str(sw), "--samples", "0", "--check"]) == 2
+    assert "--samples: samples: out of range: 0" in capsys.readouterr().err
+
+
 def test_several_scenarios_give_one_row_per_sample_with_prefixed_columns(tmp_path):
     sw = load_sweep(write(tmp_path, f"""
         scenarios:

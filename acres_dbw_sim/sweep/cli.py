@@ -2,8 +2,8 @@
 
 ::
 
-    acres-sweep SWEEP.yaml [--out DIR] [--engine local|ray] [--jobs N] [--address ADDR] [--fresh]
-                [--no-plots] [--no-progress] [--quiet]
+    acres-sweep SWEEP.yaml [--out DIR] [--engine local|ray] [--jobs N] [--address ADDR] [--samples N]
+                [--fresh] [--no-plots] [--no-progress] [--quiet]
     acres-sweep --check SWEEP.yaml     (validate and draw the samples; run nothing)
 
 Exit status: 0 every sample done (invalid draws, reported in the table,
@@ -186,6 +186,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="local processes, or the CPUs of the local Ray (default: all CPUs)")
     p.add_argument("--address", metavar="ADDR", help="Ray cluster to join (ray://host:10001, host:6379 or auto); "
                    "without it --engine ray starts a local Ray")
+    p.add_argument("--samples", type=int, metavar="N", help="draw N samples instead of the file's (a quick, "
+                   "smaller run; not for the grid design)")
     p.add_argument("--fresh", action="store_true", help="discard the results in DIR instead of resuming")
     p.add_argument("--check", action="store_true", help="validate the sweep and draw the samples; run nothing")
     p.add_argument("--no-plots", action="store_true", help="no histograms.png / tornado.png")
@@ -230,7 +232,7 @@ def main(argv: list | None = None) -> int:
             raise ScenarioError("<command line>", "--jobs", f"must be >= 0, got {args.jobs}")
         if args.address and args.engine != "ray":
             raise ScenarioError("<command line>", "--address", "is for --engine ray")
-        sweep = load_sweep(args.sweep)
+        sweep = load_sweep(args.sweep, args.samples)
         for w in sweep.warnings:
             print(f"warning: {w}", file=sys.stderr)
         out = Path(args.out) if args.out else DEFAULT_OUT / sweep.name

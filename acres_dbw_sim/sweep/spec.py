@@ -673,13 +673,17 @@ def parse_sweep(doc: Document) -> Sweep:
     return sw
 
 
-def load_sweep(path: str | Path) -> Sweep:
+def load_sweep(path: str | Path, samples: int | None = None) -> Sweep:
     """Read and validate a sweep file.
 
     Parameters
     ----------
     path : str or Path
         The YAML sweep file.
+    samples : int, optional
+        Draw this many samples instead of the file's ``samples`` (``--samples``:
+        a quick, smaller run of a shipped sweep); checked as the file's value
+        is, an error names ``--samples``.
 
     Returns
     -------
@@ -704,4 +708,7 @@ def load_sweep(path: str | Path) -> Sweep:
         if exc.reason.startswith(("the top level must be a mapping", "the file is empty")):
             raise ScenarioError(str(p), "", what, 1) from None
         raise
+    if samples is not None and isinstance(doc.data, dict):
+        doc.data["samples"] = samples
+        doc.origins[("samples",)] = "--samples"
     return parse_sweep(doc)
