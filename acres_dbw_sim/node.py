@@ -121,6 +121,7 @@ CMD_VEL_DEPTH = 2          # DBW1 ulc_node: cmd_vel and cmd_vel_stamped, depth 2
 DIAGNOSTICS_PERIOD_S = 1.0
 MAX_BATCH_S = 0.025  # sim mode: simulated time stepped at most between two publications [s]
 MAX_CATCH_UP_S = 1.0  # realtime: steps owed caught up in one tick; more are skipped [s]
+CLOCK_CHECK_PERIOD_S = 2.0  # a /clock owner looks for other /clock publishers this often (wall time) [s]
 LISTENER_CHECK_PUBLICATIONS = 12  # publications between two looks at each topic's subscribers (10 Hz at 120 Hz)
 MAX_CATCH_UP_RECORDING_S = 60.0  # the same while recording a bag [s]
 DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
@@ -403,6 +404,10 @@ class SimNode(Node):
     def _on_set_parameters(self, params: list[Parameter]) -> SetParametersResult:
         """Refuse a run-time value that start-up would refuse, with the reason."""
         for prm in params:
+            if prm.name == "use_sim_time":   # rclpy's own parameter: start-up only here, like time_mode
+                return SetParametersResult(successful=False, reason=(
+                    "use_sim_time: set at start-up only (the stamps follow time_mode; "
+                    "a clock follower in sim mode starts with use_sim_time:=true)"))
             if self._member is not None and prm.name in FLEET_WIDE:
                 return SetParametersResult(successful=False, reason=(
                     f"{prm.name}: shared by every vehicle of this process ('vehicles'); "
@@ -518,6 +523,8 @@ class SimNode(Node):
         self._pub_clock = (self.create_publisher(Clock, "/clock", 10)
                            if p["time_mode"] != "realtime" and p["clock_owner"] and clock_node
                            else None)
+        self._clock_checked_s = time.monotonic()   # _check_clock_alone: last look at /clock's publishers
+        self._clock_shared = False
         if p["time_mode"] == "sim" and not p["clock_owner"] and self._member is None:
             self.create_subscription(Clock, "/clock", self._on_clock, 10)
         self.create_service(Trigger, "~/reset", self._on_reset)
@@ -767,6 +774,7 @@ class SimNode(Node):
         due, epoch_shift_s = self._clock_due(msg.clock.sec + msg.clock.nanosec * 1e-9)
         if due > 0:
             self._advance(due, 0.0, epoch_shift_s)
+            self._maybe_print_status()
 
     def _clock_due(self, target_s: float) -> tuple[int, float]:
         """(physics steps, epoch shift [s]) that bring the simulation to the owner's
@@ -809,12 +817,30 @@ class SimNode(Node):
             self._heard = {pub: pub.get_subscription_count() > 0 for pub in pubs}
         return self._heard
 
+    def _check_clock_alone(self) -> None:
+        """Warn once (until it is alone again) when another publisher shares ``/clock``.
+
+        Two clock owners interleave their times on ``/clock``, which then runs back and
+        forth for every node on ``use_sim_time`` (README, Time: one owner per domain).
+        The ROS graph is asked every CLOCK_CHECK_PERIOD_S of wall time."""
+        now = time.monotonic()
+        if now - self._clock_checked_s < CLOCK_CHECK_PERIOD_S:
+            return
+        self._clock_checked_s = now
+        others = self.count_publishers("/clock") - 1
+        if others > 0 and not self._clock_shared:
+            self.get_logger().warning(
+                f"{others} other publisher(s) on /clock besides this node: the time on /clock will jump "
+                f"back and forth; give every vehicle but one clock_owner:=false (README, Time)")
+        self._clock_shared = others > 0
+
     def _publish(self, force: bool = False) -> None:
         sim = self.sim
         step = int(round(sim.time_s / sim.dt_s))
         stamp = stamp_from_seconds(self._epoch_s + sim.time_s)
         if self._pub_clock is not None:
             self._pub_clock.publish(Clock(clock=stamp))
+            self._check_clock_alone()
         vehicle = sim.state
         # A topic nobody subscribes to is neither filled nor handed to DDS: nothing
         # can observe the difference, and it is most of the node's CPU (README).
@@ -1023,6 +1049,7 @@ class FleetNode(Node):
         if due > 0:
             for v in self.vehicles:
                 v._advance(due, 0.0, epoch_shift_s)
+                v._maybe_print_status()
 
     def _on_lockstep(self, _req, res):
         lead = self.vehicles[0]

@@ -30,7 +30,8 @@ def _vehicle(ros_process, name: str, owner: bool, y_m: float):
                         "-r", f"/initialpose:=/{name}/initialpose",
                         "-p", "time_mode:=sim", "-p", "rate_factor:=2", "-p", "use_sim_time:=true",
                         "-p", f"frame_prefix:={name}/", "-p", f"clock_owner:={str(owner).lower()}",
-                        "-p", f"initial_y_m:={y_m}", "-p", "publish_wheel_tf:=true"], name=name)
+                        "-p", f"initial_y_m:={y_m}", "-p", "publish_wheel_tf:=true",
+                        "-p", "status_period_s:=0.5"], name=name)
 
 
 def test_two_namespaced_vehicles_in_sim_mode(ros_process):
@@ -82,6 +83,10 @@ def test_two_namespaced_vehicles_in_sim_mode(ros_process):
         assert all("<robot" in d and "rear_left_wheel_joint" in d for d in descriptions.values())
         back = [(a, b) for a, b in zip(clock, clock[1:]) if b < a]
         assert len(clock) > 20 and not back, back[:3]
+        # both print their status line, the follower too (it steps on the owner's /clock)
+        for p in procs:
+            assert "dbw_enabled=" in p.output(), p.output()
+            assert "on /clock besides this node" not in p.output()   # one owner: no warning
         # the follower has no clock of its own: with the owner stopped, it stops
         assert procs[0].stop() == 0
         wait_for(lambda: False, 1.0, spin=spin)
@@ -92,3 +97,12 @@ def test_two_namespaced_vehicles_in_sim_mode(ros_process):
         node.destroy_node()
         rclpy.try_shutdown()
     assert procs[1].alive(), procs[1].output()
+
+
+def test_two_clock_owners_are_warned_about(ros_process):
+    """Two nodes that both own /clock (a launch without clock_owner:=false) make /clock run back and
+    forth: each says so in its log."""
+    procs = [_vehicle(ros_process, "own1", True, 0.0), _vehicle(ros_process, "own2", True, 4.0)]
+    assert wait_for(lambda: all("other publisher(s) on /clock" in p.output() for p in procs), 60.0), \
+        "\n".join(p.output()[-1500:] for p in procs)
+    assert all(p.alive() for p in procs)
