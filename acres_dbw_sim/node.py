@@ -381,7 +381,10 @@ class SimNode(Node):
                     raise StartupError(f"parameter '{name}': {err}") from err
                 value = []
             except Exception as err:  # wrong type or out of range (params file, CLI, launch)
-                raise StartupError(f"parameter '{name}': {err}") from err
+                given = overrides.get(name)   # our own words for it where we have them, else rclpy's
+                why = _invalid(name, given.value) if given is not None else None
+                raise StartupError(f"parameter '{name}' = {given.value!r}: {why}" if why and given is not None
+                                   else f"parameter '{name}': {err}") from err
             why = _invalid(name, value)
             if why:
                 raise StartupError(f"parameter '{name}' = {value!r}: {why}")

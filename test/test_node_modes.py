@@ -40,6 +40,8 @@ NODE_EXE, DEMO_EXE = LIB / "sim_node", LIB / "demo_driver"
     (["-p", "overrides:=mass.no_such_key=3"], "mass.no_such_key"),
     (["-p", "overrides:=mass.dry_kg=-5"], "mass.dry_kg"),
     (["-p", "surface:=lava"], "lava"),
+    (["-p", "step_hz:=5000.0"], "parameter 'step_hz' = 5000.0: must be within 60.0..1000.0"),
+    (["-p", "step_hz:=fast"], "parameter 'step_hz' = 'fast': expected float, got str"),
 ])
 def test_bad_parameters_stop_startup_naming_the_parameter(args, names):
     proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", *args],
