@@ -89,6 +89,9 @@ PARAMETERS = {
                          "base_link_frame, frame_id, the URDF's links on /tf), e.g. 'car1/' for "
                          "vehicles side by side; the robot_description itself stays unprefixed "
                          "(robot_state_publisher has its own frame_prefix)"),
+    "world_frame": ("", "if set, publish the identity world_frame -> odom_frame on /tf_static, so that "
+                        "vehicles started as separate nodes share one TF tree (vehicles.launch.py sets "
+                        "'odom'); empty = none. The 'vehicles' mode links its vehicles itself"),
     "publish_tf": (True, "publish odom -> base_frame on /tf"),
     "clock_owner": (True, "sim and lockstep modes: publish /clock. With several vehicles in one "
                           "DDS domain exactly one owns it; sim mode: a node with false steps "

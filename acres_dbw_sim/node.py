@@ -395,6 +395,12 @@ class SimNode(Node):
             raise StartupError(f"parameter 'interfaces' = {values['interfaces']!r}: {err}") from err
         for name in ("odom_frame", "base_frame", "base_link_frame", "frame_id"):
             values[name] = values["frame_prefix"] + values[name]
+        if values["world_frame"] and self._member is not None:
+            raise StartupError("parameter 'world_frame': the 'vehicles' mode links its vehicles' odometry "
+                               "frames itself; leave it empty")
+        if values["world_frame"] == values["odom_frame"]:
+            raise StartupError(f"parameter 'world_frame' = {values['world_frame']!r}: names this node's "
+                               f"odometry frame; give a frame_prefix, or leave world_frame empty")
         values["initial_gear"] = _gear(values["initial_gear"])
         values["drive_mode"] = DRIVE_MODES[values["drive_mode"]]
         # Run-time changes: types first (an integer for a double), then values.
@@ -516,6 +522,11 @@ class SimNode(Node):
                 statics.append(t)
             else:
                 self._wheel_tf.append((t, description.JOINT_NAMES.index(j.name), j.axis))
+        if p["world_frame"]:   # one TF tree for vehicles started as separate nodes
+            t = TransformStamped()
+            t.header.frame_id, t.child_frame_id = p["world_frame"], p["odom_frame"]
+            t.transform.rotation.w = 1.0
+            statics.append(t)
         self._pub_tf_static.publish(TFMessage(transforms=statics))
         if p["publish_description"]:
             self._pub_description = self.create_publisher(String, "robot_description", latched)

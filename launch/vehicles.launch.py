@@ -3,7 +3,8 @@
 Each vehicle is a ``dbw_node`` in its own namespace (``/<name>/dbw_node``, topics
 ``/<name>/...``) with its own frames (``frame_prefix`` ``<name>/``: ``<name>/odom
 -> <name>/base_footprint``), its own ``/initialpose`` (remapped to
-``/<name>/initialpose``) and its own ``robot_description``. In ``sim`` mode the
+``/<name>/initialpose``) and its own ``robot_description``; ``odom -> <name>/odom``
+(``world_frame``) joins the vehicles in one TF tree. In ``sim`` mode the
 first vehicle owns ``/clock`` (``clock_owner``) and the others step their
 simulations to it, so the domain has one monotonic clock.
 
@@ -21,6 +22,9 @@ time_mode, rate_factor : str
     As in ``sim.launch.py`` (default ``sim`` and ``1.0``).
 use_sim_time : bool
     Default true in sim mode (``/clock`` of the owner), false otherwise.
+world_frame : str
+    Frame every vehicle links to its ``<name>/odom`` (identity, ``/tf_static``), so
+    RViz shows all in one fixed frame (default ``odom``; empty = separate trees).
 
 Example: ``ros2 launch acres_dbw_sim vehicles.launch.py vehicles:=car1,car2,car3``.
 """
@@ -53,6 +57,7 @@ def _vehicles(context):
         output="screen",
         parameters=[config, {"time_mode": time_mode, "rate_factor": rate_factor,
                              "use_sim_time": use_sim_time, "frame_prefix": f"{name}/",
+                             "world_frame": LaunchConfiguration("world_frame").perform(context),
                              "clock_owner": i == 0, "initial_y_m": i * spacing}],
         remappings=[("/initialpose", f"/{name}/initialpose")],
     ) for i, name in enumerate(names)]
@@ -72,6 +77,9 @@ def generate_launch_description() -> LaunchDescription:
         DeclareLaunchArgument("time_mode", default_value="sim", description="realtime | sim | lockstep"),
         DeclareLaunchArgument("rate_factor", default_value="1.0",
                               description="sim mode: simulated seconds per wall second"),
+        DeclareLaunchArgument("world_frame", default_value="odom",
+                              description="frame linked to every vehicle's <name>/odom on /tf_static "
+                                          "(one TF tree); empty = separate trees"),
         DeclareLaunchArgument("use_sim_time", default_value="",
                               description="use /clock (default: true in sim mode)"),
         OpaqueFunction(function=_vehicles),

@@ -58,6 +58,10 @@ def test_bad_vehicles_parameter_is_refused_with_the_reason(ros_process):
     assert proc.proc.wait(timeout=60) == 2
     out = proc.output()
     assert "parameter 'time_mode' differs between the vehicles" in out, out
+    proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicles:=[car1, car2]", "-p", "world_frame:=map"],
+                       name="world")
+    assert proc.proc.wait(timeout=60) == 2
+    assert "parameter 'world_frame': the 'vehicles' mode links" in proc.output(), proc.output()
 
 
 def _params(tmp: Path, name: str, line: str) -> Path:

@@ -31,7 +31,7 @@ def _vehicle(ros_process, name: str, owner: bool, y_m: float):
                         "-p", "time_mode:=sim", "-p", "rate_factor:=2", "-p", "use_sim_time:=true",
                         "-p", f"frame_prefix:={name}/", "-p", f"clock_owner:={str(owner).lower()}",
                         "-p", f"initial_y_m:={y_m}", "-p", "publish_wheel_tf:=true",
-                        "-p", "status_period_s:=0.5"], name=name)
+                        "-p", "status_period_s:=0.5", "-p", "world_frame:=odom"], name=name)
 
 
 def test_two_namespaced_vehicles_in_sim_mode(ros_process):
@@ -46,6 +46,10 @@ def test_two_namespaced_vehicles_in_sim_mode(ros_process):
             node.create_subscription(Odometry, f"/{name}/odom", odom[name].append, 100)
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        statics = []
+        node.create_subscription(TFMessage, "/tf_static", statics.append,
+                                 QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE,
+                                            durability=DurabilityPolicy.TRANSIENT_LOCAL))
         descriptions = {}
         for name in odom:
             node.create_subscription(String, f"/{name}/robot_description",
@@ -65,6 +69,9 @@ def test_two_namespaced_vehicles_in_sim_mode(ros_process):
         assert wait_for(lambda: all((f"{n}/base_link", f"{n}/rear_left_wheel") in pairs() for n in odom), 20.0,
                         spin=spin), pairs()
         assert ("odom", "base_footprint") not in pairs()
+        # ... joined in one tree by world_frame (as vehicles.launch.py sets it): odom -> carN/odom
+        links = lambda: {(t.header.frame_id, t.child_frame_id) for m in statics for t in m.transforms}  # noqa: E731
+        assert wait_for(lambda: {("odom", "car1/odom"), ("odom", "car2/odom")} <= links(), 20.0, spin=spin), links()
         assert {o.header.frame_id for o in odom["car2"]} == {"car2/odom"}
         # independent initialpose: only car2 moves
         pose = node.create_publisher(PoseWithCovarianceStamped, "/car2/initialpose", 1)
