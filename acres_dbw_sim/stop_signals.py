@@ -90,9 +90,13 @@ def sigterm_interrupts(main: _F) -> _F:
     """Decorate a tool's ``main``: while it runs, SIGTERM raises ``KeyboardInterrupt`` as Ctrl-C does.
 
     The tool's own ``except KeyboardInterrupt`` (exit 130, temporary files removed,
-    a sweep's finished runs kept) then handles both. The previous handler is
-    restored when ``main`` returns. Called outside the main thread (where Python
-    cannot set handlers) ``main`` runs unchanged.
+    a sweep's finished runs kept) then handles both. Ctrl-C reaches the whole
+    process group, a ``kill`` only this process: the handler passes SIGINT on to
+    this process's own worker processes (``multiprocessing.active_children``: a
+    batch's or a sweep's local workers), so that they stop as they do on Ctrl-C
+    instead of finishing their queue. The previous handler is restored when
+    ``main`` returns. Called outside the main thread (where Python cannot set
+    handlers) ``main`` runs unchanged.
 
     Parameters
     ----------
@@ -105,6 +109,11 @@ def sigterm_interrupts(main: _F) -> _F:
         ``main`` with the handler installed around each call.
     """
     def on_term(_signum, _frame):
+        import multiprocessing
+
+        for child in multiprocessing.active_children():   # our own workers only, as Ctrl-C would
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child.pid, signal.SIGINT)
         raise KeyboardInterrupt
 
     @functools.wraps(main)

@@ -513,3 +513,34 @@ def test_sigterm_while_writing_cleans_up_as_ctrl_c_does(tmp_path):
     assert "interrupted: nothing written" in err
     assert not list(tmp_path.glob(".out.*.tmp")), "a temporary directory was left behind"
     assert not (out / "timeseries.csv").exists()
+
+
+def test_sigterm_stops_a_parallel_batch_and_its_workers(tmp_path):
+    """A kill (SIGTERM to the tool only, not its group as Ctrl-C) stops the batch's workers too:
+    the tool exits 130 without working through the queue, says what is written, no traceback."""
+    import signal
+    import time
+
+    for i in range(8):
+        write(tmp_path, """
+            duration_s: 600
+            timeline:
+              - {t: 0, pedal: 0.3}
+            """, f"s{i}.yaml")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.scenario", "--batch", str(tmp_path), "-j", "2",
+                             "--out", str(out), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120.0
+        while not list(out.glob("s*")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)   # the workers are running once the first scenario is written
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "interrupted: the scenarios that had finished are written, the others not" in err
+    assert "Traceback" not in err
+    assert len([d for d in out.iterdir() if (d / "summary.json").exists()]) < 8, "the workers finished the queue"

@@ -230,12 +230,16 @@ def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quie
     jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
     jobs = min(jobs, len(files))
     t0 = time.perf_counter()
-    if jobs == 1:
-        rows = [_batch_worker(f, str(o), sets, plots, controller) for f, o in zip(files, outs)]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn")) as ex:
-            rows = list(ex.map(_batch_worker, files, [str(o) for o in outs], [sets] * len(files),
-                               [plots] * len(files), [controller] * len(files)))
+    try:
+        if jobs == 1:
+            rows = [_batch_worker(f, str(o), sets, plots, controller) for f, o in zip(files, outs)]
+        else:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn")) as ex:
+                rows = list(ex.map(_batch_worker, files, [str(o) for o in outs], [sets] * len(files),
+                                   [plots] * len(files), [controller] * len(files)))
+    except KeyboardInterrupt:
+        print("interrupted: the scenarios that had finished are written, the others not", file=sys.stderr)
+        return 130
     wall = time.perf_counter() - t0
     head = ("scenario", "status", "sim [s]", "wall [s]", "x real time", "checks", "stop")
     table = []
