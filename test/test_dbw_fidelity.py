@@ -205,6 +205,23 @@ def test_pedals_driven_by_the_ulc_drop_out_for_the_ulc_s_reason(case, reason, en
     assert [txt for _l, txt in sim.dbw.drain_log()] == logged
 
 
+def test_a_throttle_only_the_ulc_drove_leaves_quietly_when_user_brake_commands_pre_empt_it():
+    """§4.12: fresh user pedal commands pre-empt the ULC; the throttle it drove is let go (a
+    disengage), not timed out, and only the pre-emption warning is logged."""
+    sim = Simulation()
+    sim.reset(gear=Gear.DRIVE)
+    sim.submit(ENABLE)
+    drive(sim, 2.0, lambda s: s.submit(ulc_speed(2.0)))
+    sim.dbw.drain_log()
+    drive(sim, 0.5, lambda s: (s.submit(ulc_speed(2.0)),
+                               s.submit(BrakeCmd(cmd=5.0, cmd_type=BrakeCmd.CMD_PRESSURE, enable=True))))
+    rep = sim.reports()
+    assert rep.brake_report.enabled and not rep.throttle_report.enabled and sim.dbw_enabled
+    assert rep.system_report.reason_disengage_str == "ThrtlCmdDisengage"
+    log = [txt for _l, txt in sim.dbw.drain_log()]
+    assert len(log) == 1 and "pre-empted" in log[0], log
+
+
 # ---------------------------------------------------------------- 5. CAN periods by time (§1.4)
 @pytest.mark.parametrize("step_hz", [120.0, 100.0, 200.0])
 @pytest.mark.parametrize("batch", [1, 3])

@@ -148,8 +148,10 @@ class ActuatorStatus:
         ulc_cause : int
             The ULC's own ``disengage`` code when the ULC dropped out in this
             step, else 0. A pedal that only the ULC drove (its own stream stale
-            or never received) and drops with it takes the ULC's cause: the
-            ULC's enable bit cleared is a disengage, not this pedal's timeout.
+            or never received) and is let go takes the ULC's cause: the ULC's
+            enable bit cleared is a disengage, not this pedal's timeout; let go
+            while the ULC stays enabled (pre-empted by the user's pedal
+            commands, §4.12) it is a disengage too.
         """
         was_enabled = self.enabled
         was_ulc = self.driven_by_ulc
@@ -169,8 +171,8 @@ class ActuatorStatus:
                 self.disengage = 5
             elif self.override_active or self.override_latched:
                 self.disengage = 6
-            elif stale and was_ulc and ulc_cause:   # it followed the ULC, which dropped out
-                self.disengage = ulc_cause
+            elif stale and was_ulc:   # it followed the ULC, which dropped out or was pre-empted
+                self.disengage = ulc_cause or 1
             elif stale:
                 self.disengage = 4
             else:
