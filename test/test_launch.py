@@ -17,7 +17,9 @@ import rclpy  # noqa: E402
 from ament_index_python.packages import get_package_share_directory  # noqa: E402
 from nav_msgs.msg import Odometry  # noqa: E402
 from rcl_interfaces.srv import GetParameters  # noqa: E402
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from rosgraph_msgs.msg import Clock  # noqa: E402
+from tf2_msgs.msg import TFMessage  # noqa: E402
 
 from conftest import TEST_DIR, wait_for  # noqa: E402
 
@@ -96,6 +98,14 @@ def test_vehicles_launch_starts_n_vehicles(ros_process):
         assert ok, proc.output()
         assert {o.header.frame_id for o in odom["vehicle2"]} == {"vehicle2/odom"}
         assert [i.node_namespace for i in node.get_publishers_info_by_topic("/clock")] == ["/vehicle1"]
+        # one TF tree: the launch file's world_frame (odom) links each vehicle's odometry frame
+        statics = []
+        node.create_subscription(TFMessage, "/tf_static", statics.append,
+                                 QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE,
+                                            durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        links = lambda: {(t.header.frame_id, t.child_frame_id) for m in statics for t in m.transforms}  # noqa: E731
+        assert wait_for(lambda: {("odom", "vehicle1/odom"), ("odom", "vehicle2/odom")} <= links(), 20.0,
+                        spin=lambda: rclpy.spin_once(node, timeout_sec=0.05)), links()
     finally:
         node.destroy_node()
         rclpy.try_shutdown()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -17,7 +18,7 @@ from nav_msgs.msg import Odometry
 from std_msgs.msg import Bool
 import ds_dbw_msgs.msg as dbw_msgs
 
-from conftest import wait_for
+from conftest import STARTED_GROUPS, wait_for
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 STOPS = int(os.environ.get("ACRES_TEST_STOPS", "50"))
@@ -48,9 +49,25 @@ def _why_no_odometry(node, ns: str, proc, spin) -> tuple[bool, str]:
 # Once in about 16 CI runs this test hung for good inside Fast DDS (a node in create_datawriter,
 # this process in create_subscription: both waiting on Fast DDS's own locks, 2 December). The
 # suite's default timeout (SIGALRM) cannot end a test stuck in C code; the thread method can
-# when that code released the GIL: it prints every thread's stack and ends the run.
-@pytest.mark.timeout(300, method="thread")
+# when that code released the GIL: it prints every thread's stack and ends the run at once,
+# without the fixtures' clean-up, so a watchdog first ends the process groups this test started.
+TIMEOUT_S = 300.0
+
+
+def _end_started_groups(before: frozenset) -> None:
+    """SIGKILL the process groups ``ros_process`` started since ``before`` (never anything else)."""
+    for pgid in set(STARTED_GROUPS) - before:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+@pytest.mark.timeout(TIMEOUT_S, method="thread")
 def test_signal_stops_exit_0_without_traceback(ros_process):
+    watchdog = threading.Timer(TIMEOUT_S - 15.0, _end_started_groups, (frozenset(STARTED_GROUPS),))
+    watchdog.daemon = True
+    watchdog.start()
     rclpy.init()
     node = rclpy.create_node("churn")
     rng = random.Random(13)
@@ -102,5 +119,6 @@ def test_signal_stops_exit_0_without_traceback(ros_process):
                           + unmatched[0])
         assert len(unmatched) <= 1, "\n".join(unmatched)
     finally:
+        watchdog.cancel()
         node.destroy_node()
         rclpy.try_shutdown()
