@@ -844,8 +844,9 @@ class SimNode(Node):
         others = self.count_publishers("/clock") - 1
         if others > 0 and not self._clock_shared:
             self.get_logger().warning(
-                f"{others} other publisher(s) on /clock besides this node: the time on /clock will jump "
-                f"back and forth; give every vehicle but one clock_owner:=false (README, Time)")
+                f"{others} other publisher(s) on /clock besides this node (a second clock owner, a bag "
+                f"played with --clock, another simulator): the time on /clock will jump back and forth; "
+                f"one publisher per domain (clock_owner:=false on every vehicle but one; README, Time)")
         self._clock_shared = others > 0
 
     def _publish(self, force: bool = False) -> None:

@@ -111,6 +111,9 @@ BAD = [
         duration_s: 5
         initial: {speed_kph: 3}
         """, 2, "initial.speed_kph", "did you mean 'speed_mps'? units are fixed by the key name"),
+    ("a unit suffix left out", """
+        duration: 5
+        """, 1, "duration", "did you mean 'duration_s'? units are fixed by the key name"),
     ("a misspelt key without a unit", """
         duration_s: 5
         metrics:

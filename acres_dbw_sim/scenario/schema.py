@@ -335,8 +335,10 @@ class _Check:
         for k in value:
             if k not in allowed:
                 close = difflib.get_close_matches(k, allowed, 1, 0.6)
-                # the same name with another unit suffix (speed_kph for speed_mps): say why
-                same_stem = close and "_" in k and k.rsplit("_", 1)[0] == close[0].rsplit("_", 1)[0]
+                # the same name with another unit suffix (speed_kph for speed_mps), or none
+                # (speed for speed_mps): say why
+                same_stem = close and (close[0].startswith(k + "_") or
+                                       ("_" in k and k.rsplit("_", 1)[0] == close[0].rsplit("_", 1)[0]))
                 unit_hint = "? units are fixed by the key name" if same_stem else "?"
                 hint = f" (did you mean {close[0]!r}{unit_hint})" if close else ""
                 raise self.fail(path + (k,), f"unknown key{hint}; allowed here: {', '.join(allowed)}")
