@@ -40,11 +40,13 @@ one :class:`SimNode` per vehicle in ``/<name>/vehicle`` with frames prefixed
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import logging
 import math
 import os
 import re
+import signal
 import sys
 import time
 
@@ -53,6 +55,9 @@ from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
 # Started as the node program (sim_node, acres-sim, python -m acres_dbw_sim.node): a SIGINT
 # or SIGTERM during the imports below is kept for main(). Imported as a library: untouched.
 _STOP = stop_flag_for_imports(("sim_node", "acres-sim", "node.py"))
+if os.path.basename(sys.argv[0]) in ("sim_node", "acres-sim", "node.py"):
+    # kill -USR1 <pid>: every thread's Python stack on stderr (a node that hangs, say in DDS)
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
 
 import rclpy
 from rclpy.clock import Clock as RosClock, ClockType

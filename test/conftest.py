@@ -54,6 +54,17 @@ class RosProcess:
         self._log.flush()
         return self.log_path.read_text(errors="replace")
 
+    def stacks(self, wait_s: float = 1.0) -> str:
+        """The process's output after asking it for every thread's Python stack (SIGUSR1:
+        ``sim_node`` registers ``faulthandler`` on it), e.g. for a node that never came up."""
+        if self.proc.poll() is None:
+            try:
+                os.kill(self.proc.pid, signal.SIGUSR1)
+            except ProcessLookupError:
+                pass
+            time.sleep(wait_s)
+        return self.output()
+
     def stop(self, timeout_s: float = 5.0) -> int | None:
         """SIGINT the group, then SIGKILL it if it has not exited in ``timeout_s``."""
         if self.proc.poll() is None:

@@ -62,3 +62,21 @@ def test_a_child_of_pytest_is_found():
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_node_prints_its_threads_stacks_on_sigusr1_and_goes_on(ros_process):
+    """``RosProcess.stacks`` (used when a node never comes up): sim_node's faulthandler prints every
+    thread's Python stack on SIGUSR1, and the node keeps running."""
+    from pathlib import Path
+
+    from ament_index_python.packages import get_package_prefix
+
+    exe = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
+    proc = ros_process([str(exe)], name="stacks")
+    deadline = time.monotonic() + 60.0
+    while "simulating a" not in proc.output() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    out = proc.stacks()
+    assert "most recent call first" in out and "node.py" in out, out
+    assert proc.alive()
+    assert proc.stop() == 0

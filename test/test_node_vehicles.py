@@ -4,6 +4,7 @@ independent /initialpose (remapped per vehicle), a robot_description each."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import rclpy
@@ -34,8 +35,28 @@ def _vehicle(ros_process, name: str, owner: bool, y_m: float):
                         "-p", "status_period_s:=0.5", "-p", "world_frame:=odom"], name=name)
 
 
+def _start(ros_process, specs: list) -> list:
+    """Start the vehicles ``specs`` ((name, owner, y_m) each) and wait until each has set itself up.
+
+    A node that is not up after 60 s is tolerated once: in two CI runs one node in a few hundred
+    hung for good while creating its DDS entities (Fast DDS's own locks, docs/discovery.md), which
+    is not what these tests are about. Its stacks go into a warning and it is started again; a
+    second hang fails the test."""
+    procs = [_vehicle(ros_process, *spec) for spec in specs]
+    up = lambda p: "simulating a" in p.output()  # noqa: E731
+    if not wait_for(lambda: all(up(p) for p in procs), 60.0):
+        for i, p in enumerate(procs):
+            if not up(p):
+                warnings.warn(f"{specs[i][0]} not up after 60 s, started again; its threads:\n"
+                              + p.stacks()[-4000:])
+                p.stop()
+                procs[i] = _vehicle(ros_process, *specs[i])
+        assert wait_for(lambda: all(up(p) for p in procs), 60.0), "\n".join(p.stacks() for p in procs)
+    return procs
+
+
 def test_two_namespaced_vehicles_in_sim_mode(ros_process):
-    procs = [_vehicle(ros_process, "car1", True, 0.0), _vehicle(ros_process, "car2", False, 4.0)]
+    procs = _start(ros_process, [("car1", True, 0.0), ("car2", False, 4.0)])
     rclpy.init()
     node = rclpy.create_node("fleet_probe")
     try:
@@ -108,7 +129,7 @@ def test_two_namespaced_vehicles_in_sim_mode(ros_process):
 def test_two_clock_owners_are_warned_about(ros_process):
     """Two nodes that both own /clock (a launch without clock_owner:=false) make /clock run back and
     forth: each says so in its log."""
-    procs = [_vehicle(ros_process, "own1", True, 0.0), _vehicle(ros_process, "own2", True, 4.0)]
+    procs = _start(ros_process, [("own1", True, 0.0), ("own2", True, 4.0)])
     assert wait_for(lambda: all("other publisher(s) on /clock" in p.output() for p in procs), 60.0), \
         "\n".join(p.output()[-1500:] for p in procs)
     assert all(p.alive() for p in procs)
