@@ -484,32 +484,38 @@ def test_a_diverged_run_fails_and_says_when(tmp_path):
     assert ok.passed and ok.stop_reason != "" and not ok.stop_reason.startswith("diverged")
 
 
-def test_sigterm_while_writing_cleans_up_as_ctrl_c_does(tmp_path):
-    """SIGTERM (a process manager, a CI time-out) while the outputs are written: exit 130,
-    nothing written and no hidden temporary directory left beside the output."""
+def _sigterm_when(argv: list, ready) -> tuple:
+    """Run ``acres-scenario argv`` in its own session, SIGTERM it (it alone) once ``ready()`` is true;
+    (exit status, stderr). Fails if ``ready`` never became true while it ran."""
     import signal
     import time
 
+    proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.scenario", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120.0
+        while not ready() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert ready(), "the moment to stop it never came"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return proc.returncode, err
+
+
+def test_sigterm_while_writing_cleans_up_as_ctrl_c_does(tmp_path):
+    """SIGTERM (a process manager, a CI time-out) while the outputs are written: exit 130,
+    nothing written and no hidden temporary directory left beside the output."""
     sc = write(tmp_path, """
         duration_s: 1500
         timeline:
           - {t: 0, pedal: 0.3}
         """)
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.scenario", str(sc), "--out", str(out),
-                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120.0
-        while not list(tmp_path.glob(".out.*.tmp")) and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.005)
-        assert list(tmp_path.glob(".out.*.tmp")), "the outputs were never being written"
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130, err
+    code, err = _sigterm_when([str(sc), "--out", str(out), "--quiet"], lambda: list(tmp_path.glob(".out.*.tmp")))
+    assert code == 130, err
     assert "interrupted: nothing written" in err
     assert not list(tmp_path.glob(".out.*.tmp")), "a temporary directory was left behind"
     assert not (out / "timeseries.csv").exists()
@@ -518,9 +524,6 @@ def test_sigterm_while_writing_cleans_up_as_ctrl_c_does(tmp_path):
 def test_sigterm_stops_a_parallel_batch_and_its_workers(tmp_path):
     """A kill (SIGTERM to the tool only, not its group as Ctrl-C) stops the batch's workers too:
     the tool exits 130 without working through the queue, says what is written, no traceback."""
-    import signal
-    import time
-
     for i in range(8):
         write(tmp_path, """
             duration_s: 600
@@ -528,19 +531,10 @@ def test_sigterm_stops_a_parallel_batch_and_its_workers(tmp_path):
               - {t: 0, pedal: 0.3}
             """, f"s{i}.yaml")
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.scenario", "--batch", str(tmp_path), "-j", "2",
-                             "--out", str(out), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120.0
-        while not list(out.glob("s*")) and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)   # the workers are running once the first scenario is written
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130, err
+    # the workers are running once the first scenario is written
+    code, err = _sigterm_when(["--batch", str(tmp_path), "-j", "2", "--out", str(out), "--quiet"],
+                              lambda: list(out.glob("s*")))
+    assert code == 130, err
     assert "interrupted: the scenarios that had finished are written, the others not" in err
     assert "Traceback" not in err
     assert len([d for d in out.iterdir() if (d / "summary.json").exists()]) < 8, "the workers finished the queue"
