@@ -54,8 +54,9 @@ from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
 
 # Started as the node program (sim_node, acres-sim, python -m acres_dbw_sim.node): a SIGINT
 # or SIGTERM during the imports below is kept for main(). Imported as a library: untouched.
-_STOP = stop_flag_for_imports(("sim_node", "acres-sim", "node.py"))
-if os.path.basename(sys.argv[0]) in ("sim_node", "acres-sim", "node.py"):
+_PROGRAM_NAMES = ("sim_node", "acres-sim", "node.py")
+_STOP = stop_flag_for_imports(_PROGRAM_NAMES)
+if os.path.basename(sys.argv[0]) in _PROGRAM_NAMES:
     # kill -USR1 <pid>: every thread's Python stack on stderr (a node that hangs, say in DDS)
     faulthandler.register(signal.SIGUSR1, all_threads=True)
 
@@ -387,8 +388,8 @@ class SimNode(Node):
                 value = []
             except Exception as err:  # wrong type or out of range (params file, CLI, launch)
                 given = overrides.get(name)   # our own words for it where we have them, else rclpy's
-                why = _invalid(name, given.value) if given is not None else None
-                raise StartupError(f"parameter '{name}' = {given.value!r}: {why}" if why and given is not None
+                why = _invalid(name, given.value) if given is not None else ""
+                raise StartupError(f"parameter '{name}' = {given.value!r}: {why}" if why
                                    else f"parameter '{name}': {err}") from err
             why = _invalid(name, value)
             if why:

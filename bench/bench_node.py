@@ -164,14 +164,10 @@ def _message_class(type_name: str):
     return getattr(importlib.import_module(f"{package}.{kind}"), name)
 
 
-def cpu_every_topic(node, seconds: float, *params: str) -> tuple[float, int]:
-    """Node CPU [fraction of one core] over ``seconds`` with a subscriber on every topic the node
-    publishes (found in the ROS graph, ``/rosout`` and ``/parameter_events`` aside), and the number
-    of those topics. The node is started with ``params`` and stopped here; the subscriptions are
-    removed afterwards. Raises RuntimeError when the node's publishers do not appear in 10 s."""
-    proc = start_node(*params)
-    subs = []
-
+def node_topics(node) -> list:
+    """``[(topic, type name)]`` of every topic ``/vehicle/dbw_node`` publishes (from the ROS graph,
+    ``/rosout`` and ``/parameter_events`` aside), once its publishers have appeared.
+    Raises RuntimeError when they do not appear in 10 s."""
     def published() -> list:
         try:
             return [(t, types[0]) for t, types in node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
@@ -179,16 +175,27 @@ def cpu_every_topic(node, seconds: float, *params: str) -> tuple[float, int]:
         except Exception:   # the node is not in the graph yet
             return []
 
-    try:
-        topics: list = []
-        deadline = time.monotonic() + 10.0
-        while time.monotonic() < deadline and len(topics) < 20:
-            spin_for(node, 0.2)
-            topics = published()
-        if not topics:
-            raise RuntimeError("the node's publishers did not appear in 10 s")
-        spin_for(node, 0.5)   # the rest of its publishers
+    topics: list = []
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline and len(topics) < 20:
+        spin_for(node, 0.2)
         topics = published()
+    if not topics:
+        raise RuntimeError("the node's publishers did not appear in 10 s")
+    spin_for(node, 0.5)   # the rest of its publishers
+    return published()
+
+
+def cpu_every_topic(node, seconds: float, *params: str) -> tuple[float, int]:
+    """Node CPU [fraction of one core] over ``seconds`` with a subscriber on every topic the node
+    publishes (found in the ROS graph, ``/rosout`` and ``/parameter_events`` aside), and the number
+    of those topics. The node is started with ``params`` and stopped here; the subscriptions are
+    removed afterwards. Raises RuntimeError when the node's publishers do not appear in 10 s
+    (:func:`node_topics`)."""
+    proc = start_node(*params)
+    subs = []
+    try:
+        topics = node_topics(node)
         subs = [node.create_subscription(_message_class(ty), t, lambda _m: None, 2) for t, ty in topics]
         spin_for(node, 3.0)   # discovery of the subscribers and warm-up
         c0, t0 = cpu_seconds(proc.pid), time.monotonic()
@@ -264,20 +271,7 @@ def capture_stream(node, seconds: float, *params: str) -> list:
     proc = start_node(*params)
     subs, counts, last = [], {}, {}
     try:
-        topics: list = []
-        deadline = time.monotonic() + 10.0
-        while time.monotonic() < deadline and len(topics) < 20:
-            spin_for(node, 0.2)
-            try:
-                topics = [(t, ty[0]) for t, ty in node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
-                          if t not in ("/rosout", "/parameter_events")]
-            except Exception:   # the node is not in the graph yet
-                topics = []
-        if not topics:
-            raise RuntimeError("the node's publishers did not appear in 10 s")
-        spin_for(node, 0.5)
-        topics = [(t, ty[0]) for t, ty in node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
-                  if t not in ("/rosout", "/parameter_events")]
+        topics = node_topics(node)
         spec = {}
         for topic, ty in topics:
             qos = node.get_publishers_info_by_topic(topic)[0].qos_profile
