@@ -100,6 +100,23 @@ if JIT:
         """The values of a kernel array as Python floats."""
         return a.tolist()
 
+    #: (kernel, kinds of the arguments) -> compiled entry point (specialise)
+    _ENTRY_POINTS: dict = {}
+
+    def _kind(a):
+        """What numba's type of ``a`` depends on, cheaply: an array's dtype, dimensions, layout and
+        flags; a tuple's items; a Python scalar's class. None for anything else (not memoised)."""
+        t = type(a)
+        if t is np.ndarray:
+            f = a.flags
+            return (a.dtype.str, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
+        if t is tuple:
+            items = tuple(_kind(x) for x in a)
+            return None if None in items else items
+        if t is float or t is int or t is bool:
+            return t
+        return None
+
     def specialise(kernel, args: tuple):
         """The compiled entry point of ``kernel`` for the types of ``args`` (compiled, or loaded from the cache).
 
@@ -109,9 +126,20 @@ if JIT:
         compiled type without that lookup, so every later call must pass the same kinds of value
         as ``args``: the same arrays' dtypes and dimensions (an array of another dtype of the same
         item size is not detected), floats where ``args`` has floats, ints where it has ints.
+
+        Working out the types (``numba.typeof`` of every argument) costs about 0.6 ms, paid by
+        every vehicle built (twice a scenario run: its validation builds the simulation too); the
+        entry point is kept per kernel and argument kinds (:func:`_kind`: dtype, dimensions,
+        layout and flags of each array), so a process works them out once per kind of vehicle.
         """
-        sig = tuple(numba.typeof(a) for a in args)
-        return kernel.compile(sig)
+        kinds = tuple(_kind(a) for a in args)
+        key = (kernel, kinds) if None not in kinds else None
+        entry = _ENTRY_POINTS.get(key) if key is not None else None
+        if entry is None:
+            entry = kernel.compile(tuple(numba.typeof(a) for a in args))
+            if key is not None:
+                _ENTRY_POINTS[key] = entry
+        return entry
 else:
     warnings.warn(f"acres_dbw_sim.model runs interpreted ({_reason}); a step takes about 8x longer",
                   RuntimeWarning, stacklevel=2)
