@@ -143,3 +143,25 @@ def test_a_file_value_of_the_wrong_type_names_its_key(tmp_path, key, value):
     with pytest.raises(ParameterError) as exc:
         load_parameters(f)
     assert exc.value.key == key and "wrong type" in str(exc.value)
+
+
+def test_a_file_read_again_is_reread_when_it_changes_and_each_load_gets_its_own_values(tmp_path):
+    """read_parameter_tree keeps a parsed file while its inode, time and size stay: a changed file is
+    read again, and what one load's caller changes in its values does not reach the next load."""
+    from acres_dbw_sim.model.params import read_parameter_tree
+    raw = json.loads(default_config_path().read_text())
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(raw))
+    assert load_parameters(f).geometry.wheelbase_m == raw["geometry"]["wheelbase_m"]["value"]
+    _, _, values = read_parameter_tree(f, default_config_path())
+    curve = next(k for k, v in values.items() if isinstance(v, list))
+    values[curve].append(1e9)
+    values["geometry.wheelbase_m"] = 9.0
+    _, _, again = read_parameter_tree(f, default_config_path())
+    assert 1e9 not in again[curve] and again["geometry.wheelbase_m"] == raw["geometry"]["wheelbase_m"]["value"]
+    raw["geometry"]["wheelbase_m"]["value"] = 2.5
+    f.write_text(json.dumps(raw, indent=1))
+    assert load_parameters(f).geometry.wheelbase_m == 2.5
+    f.unlink()
+    with pytest.raises(ParameterError, match="cannot read"):
+        load_parameters(f)

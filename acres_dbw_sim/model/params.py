@@ -705,8 +705,47 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None) -> 
     ParameterError
         Unreadable file, invalid JSON, a file that is not an object of sections,
         or a value of the wrong type (the message names the key).
+
+    Notes
+    -----
+    A file read before is not parsed again while its inode, modification time and size are unchanged:
+    ``tree`` and ``defaults`` are then the same objects as before (read them, do not change
+    them); ``values`` is always a fresh copy. A sweep loads the file once per run, and parsing
+    it is most of a load.
     """
     p = Path(path)
+    key = (_file_key(p), None if shipped is None else _file_key(Path(shipped)))
+    hit = _TREES.get(key)
+    if hit is None:
+        hit = _read_parameter_tree(p, shipped)
+        if len(_TREES) >= 16:
+            _TREES.clear()
+        _TREES[key] = hit
+    tree, defaults, values = hit
+    return tree, defaults, {k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v for k, v in values.items()}
+
+
+#: (file key of the file, of the shipped file) -> (tree, defaults, checked values): read_parameter_tree
+_TREES: dict = {}
+
+
+def _file_key(p: Path) -> tuple:
+    """(resolved path, inode, modification time [ns], size [bytes]) of ``p``.
+
+    Raises
+    ------
+    ParameterError
+        If ``p`` cannot be read.
+    """
+    try:
+        st = p.stat()
+    except OSError as exc:
+        raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
+    return (str(p.resolve()), st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _read_parameter_tree(p: Path, shipped: str | Path | None) -> tuple:
+    """:func:`read_parameter_tree` without its cache."""
     try:
         tree = json.loads(p.read_text())
     except OSError as exc:
