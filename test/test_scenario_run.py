@@ -63,6 +63,21 @@ def test_same_file_in_another_process_gives_the_same_csv(tmp_path):
     assert (tmp_path / "a" / "timeseries.csv").read_bytes() == (tmp_path / "b" / "timeseries.csv").read_bytes()
 
 
+def test_the_simulation_validation_built_runs_first_and_a_run_again_or_elsewhere_is_the_same():
+    """Validation builds the simulation to check it; the first run steps that one (not a second), a run
+    again builds its own, and a pickled or copied scenario (a worker's) builds its own: all the same rows."""
+    import copy
+    import pickle
+    sc = load_scenario(SCENARIOS / "examples" / "ulc_speed_step.yaml", "duration_s=4")
+    assert len(sc._prebuilt) == 1
+    clone, copied = pickle.loads(pickle.dumps(sc)), copy.deepcopy(sc)
+    assert clone._prebuilt == [] and copied._prebuilt == [] and len(sc._prebuilt) == 1
+    first = run_scenario(sc)
+    assert sc._prebuilt == []
+    for other in (run_scenario(sc), run_scenario(clone), run_scenario(copied)):
+        assert np.array_equal(other.data, first.data)
+
+
 def test_csv_columns_rows_and_units(tmp_path):
     assert main([str(SCENARIOS / "wot_high.yaml"), "--out", str(tmp_path), "--quiet", "--set", "duration_s=2;expect=null"]) == 0
     header = (tmp_path / "timeseries.csv").read_text().splitlines()[0].split(",")

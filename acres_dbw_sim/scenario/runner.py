@@ -209,6 +209,9 @@ def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = Non
     """
     if sc.vehicles:
         return _run_vehicles(sc, progress, controller)
+    if sc._prebuilt:   # the simulation validation built (never stepped; reset below like a new one)
+        sim = sc._prebuilt.pop()
+        return _run_single(sc, sim.terrain, progress, controller, sim)
     return _run_single(sc, sc.terrain.build(), progress, controller)
 
 
@@ -240,11 +243,12 @@ def _mass_summary(sc: Scenario) -> dict:
             "static_loads_n": dict(zip(_WHEELS, mp.static_loads_n))}
 
 
-def _run_single(sc: Scenario, terrain, progress, controller) -> RunResult:
-    """One vehicle on ``terrain``."""
+def _run_single(sc: Scenario, terrain, progress, controller, sim: Simulation | None = None) -> RunResult:
+    """One vehicle on ``terrain`` (in ``sim``, built for ``sc`` on ``terrain``, if given)."""
     ini = sc.initial
-    sim = Simulation(sc.params, terrain, sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode, model=sc.model,
-                     vehicle=sc.vehicle.get("type", "polaris"))
+    if sim is None:
+        sim = Simulation(sc.params, terrain, sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode, model=sc.model,
+                         vehicle=sc.vehicle.get("type", "polaris"))
     sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
     v = sim.vehicle
     fuel = sc.params.fuel

@@ -289,6 +289,11 @@ class Scenario:
     vehicles : tuple of VehicleSpec
         Empty for one vehicle; otherwise every vehicle, and ``initial``, ``control``, ``timeline`` and
         ``model`` above are those of the first.
+
+    Validation builds the simulation of a one-vehicle scenario to check that it can be built; that
+    simulation, never stepped, is kept for the scenario's first run (building one costs about as
+    much as a short run's stepping: a sweep of short runs would build each twice). It is not part of
+    a copy, a pickle or ``dataclasses.replace``.
     """
 
     name: str
@@ -312,6 +317,12 @@ class Scenario:
     sets: tuple = field(default_factory=tuple)
     model: str = "full"
     vehicles: tuple = ()
+    _prebuilt: list = field(default_factory=list, init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_prebuilt"] = []
+        return state
 
 
 # --------------------------------------------------------------------------- checking helpers
@@ -942,6 +953,7 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
     expect = _expect(c, d.get("expect"), metrics)
     # the objects the run builds must build: fail here, not half-way through writing
     each = vehicles if vehicles else (VehicleSpec("", model, initial, control, timeline),)
+    built = []
     for i, vs in enumerate(each):
         where = ("vehicles", i) if vehicles else ("vehicle",)
         try:
@@ -951,10 +963,14 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
             sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
         except (ValueError, KeyError) as exc:
             raise c.fail(where, f"the simulation cannot be built: {exc}") from None
-    return Scenario(name=name, description=description, source=doc.path, params=params, vehicle=vinfo,
-                    step_hz=step_hz, dt_s=dt, duration_s=duration, n_steps=n_steps, output_every=output_every,
-                    terrain=terrain, initial=initial, control=control, command_rate_hz=rate, timeline=timeline,
-                    stop_when=stop, metrics=metrics, expect=expect, model=model, vehicles=vehicles)
+        built.append(sim)
+    sc = Scenario(name=name, description=description, source=doc.path, params=params, vehicle=vinfo,
+                  step_hz=step_hz, dt_s=dt, duration_s=duration, n_steps=n_steps, output_every=output_every,
+                  terrain=terrain, initial=initial, control=control, command_rate_hz=rate, timeline=timeline,
+                  stop_when=stop, metrics=metrics, expect=expect, model=model, vehicles=vehicles)
+    if not vehicles:
+        sc._prebuilt.append(built[0])
+    return sc
 
 
 def _model(c: _Check, value: Any, path: tuple) -> str:
