@@ -245,6 +245,17 @@ def test_samples_stay_in_each_keys_range_and_are_reproducible(design):
     assert all(isinstance(s.values[1], int) and isinstance(s.values[2], bool) for s in a)
 
 
+def test_a_normal_key_takes_exactly_the_normal_distributions_quantile():
+    """to_values maps u through scipy's normal ppf (called as the special function it evaluates): the same
+    numbers bit for bit, in the tails too, so results tables do not change with the shortcut."""
+    from scipy.stats import norm
+
+    from acres_dbw_sim.sweep.design import to_values
+    u = np.concatenate([np.random.default_rng(3).random(200), [1e-12, 0.5, 1.0 - 1e-12]])
+    got = [to_values((P_NORMAL,), np.array([x]))[0] for x in u]
+    assert got == [float(norm.ppf(x, loc=1063.0, scale=10.0)) for x in u]
+
+
 def test_lhs_puts_one_sample_in_each_stratum():
     sw = _sweep((P_UNIFORM, ParamSpec("brakes.rear_nm_per_bar", "uniform", 12, lo=9.0, hi=15.0)), "lhs", samples=16)
     u = unit_design(sw)
