@@ -221,8 +221,7 @@ def _collect(patterns: list) -> list:
 
 def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quiet: bool,
            controller: str | None = None) -> int:
-    from concurrent.futures import ProcessPoolExecutor
-    import multiprocessing as mp
+    from ..worker_pool import process_pool
     stems = [Path(f).stem for f in files]
     dup = {s for s in stems if stems.count(s) > 1}
     outs = [out_root / (Path(f).stem if Path(f).stem not in dup else
@@ -234,7 +233,7 @@ def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quie
         if jobs == 1:
             rows = [_batch_worker(f, str(o), sets, plots, controller) for f, o in zip(files, outs)]
         else:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn")) as ex:
+            with process_pool(jobs) as ex:
                 rows = list(ex.map(_batch_worker, files, [str(o) for o in outs], [sets] * len(files),
                                    [plots] * len(files), [controller] * len(files)))
     except KeyboardInterrupt:

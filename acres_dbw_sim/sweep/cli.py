@@ -70,7 +70,10 @@ class _Bar:
         self.failed = 0
         if enabled:
             from tqdm import tqdm
-            self.bar = tqdm(total=total, initial=initial, desc=label, unit="run", dynamic_ncols=True)
+
+            class _Tqdm(tqdm):   # no monitor thread: it would keep the local engine from forking its workers
+                monitor_interval = 0
+            self.bar = _Tqdm(total=total, initial=initial, desc=label, unit="run", dynamic_ncols=True)
             self.bar.set_postfix_str("failed 0")
 
     def update(self, failed: bool) -> None:

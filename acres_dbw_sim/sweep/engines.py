@@ -6,8 +6,8 @@ streams it to disk), keeping only a few tasks in flight per worker so that an
 interrupted sweep loses little and memory stays flat.
 
 * :func:`run_local`: worker processes on this machine
-  (:class:`concurrent.futures.ProcessPoolExecutor`, ``spawn``), or the
-  calling process itself for one job.
+  (:func:`acres_dbw_sim.worker_pool.process_pool`: forked from this process
+  where that is safe, else spawned), or the calling process itself for one job.
 * :func:`run_ray`: Ray tasks. Ray is imported here only, so the rest of the
   package works without it. With ``address`` it joins that cluster (every
   node needs this package installed, as the driver has it); without, it starts
@@ -50,12 +50,13 @@ def run_local(tasks: Iterable, scenarios: tuple, prefix: bool, jobs: int,
         for s in tasks:
             on_result(s, run_sample(s.sample_id, s.overrides, scenarios, prefix))
         return
-    import multiprocessing as mp
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from ..worker_pool import process_pool
 
     it = iter(tasks)
     pending: dict = {}
-    ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"))
+    ex = process_pool(jobs)
     try:
         while True:
             while len(pending) < _IN_FLIGHT * jobs:
