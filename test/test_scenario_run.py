@@ -13,6 +13,7 @@ import pytest
 
 from acres_dbw_sim.dbw.commands import ENABLE, UlcCmd
 from acres_dbw_sim.model.enums import DriveMode, Gear
+from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.model.vehicle import VehicleInputs
 from acres_dbw_sim.scenario import COLUMN_NAMES, load_scenario, main, run_scenario, write_outputs
 from acres_dbw_sim.scenario import cli as scenario_cli
@@ -76,6 +77,15 @@ def test_the_simulation_validation_built_runs_first_and_a_run_again_or_elsewhere
     assert sc._prebuilt == []
     for other in (run_scenario(sc), run_scenario(clone), run_scenario(copied)):
         assert np.array_equal(other.data, first.data)
+    # a field the simulation was built from, replaced in place after validation: a new simulation
+    changed = load_scenario(SCENARIOS / "examples" / "ulc_speed_step.yaml", "duration_s=4")
+    changed.params = load_parameters(overrides="mass.cargo_kg=300")
+    assert changed.take_built() is None
+    heavier = load_scenario(SCENARIOS / "examples" / "ulc_speed_step.yaml", "duration_s=4;vehicle.cargo_kg=300")
+    changed = load_scenario(SCENARIOS / "examples" / "ulc_speed_step.yaml", "duration_s=4")
+    changed.params = heavier.params
+    assert np.array_equal(run_scenario(changed).data, run_scenario(heavier).data)
+    assert not np.array_equal(run_scenario(changed).data, first.data)
 
 
 def test_csv_columns_rows_and_units(tmp_path):

@@ -209,8 +209,8 @@ def run_scenario(sc: Scenario, progress: Callable[[int, int], None] | None = Non
     """
     if sc.vehicles:
         return _run_vehicles(sc, progress, controller)
-    if sc._prebuilt:   # the simulation validation built (never stepped; reset below like a new one)
-        sim = sc._prebuilt.pop()
+    sim = sc.take_built()   # the simulation validation built (never stepped; reset below like a new one)
+    if sim is not None:
         return _run_single(sc, sim.terrain, progress, controller, sim)
     return _run_single(sc, sc.terrain.build(), progress, controller)
 

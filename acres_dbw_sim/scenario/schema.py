@@ -293,7 +293,8 @@ class Scenario:
     Validation builds the simulation of a one-vehicle scenario to check that it can be built; that
     simulation, never stepped, is kept for the scenario's first run (building one costs about as
     much as a short run's stepping: a sweep of short runs would build each twice). It is not part of
-    a copy, a pickle or ``dataclasses.replace``.
+    a copy, a pickle or ``dataclasses.replace``, and not used once ``params``, ``terrain``, ``dt_s``,
+    ``model`` or ``vehicle`` has been replaced.
     """
 
     name: str
@@ -323,6 +324,26 @@ class Scenario:
         state = dict(self.__dict__)
         state["_prebuilt"] = []
         return state
+
+    def _built_from(self) -> tuple:
+        """What a simulation of this scenario is built from (compared by identity: these are objects)."""
+        return (self.params, self.terrain, self.dt_s, self.model, self.vehicle.get("type", "polaris"),
+                self.vehicles)
+
+    def keep_built(self, sim) -> None:
+        """Keep ``sim``, built (and reset, never stepped) from this scenario, for its next run."""
+        self._prebuilt[:] = [(self._built_from(), sim)]
+
+    def take_built(self):
+        """The simulation kept by :meth:`keep_built`, or None if there is none or a field it was built from
+        has been replaced since; it is handed out once."""
+        if not self._prebuilt:
+            return None
+        (made_from, sim), = self._prebuilt
+        self._prebuilt.clear()
+        now = self._built_from()
+        same = made_from[0] is now[0] and made_from[1] is now[1] and made_from[2:] == now[2:]
+        return sim if same else None
 
 
 # --------------------------------------------------------------------------- checking helpers
@@ -969,7 +990,7 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
                   terrain=terrain, initial=initial, control=control, command_rate_hz=rate, timeline=timeline,
                   stop_when=stop, metrics=metrics, expect=expect, model=model, vehicles=vehicles)
     if not vehicles:
-        sc._prebuilt.append(built[0])
+        sc.keep_built(built[0])
     return sc
 
 
