@@ -81,6 +81,9 @@ def test_the_step_kernels_entry_point_is_worked_out_once_per_kind_of_argument(mo
     assert _jit._kind(np.zeros(3)) != _jit._kind(np.zeros(3, dtype=np.float32))
     assert _jit._kind(np.zeros((2, 3))) != _jit._kind(np.zeros((3, 2)).T)      # C against F layout
     assert _jit._kind(object()) is None and _jit._kind((1.0, object())) is None
+    rec_a, rec_b = np.zeros(2, dtype=[("x", "f8"), ("y", "f8")]), np.zeros(2, dtype=[("p", "i8"), ("q", "f8")])
+    assert _jit._kind(rec_a) != _jit._kind(rec_b)                             # same size, other fields
+    assert _jit._kind(2 ** 62) is int and _jit._kind(2 ** 63) is None         # numba types the latter uint64
     inp = VehicleInputs(pedal=0.6)
     for v in (a, c):
         v.reset(gear=Gear.DRIVE)

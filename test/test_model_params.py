@@ -1,6 +1,7 @@
 """Parameter file and loader (polaris-ranger-dynamics.md "Parameters"; gaps.md)."""
 import json
 import math
+import os
 
 import pytest
 
@@ -162,6 +163,28 @@ def test_a_file_read_again_is_reread_when_it_changes_and_each_load_gets_its_own_
     raw["geometry"]["wheelbase_m"]["value"] = 2.5
     f.write_text(json.dumps(raw, indent=1))
     assert load_parameters(f).geometry.wheelbase_m == 2.5
+    # an edit of the same size with the modification time put back (cp -p, tar, touch -r): still seen
+    before = f.stat()
+    f.write_text(f.read_text().replace('"value": 2.5,', '"value": 2.6,', 1))
+    os.utime(f, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert f.stat().st_size == before.st_size and f.stat().st_mtime_ns == before.st_mtime_ns
+    assert load_parameters(f).geometry.wheelbase_m == 2.6
     f.unlink()
     with pytest.raises(ParameterError, match="cannot read"):
         load_parameters(f)
+
+
+def test_an_unchanged_file_is_parsed_once(tmp_path, monkeypatch):
+    from acres_dbw_sim.model import params as P
+    f = tmp_path / "p.json"
+    f.write_text(default_config_path().read_text())
+    parsed = []
+    real = P.json.loads
+    monkeypatch.setattr(P.json, "loads", lambda text, *a, **k: parsed.append(len(text)) or real(text, *a, **k))
+    first = load_parameters(f, "brakes.front_nm_per_bar=20")
+    n = len(parsed)
+    assert n >= 1
+    second = load_parameters(f, "brakes.front_nm_per_bar=21")
+    big = [x for x in parsed[n:] if x > 1000]
+    assert big == [], "the file was parsed again"
+    assert first.brakes.front_nm_per_bar != second.brakes.front_nm_per_bar

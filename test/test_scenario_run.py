@@ -73,8 +73,9 @@ def test_the_simulation_validation_built_runs_first_and_a_run_again_or_elsewhere
     assert len(sc._prebuilt) == 1
     clone, copied = pickle.loads(pickle.dumps(sc)), copy.deepcopy(sc)
     assert clone._prebuilt == [] and copied._prebuilt == [] and len(sc._prebuilt) == 1
+    (_, kept), = sc._prebuilt
     first = run_scenario(sc)
-    assert sc._prebuilt == []
+    assert sc._prebuilt == [] and kept.time_s == pytest.approx(4.0)   # the kept simulation is the one stepped
     for other in (run_scenario(sc), run_scenario(clone), run_scenario(copied)):
         assert np.array_equal(other.data, first.data)
     # a field the simulation was built from, replaced in place after validation: a new simulation

@@ -103,18 +103,23 @@ if JIT:
     #: (kernel, kinds of the arguments) -> compiled entry point (specialise)
     _ENTRY_POINTS: dict = {}
 
+    _INT64 = (-(1 << 63), (1 << 63) - 1)
+
     def _kind(a):
-        """What numba's type of ``a`` depends on, cheaply: an array's dtype, dimensions, layout and
-        flags; a tuple's items; a Python scalar's class. None for anything else (not memoised)."""
+        """A cheap key for numba's type of ``a``: an array's dtype (record fields included), dimensions,
+        layout and flags; a tuple's items; the class of a float, a bool or an int within int64 (a larger
+        int is typed uint64). None for anything else, which is then not memoised."""
         t = type(a)
         if t is np.ndarray:
             f = a.flags
-            return (a.dtype.str, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
+            return (a.dtype, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
         if t is tuple:
             items = tuple(_kind(x) for x in a)
             return None if None in items else items
-        if t is float or t is int or t is bool:
+        if t is float or t is bool:
             return t
+        if t is int:
+            return int if _INT64[0] <= a <= _INT64[1] else None
         return None
 
     def specialise(kernel, args: tuple):
@@ -127,10 +132,10 @@ if JIT:
         as ``args``: the same arrays' dtypes and dimensions (an array of another dtype of the same
         item size is not detected), floats where ``args`` has floats, ints where it has ints.
 
-        Working out the types (``numba.typeof`` of every argument) costs about 0.6 ms, paid by
-        every vehicle built (twice a scenario run: its validation builds the simulation too); the
-        entry point is kept per kernel and argument kinds (:func:`_kind`: dtype, dimensions,
-        layout and flags of each array), so a process works them out once per kind of vehicle.
+        Working out the types (``numba.typeof`` of every argument) costs 0.3-0.6 ms, paid by
+        every vehicle built (one a sweep run); the entry point is kept per kernel and argument
+        kinds (:func:`_kind`: dtype, dimensions, layout and flags of each array), so a process
+        works them out once per kind of vehicle.
         """
         kinds = tuple(_kind(a) for a in args)
         key = (kernel, kinds) if None not in kinds else None

@@ -708,7 +708,8 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None) -> 
 
     Notes
     -----
-    A file read before is not parsed again while its inode, modification time and size are unchanged:
+    A file read before is not parsed again while its inode, modification and change times and size
+    are unchanged:
     ``tree`` and ``defaults`` are then the same objects as before (read them, do not change
     them); ``values`` is always a fresh copy. A sweep loads the file once per run, and parsing
     it is most of a load.
@@ -730,7 +731,10 @@ _TREES: dict = {}
 
 
 def _file_key(p: Path) -> tuple:
-    """(resolved path, inode, modification time [ns], size [bytes]) of ``p``.
+    """(resolved path, device, inode, modification and change times [ns], size [bytes]) of ``p``.
+
+    The change time moves on every write and cannot be set back (``touch -r``, ``cp -p`` and
+    archive tools restore only the modification time), so an edit of the same size is seen too.
 
     Raises
     ------
@@ -741,7 +745,7 @@ def _file_key(p: Path) -> tuple:
         st = p.stat()
     except OSError as exc:
         raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
-    return (str(p.resolve()), st.st_ino, st.st_mtime_ns, st.st_size)
+    return (str(p.resolve()), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
 
 
 def _read_parameter_tree(p: Path, shipped: str | Path | None) -> tuple:

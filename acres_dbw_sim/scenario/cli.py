@@ -233,9 +233,12 @@ def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quie
         if jobs == 1:
             rows = [_batch_worker(f, str(o), sets, plots, controller) for f, o in zip(files, outs)]
         else:
-            with process_pool(jobs) as ex:
+            ex = process_pool(jobs)
+            try:
                 rows = list(ex.map(_batch_worker, files, [str(o) for o in outs], [sets] * len(files),
                                    [plots] * len(files), [controller] * len(files)))
+            finally:   # interrupted: the scenarios not yet started are dropped, not run
+                ex.shutdown(wait=True, cancel_futures=True)
     except KeyboardInterrupt:
         print("interrupted: the scenarios that had finished are written, the others not", file=sys.stderr)
         return 130

@@ -318,7 +318,8 @@ class Scenario:
     sets: tuple = field(default_factory=tuple)
     model: str = "full"
     vehicles: tuple = ()
-    _prebuilt: list = field(default_factory=list, init=False, repr=False, compare=False)
+    def __post_init__(self) -> None:
+        self._prebuilt: list = []   # not a field: asdict, fields and replace leave it out
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -337,10 +338,10 @@ class Scenario:
     def take_built(self):
         """The simulation kept by :meth:`keep_built`, or None if there is none or a field it was built from
         has been replaced since; it is handed out once."""
-        if not self._prebuilt:
+        try:
+            made_from, sim = self._prebuilt.pop()   # atomic: two threads running one scenario get it once
+        except IndexError:
             return None
-        (made_from, sim), = self._prebuilt
-        self._prebuilt.clear()
         now = self._built_from()
         same = made_from[0] is now[0] and made_from[1] is now[1] and made_from[2:] == now[2:]
         return sim if same else None
