@@ -91,12 +91,13 @@ def sigterm_interrupts(main: _F) -> _F:
 
     The tool's own ``except KeyboardInterrupt`` (exit 130, temporary files removed,
     a sweep's finished runs kept) then handles both. Ctrl-C reaches the whole
-    process group, a ``kill`` only this process: the handler passes SIGINT on to
-    this process's own worker processes (``multiprocessing.active_children``: a
-    batch's or a sweep's local workers), so that they stop as they do on Ctrl-C
-    instead of finishing their queue. The previous handler is restored when
-    ``main`` returns. Called outside the main thread (where Python cannot set
-    handlers) ``main`` runs unchanged.
+    process group, a ``kill`` (SIGTERM, or SIGINT by pid) only this process: the
+    handler of both passes SIGINT on to this process's own worker processes
+    (``multiprocessing.active_children``: a batch's or a sweep's local workers,
+    which take a second SIGINT as one, acres_dbw_sim/worker_pool.py), so that
+    they stop as they do on Ctrl-C instead of finishing their runs for nothing.
+    The previous handlers are restored when ``main`` returns. Called outside the
+    main thread (where Python cannot set handlers) ``main`` runs unchanged.
 
     Parameters
     ----------
@@ -120,9 +121,10 @@ def sigterm_interrupts(main: _F) -> _F:
     def wrapper(*args, **kwargs):
         if threading.current_thread() is not threading.main_thread():
             return main(*args, **kwargs)
-        previous = signal.signal(signal.SIGTERM, on_term)
+        previous = {sig: signal.signal(sig, on_term) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
             return main(*args, **kwargs)
         finally:
-            signal.signal(signal.SIGTERM, previous)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
     return wrapper  # type: ignore[return-value]

@@ -233,7 +233,7 @@ def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quie
         if jobs == 1:
             rows = [_batch_worker(f, str(o), sets, plots, controller) for f, o in zip(files, outs)]
         else:
-            ex = process_pool(jobs)
+            ex = process_pool(jobs, fork_ok=controller is None)   # a user's controller: threads unseen
             try:
                 rows = list(ex.map(_batch_worker, files, [str(o) for o in outs], [sets] * len(files),
                                    [plots] * len(files), [controller] * len(files)))

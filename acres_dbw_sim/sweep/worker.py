@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import time
 
 from ..scenario.runner import run_scenario
@@ -27,8 +28,18 @@ _DOCS: dict = {}
 
 
 def _document(spec: ScenarioSpec) -> tuple:
-    key = (spec.file, spec.sets, tuple(sorted((k, repr(v)) for k, v in spec.metrics.items())))
+    """The scenario's parsed document and fixed edits, parsed once per process while the file is unchanged
+    (device, inode, modification and change times, size: a file edited between two sweeps of one program
+    is read again)."""
+    try:
+        st = os.stat(spec.file)
+    except OSError:
+        return scenario_document(spec)   # its own error names the file
+    key = (spec.file, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size, spec.sets,
+           tuple(sorted((k, repr(v)) for k, v in spec.metrics.items())))
     if key not in _DOCS:
+        if len(_DOCS) >= 64:
+            _DOCS.clear()
         _DOCS[key] = scenario_document(spec)
     return _DOCS[key]
 
