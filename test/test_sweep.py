@@ -463,3 +463,29 @@ def test_kill_halfway_then_resume_runs_only_the_missing_samples(tmp_path):
     assert res.resumed == done and res.ran == n - done
     assert res.results.read_bytes() == ref.results.read_bytes()
     assert runs.read_bytes().count(b"\n") == n + 1
+
+
+def test_a_scenario_edited_between_two_sweeps_of_one_program_is_read_again(tmp_path):
+    """The sweep worker keeps parsed scenario files per process (and forked workers inherit them): an edit
+    between two sweeps in one program is seen, with the local workers and in process."""
+    scen = tmp_path / "stop.yaml"
+    scen.write_text(BRAKE.read_text())
+    sw_text = textwrap.dedent(f"""
+        name: edited
+        scenarios:
+          - file: {scen}
+            set: "initial.speed_mps=10;metrics=null"
+        parameters: [brakes.front_nm_per_bar]
+        samples: 4
+        seed: 3
+        metrics:
+          stopping_distance_m: {{final: x_m}}
+        """)
+    (tmp_path / "sw.yaml").write_text(sw_text)
+    first = run_sweep(load_sweep(tmp_path / "sw.yaml"), tmp_path / "a", jobs=1, plots=False)
+    scen.write_text(scen.read_text().replace("brake_bar: 70", "brake_bar: 35"))
+    assert "brake_bar: 35" in scen.read_text()
+    for jobs in (1, 2):
+        again = run_sweep(load_sweep(tmp_path / "sw.yaml"), tmp_path / f"b{jobs}", jobs=jobs, plots=False)
+        assert again.results.read_bytes() != first.results.read_bytes()
+    assert (tmp_path / "b1" / "results.csv").read_bytes() == (tmp_path / "b2" / "results.csv").read_bytes()
