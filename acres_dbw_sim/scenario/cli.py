@@ -36,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Run a headless scenario of the Polaris Ranger DBW simulator (no ROS needed): "
                     "YAML in; timeseries.csv, summary.json and optionally plots.png out. "
                     "Format: docs/scenarios.md.",
-        epilog="exit status: 0 done, 1 an expectation failed, 2 invalid scenario or arguments")
+        epilog="exit status: 0 done, 1 an expectation failed, 2 invalid scenario or arguments, 130 interrupted")
     p.add_argument("scenario", nargs="*", help="scenario file(s) (YAML)")
     p.add_argument("--out", metavar="DIR", help=f"output directory (default {DEFAULT_OUT}/<file stem>, "
                    f"e.g. {DEFAULT_OUT}/wot_high for wot_high.yaml; "
