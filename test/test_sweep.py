@@ -489,3 +489,36 @@ def test_a_scenario_edited_between_two_sweeps_of_one_program_is_read_again(tmp_p
         again = run_sweep(load_sweep(tmp_path / "sw.yaml"), tmp_path / f"b{jobs}", jobs=jobs, plots=False)
         assert again.results.read_bytes() != first.results.read_bytes()
     assert (tmp_path / "b1" / "results.csv").read_bytes() == (tmp_path / "b2" / "results.csv").read_bytes()
+
+
+def test_a_height_map_file_changed_before_a_resume_is_refused(tmp_path, capsys):
+    """The height map a scenario reads from a file fixes the results as much as the scenario file: a sweep
+    whose map was rewritten since its directory was written is refused, not resumed into a mixed table."""
+    grid = tmp_path / "bump.npy"
+    np.save(grid, np.zeros((5, 40)))
+    scen = tmp_path / "ramp.yaml"
+    scen.write_text(textwrap.dedent("""
+        duration_s: 3
+        terrain:
+          height_map: {file: bump.npy, resolution_m: 1.0, origin_m: [-5.0, -2.0]}
+        initial: {gear: H, speed_mps: 5}
+        timeline:
+          - {t: 0, pedal: 0.2}
+        metrics:
+          z_final_m: {final: z_m}
+        """).lstrip())
+    sw = write(tmp_path, f"""
+        name: maps
+        scenarios: [{scen}]
+        parameters: [brakes.front_nm_per_bar]
+        samples: 3
+        seed: 1
+        """)
+    flat = run_sweep(load_sweep(sw), tmp_path / "out", jobs=1, plots=False)
+    g = np.zeros((5, 40))
+    g[:, 10:] = 0.3
+    np.save(grid, g)
+    assert main([str(sw), "--out", str(tmp_path / "out"), "--jobs", "1", "--no-plots", "-q"]) == 2
+    assert "holds the results of a different sweep (changed: scenarios)" in capsys.readouterr().err
+    bumped = run_sweep(load_sweep(sw), tmp_path / "out2", jobs=1, plots=False)
+    assert bumped.results.read_bytes() != flat.results.read_bytes()

@@ -128,6 +128,9 @@ class ScenarioSpec:
         Metrics of this scenario that go into the results table.
     fixed_occupancy : tuple of str
         ``mass.occupants`` / ``mass.cargo_kg`` when the scenario's ``vehicle`` section sets them.
+    terrain_sha256 : str
+        SHA-256 of the height-map grid the scenario's terrain uses, as loaded when the sweep was
+        (a file the scenario names is part of what fixes the results); empty for a plane.
     """
 
     name: str
@@ -137,6 +140,7 @@ class ScenarioSpec:
     metric_lines: dict = field(default_factory=dict)
     collect: tuple = ()
     fixed_occupancy: tuple = ()
+    terrain_sha256: str = ""
 
 
 @dataclass
@@ -197,8 +201,11 @@ class Sweep:
         """Everything that fixes the results table (``sweep.json``): a resumed sweep must match it."""
         scen = []
         for s in self.scenarios:
-            scen.append({"name": s.name, "file": s.file, "sha256": _sha256(s.file), "sets": list(s.sets),
-                         "metrics": s.metrics, "collect": list(s.collect)})
+            entry = {"name": s.name, "file": s.file, "sha256": _sha256(s.file), "sets": list(s.sets),
+                     "metrics": s.metrics, "collect": list(s.collect)}
+            if s.terrain_sha256:   # a height map (from a file or the scenario): its grid
+                entry["terrain_sha256"] = s.terrain_sha256
+            scen.append(entry)
         return {"name": self.name, "design": self.design, "samples": self.samples, "seed": self.seed,
                 "levels": self.levels if self.design == "grid" else None, "n_runs": self.n_runs,
                 "parameter_file": self.parameter_file, "parameter_file_sha256": _sha256(self.parameter_file),
@@ -208,6 +215,15 @@ class Sweep:
 
 def _sha256(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _grid_sha256(heights: tuple | None) -> str:
+    """SHA-256 of a height-map grid (rows of heights [m], float64 bytes and shape); empty for None."""
+    if heights is None:
+        return ""
+    import numpy as np
+    grid = np.asarray(heights, dtype=np.float64)
+    return hashlib.sha256(repr(grid.shape).encode() + grid.tobytes()).hexdigest()
 
 
 def format_value(v: Any) -> str:
@@ -634,7 +650,8 @@ def parse_sweep(doc: Document) -> Sweep:
             raise c.fail(p, f"scenario {sc.name!r} has no metrics to collect: add metrics here or in the sweep")
         veh = sdoc.data.get("vehicle") if isinstance(sdoc.data.get("vehicle"), dict) else {}
         fixed = tuple(k for k, s in (("mass.occupants", "occupants"), ("mass.cargo_kg", "cargo_kg")) if s in veh)
-        specs.append(ScenarioSpec(sname or sc.name, f, sets, add_metrics, metric_lines, collect, fixed))
+        specs.append(ScenarioSpec(sname or sc.name, f, sets, add_metrics, metric_lines, collect, fixed,
+                                  _grid_sha256(sc.terrain.heights)))
         pf = str(Path(sc.vehicle["parameters"]).resolve())
         if param_file is None:
             param_file = pf
