@@ -1,6 +1,7 @@
 """Parameter sweeps: file checks, designs, draws, local and Ray engines, kill and resume, analysis."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -522,3 +523,43 @@ def test_a_height_map_file_changed_before_a_resume_is_refused(tmp_path, capsys):
     assert "holds the results of a different sweep (changed: scenarios)" in capsys.readouterr().err
     bumped = run_sweep(load_sweep(sw), tmp_path / "out2", jobs=1, plots=False)
     assert bumped.results.read_bytes() != flat.results.read_bytes()
+
+
+def test_sigterm_to_a_ray_sweep_stops_it_and_its_local_ray(tmp_path):
+    """ray.init takes SIGTERM over (it would end the tool with status 15, the finished runs written but no
+    message); the engine gives the tool its handling back: exit 130, and the local Ray it started is shut
+    down: nothing is left in the tool's session."""
+    pytest.importorskip("ray")
+    sw_path = small_sweep(tmp_path, samples=400, extra_set=";stop_when=null;duration_s=20")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.sweep", str(sw_path), "--out", str(out),
+                             "--engine", "ray", "--jobs", "2", "--no-plots", "-q"], start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def session() -> list:
+        r = subprocess.run(["ps", "-o", "pid=,stat=", "-s", str(proc.pid)], capture_output=True, text=True)
+        return [ln.split()[0] for ln in r.stdout.splitlines() if ln.split() and not ln.split()[1].startswith("Z")]
+
+    try:
+        deadline = time.monotonic() + 180
+        runs = out / "runs.csv"
+        while time.monotonic() < deadline and proc.poll() is None:
+            if runs.exists() and runs.read_bytes().count(b"\n") >= 2:   # Ray is up and running samples
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.stderr.read()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130, err
+        assert "interrupted: the finished runs are in runs.csv" in err
+        deadline = time.monotonic() + 30
+        while session() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert session() == [], "processes of the tool's session outlived it"
+    finally:
+        for pid in session():   # only what this test's tool started, in its own session
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -16,6 +16,8 @@ interrupted sweep loses little and memory stays flat.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterable
 
 from .worker import run_sample
@@ -73,6 +75,13 @@ def run_local(tasks: Iterable, scenarios: tuple, prefix: bool, jobs: int,
         ex.shutdown(wait=True, cancel_futures=True)
 
 
+def _sigterm_handler():
+    """This process's SIGTERM handler, or None outside the main thread (where it cannot be set again)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.getsignal(signal.SIGTERM)
+
+
 def run_ray(tasks: Iterable, scenarios: tuple, prefix: bool, jobs: int,
             on_result: Callable[[object, dict], None], address: str | None = None) -> None:
     """Run ``tasks`` as Ray tasks.
@@ -100,14 +109,17 @@ def run_ray(tasks: Iterable, scenarios: tuple, prefix: bool, jobs: int,
                            "(requirements/python.txt; make bootstrap installs it)") from None
     tasks = list(tasks)
     started = False
-    if not ray.is_initialized():
-        if address:
-            ray.init(address=address, logging_level="WARNING", log_to_driver=False)
-        else:
-            ray.init(num_cpus=jobs if jobs > 0 else (os.cpu_count() or 1), include_dashboard=False,
-                     logging_level="WARNING", log_to_driver=False)
-        started = True
     try:
+        if not ray.is_initialized():
+            started = True   # a Ray started here is stopped here, also when its start is interrupted
+            term = _sigterm_handler()
+            if address:
+                ray.init(address=address, logging_level="WARNING", log_to_driver=False)
+            else:
+                ray.init(num_cpus=jobs if jobs > 0 else (os.cpu_count() or 1), include_dashboard=False,
+                         logging_level="WARNING", log_to_driver=False)
+            if term is not None:   # ray.init takes SIGTERM over (it ends the driver with status 15):
+                signal.signal(signal.SIGTERM, term)   # the tool's handling again (stop, shut Ray down, 130)
         remote = ray.remote(num_cpus=1, max_retries=0)(run_sample)
         scen_ref = ray.put(scenarios)
         width = max(1, int(ray.cluster_resources().get("CPU", 1))) * _IN_FLIGHT
