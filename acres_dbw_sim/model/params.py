@@ -27,6 +27,7 @@ from typing import Any, Mapping
 __all__ = [
     "ParameterError",
     "read_parameter_tree",
+    "file_stamp",
     "apply_overrides",
     "GeometryParams",
     "MassParams",
@@ -730,22 +731,36 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None) -> 
 _TREES: dict = {}
 
 
-def _file_key(p: Path) -> tuple:
-    """(resolved path, device, inode, modification and change times [ns], size [bytes]) of ``p``.
+def file_stamp(path: str | Path) -> tuple:
+    """What tells a file's content apart without reading it, for the caches of parsed files.
 
-    The change time moves on every write and cannot be set back (``touch -r``, ``cp -p`` and
-    archive tools restore only the modification time), so an edit of the same size is seen too.
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    tuple
+        (resolved path, device, inode, modification and change times [ns], size [bytes]). The change
+        time moves on every write and cannot be set back (``touch -r``, ``cp -p`` and archive tools
+        restore only the modification time), so an edit of the same size changes the stamp too.
 
     Raises
     ------
-    ParameterError
-        If ``p`` cannot be read.
+    OSError
+        If the file cannot be examined.
     """
+    p = Path(path)
+    st = p.stat()
+    return (str(p.resolve()), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
+
+
+def _file_key(p: Path) -> tuple:
+    """:func:`file_stamp` of ``p``; ParameterError if it cannot be read."""
     try:
-        st = p.stat()
+        return file_stamp(p)
     except OSError as exc:
         raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
-    return (str(p.resolve()), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size)
 
 
 def _read_parameter_tree(p: Path, shipped: str | Path | None) -> tuple:

@@ -318,6 +318,7 @@ class Scenario:
     sets: tuple = field(default_factory=tuple)
     model: str = "full"
     vehicles: tuple = ()
+
     def __post_init__(self) -> None:
         self._prebuilt: list = []   # not a field: asdict, fields and replace leave it out
 

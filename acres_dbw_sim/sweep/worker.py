@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 import time
 
+from ..model.params import file_stamp
 from ..scenario.runner import run_scenario
 from ..scenario.schema import validate
 from ..scenario.source import Document, ScenarioError
@@ -32,11 +32,10 @@ def _document(spec: ScenarioSpec) -> tuple:
     (device, inode, modification and change times, size: a file edited between two sweeps of one program
     is read again)."""
     try:
-        st = os.stat(spec.file)
+        stamp = file_stamp(spec.file)
     except OSError:
         return scenario_document(spec)   # its own error names the file
-    key = (spec.file, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size, spec.sets,
-           tuple(sorted((k, repr(v)) for k, v in spec.metrics.items())))
+    key = (stamp, spec.sets, tuple(sorted((k, repr(v)) for k, v in spec.metrics.items())))
     if key not in _DOCS:
         if len(_DOCS) >= 64:
             _DOCS.clear()
