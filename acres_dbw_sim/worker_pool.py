@@ -12,7 +12,9 @@ other threads' locks but not the threads). :func:`start_method` forks on
 Linux when the calling process runs no other Python thread, and spawns
 otherwise: a library user's program with threads; macOS, where system
 libraries make a fork unreliable and Python spawns by default; Windows; a
-start method the program chose itself (``multiprocessing.set_start_method``);
+start method other than ``fork`` that the program chose itself
+(``multiprocessing.set_start_method``; a chosen ``fork`` cannot be told from
+the default that any ``multiprocessing`` lock fixes, so the thread rule decides);
 or a caller that asks for it (a scenario batch with a user's ``--controller``,
 whose native threads, an OpenMP runtime say, this check cannot see). Threads of
 the simulator's own native libraries (OpenBLAS's workers) are safe across a fork.
@@ -52,7 +54,7 @@ def start_method(fork_ok: bool = True) -> str:
         False: spawn in any case.
     """
     chosen = mp.get_start_method(allow_none=True)
-    if chosen is not None:
+    if chosen is not None and chosen != "fork":
         return chosen
     if fork_ok and sys.platform.startswith("linux") and threading.active_count() == 1:
         return "fork"

@@ -39,6 +39,17 @@ def test_a_start_method_the_program_chose_is_kept(monkeypatch):
     assert start_method() == "forkserver" and start_method(fork_ok=False) == "forkserver"
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks only on Linux")
+def test_a_default_fixed_to_fork_by_a_lock_does_not_bypass_the_thread_rule(monkeypatch):
+    """Any multiprocessing lock (tqdm makes one) fixes the default context, fork on Linux, as if chosen:
+    with another thread running the workers are spawned all the same."""
+    monkeypatch.setattr(mp, "get_start_method", lambda allow_none=False: "fork")
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    assert start_method() == "spawn"
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert start_method() == "fork"
+
+
 def test_workers_start_with_their_own_signal_handling_whatever_the_tool_installed():
     """A tool's SIGTERM handler (stop_signals.sigterm_interrupts) and a changed SIGINT handler are not
     inherited: a worker ends on SIGTERM and takes SIGINT with its own handler, and neither signal stays
