@@ -1,11 +1,13 @@
 """Test-session isolation for DDS and process hygiene.
 
-Every test session gets its own ``ROS_DOMAIN_ID`` (derived from the pid, so two
-sessions on one machine do not see each other), discovery limited to
+Every test gets its own ``ROS_DOMAIN_ID`` (1-101: the session's start is derived from the pid,
+so two sessions on one machine rarely meet, and each test takes the next one), discovery limited to
 localhost, and the node's Fast DDS participant profile (announcements every
-0.3 s, docs/discovery.md). Set before any test imports rclpy, and inherited by every node process
-a test starts. ``ros_process`` starts such a process in its own process group
-and always kills the whole group afterwards, so no node is ever left behind.
+0.3 s, docs/discovery.md). Set before the test calls ``rclpy.init()``, and inherited by every node
+process a test starts. A domain per test keeps one test's DDS state (Fast DDS's shared-memory
+ports are per domain; a node killed mid-write can leave one locked) out of the next test.
+``ros_process`` starts such a process in its own process group and always kills the whole group
+afterwards, so no node is ever left behind.
 The clean-up after each test signals only what the session started: the groups
 ``ros_process`` made and pytest's own descendants, never another process of the
 same user or DDS domain.
@@ -22,8 +24,13 @@ from pathlib import Path
 
 import pytest
 
-if "ROS_DOMAIN_ID" not in os.environ or os.environ.get("ACRES_TEST_KEEP_DOMAIN") != "1":
-    os.environ["ROS_DOMAIN_ID"] = str(1 + os.getpid() % 100)
+#: The domain of the user's own choosing is kept (``ACRES_TEST_KEEP_DOMAIN=1``); else each test
+#: takes the next of 1-101 (the range whose ports stay below Linux's ephemeral ones).
+KEEP_DOMAIN = "ROS_DOMAIN_ID" in os.environ and os.environ.get("ACRES_TEST_KEEP_DOMAIN") == "1"
+_FIRST_DOMAIN = os.getpid() % 101
+_tests_started = 0
+if not KEEP_DOMAIN:
+    os.environ["ROS_DOMAIN_ID"] = str(1 + _FIRST_DOMAIN)
 os.environ["ROS_AUTOMATIC_DISCOVERY_RANGE"] = "LOCALHOST"
 os.environ.setdefault("RMW_IMPLEMENTATION", "rmw_fastrtps_cpp")
 # The tests' own participants announce themselves as often as the node's (docs/discovery.md), so a
@@ -137,6 +144,16 @@ def _own_processes() -> dict[int, str]:
 
 
 @pytest.fixture(autouse=True)
+def own_domain():
+    """Give the test the next ``ROS_DOMAIN_ID`` (see the module's docstring)."""
+    global _tests_started
+    if not KEEP_DOMAIN:
+        os.environ["ROS_DOMAIN_ID"] = str(1 + (_FIRST_DOMAIN + _tests_started) % 101)
+        _tests_started += 1
+    yield
+
+
+@pytest.fixture(autouse=True)
 def no_process_left_behind():
     """Fail the test that leaves one of its own processes running (and end it), so
     a stray node can never disturb a later test. Only the session's own processes
@@ -153,6 +170,35 @@ def no_process_left_behind():
         except ProcessLookupError:
             pass
     assert not left, f"processes left running by this test: {left}"
+
+
+def call_service(node, client, request, timeout_s: float = 10.0, idempotent: bool = True,
+                 done=None):
+    """Call ``client`` with ``request`` from ``node`` and return the response.
+
+    A server can drop the response to a client it has only half discovered: Fast DDS's
+    service waits 100 ms for the client's response reader to match and then gives up
+    ("failed to send response (timeout)" in the server's log; ros2/rmw_fastrtps#390, #467),
+    which a loaded machine can exceed right after ``wait_for_service``. An ``idempotent``
+    request is then sent once more. A request that is not (a lockstep step) is not resent:
+    ``done()`` must then tell that it took effect, and None is returned for its lost response.
+
+    Raises AssertionError when no response came and the request did not take effect."""
+    import rclpy
+
+    future = client.call_async(request)
+    rclpy.spin_until_future_complete(node, future, timeout_sec=timeout_s)
+    if future.result() is not None:
+        return future.result()
+    client.remove_pending_request(future)
+    if idempotent:
+        future = client.call_async(request)
+        rclpy.spin_until_future_complete(node, future, timeout_sec=timeout_s)
+        assert future.result() is not None, f"no response to {type(request).__name__} in 2 x {timeout_s} s"
+        return future.result()
+    assert done is not None and wait_for(done, timeout_s, spin=lambda: rclpy.spin_once(node, timeout_sec=0.02)), \
+        f"no response to {type(request).__name__} in {timeout_s} s and it did not take effect"
+    return None
 
 
 def wait_for(predicate, timeout_s: float, spin=None, period_s: float = 0.02) -> bool:

@@ -13,13 +13,14 @@ import pytest
 import rclpy
 from ament_index_python.packages import get_package_prefix
 from rosbags.rosbag2 import Reader
+from rosgraph_msgs.msg import Clock
 from std_msgs.msg import Empty
 from std_srvs.srv import Trigger
 
 import ds_dbw_msgs.msg as dbw_msgs
 from acres_dbw_sim import node as sim_node
 from acres_dbw_sim.replay import replay_bag
-from conftest import wait_for
+from conftest import call_service, wait_for
 from test_bag import _assert_same_outputs, assert_rosbags_reads_every_topic
 
 pytestmark = pytest.mark.skipif("record_bag" not in sim_node.PARAMETERS,
@@ -59,6 +60,8 @@ def test_lockstep_recording_replays_bit_for_bit(ros_process, tmp_path):
     node, pubs = _client("record_client")
     try:
         step = node.create_client(Trigger, "/vehicle/dbw_node/step")
+        clock = []
+        node.create_subscription(Clock, "/clock", lambda m: clock.append(m.clock.sec + m.clock.nanosec * 1e-9), 100)
         assert step.wait_for_service(timeout_sec=30.0), proc.output()
         wait_for(lambda: all(p.get_subscription_count() > 0 for p in pubs.values()), 10.0,
                  spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
@@ -67,9 +70,9 @@ def test_lockstep_recording_replays_bit_for_bit(ros_process, tmp_path):
             pubs["ulc"].publish(_ulc(4.0 if k < 50 else 0.0))
             if k % 2 == 0:
                 pubs["steer"].publish(dbw_msgs.SteeringCmd(cmd=0.004 * k, cmd_type=3, enable=True))
-            future = step.call_async(Trigger.Request())
-            rclpy.spin_until_future_complete(node, future, timeout_sec=10.0)
-            assert future.result() is not None and future.result().success
+            reply = call_service(node, step, Trigger.Request(), idempotent=False,   # 6 steps: 50 ms
+                                 done=lambda k=k: clock and clock[-1] >= 0.05 * (k + 1) - 1e-6)
+            assert reply is None or reply.success
     finally:
         node.destroy_node()
         rclpy.try_shutdown()

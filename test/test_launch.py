@@ -21,7 +21,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy  # noqa: E
 from rosgraph_msgs.msg import Clock  # noqa: E402
 from tf2_msgs.msg import TFMessage  # noqa: E402
 
-from conftest import TEST_DIR, wait_for  # noqa: E402
+from conftest import TEST_DIR, call_service, wait_for  # noqa: E402
 
 SHARE = Path(get_package_share_directory("acres_dbw_sim"))
 LAUNCH_FILE = SHARE / "launch" / "sim.launch.py"
@@ -48,9 +48,7 @@ def _probe(namespaces, timeout_s=60.0):
 def _get_doubles(node, ns: str, names: list[str]) -> list[float]:
     client = node.create_client(GetParameters, f"/{ns}/dbw_node/get_parameters")
     assert client.wait_for_service(timeout_sec=30.0)
-    future = client.call_async(GetParameters.Request(names=names))
-    rclpy.spin_until_future_complete(node, future, timeout_sec=10.0)
-    return [v.double_value for v in future.result().values]
+    return [v.double_value for v in call_service(node, client, GetParameters.Request(names=names)).values]
 
 
 @pytest.mark.parametrize("namespace", ["vehicle", "sim2"])

@@ -16,7 +16,7 @@ from nav_msgs.msg import Odometry
 from std_msgs.msg import Empty, String
 
 from acres_dbw_sim.node import COMMAND_TOPICS
-from conftest import wait_for
+from conftest import call_service, wait_for
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 RATE = 2.0   # simulated seconds per wall second (commands every 20 ms of wall time: 40 ms simulated)
@@ -134,10 +134,8 @@ def test_tractor_pto_and_hand_throttle_parameters(ros_process):
         assert setp.wait_for_service(timeout_sec=10.0)
 
         def set_(name, kind, **value):
-            fut = setp.call_async(SetParameters.Request(parameters=[Parameter(
-                name=name, value=ParameterValue(type=kind, **value))]))
-            rclpy.spin_until_future_complete(node, fut, timeout_sec=10.0)
-            return fut.result().results[0]
+            return call_service(node, setp, SetParameters.Request(parameters=[Parameter(
+                name=name, value=ParameterValue(type=kind, **value))])).results[0]
 
         assert not set_("pto_rpm", ParameterType.PARAMETER_INTEGER, integer_value=750).successful
         assert set_("pto_rpm", ParameterType.PARAMETER_INTEGER, integer_value=0).successful

@@ -24,7 +24,7 @@ from std_msgs.msg import Empty
 from std_srvs.srv import Trigger
 
 from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_TOPICS
-from conftest import wait_for
+from conftest import call_service, wait_for
 from test_dbw_property import MAY_BE_NONFINITE
 
 LIB = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim"
@@ -81,10 +81,14 @@ def _run_lockstep(ros_process, name):
             while time.monotonic() < end:
                 rclpy.spin_once(node, timeout_sec=0.02)
 
-        def advance():
-            future = step.call_async(Trigger.Request())
-            rclpy.spin_until_future_complete(node, future, timeout_sec=10.0)
-            assert future.result() is not None and future.result().success
+        steps = [0]
+
+        def advance():   # 6 steps of 1/120 s: the clock reaches the next 50 ms
+            steps[0] += 1
+            ns = steps[0] * 50_000_000
+            reply = call_service(node, step, Trigger.Request(), idempotent=False, done=lambda: clocks and (
+                clocks[-1].clock.sec * 1_000_000_000 + clocks[-1].clock.nanosec >= ns - 1000))
+            assert reply is None or reply.success
 
         # A match seen here does not mean the node's readers have matched these writers yet
         # (discovery is not symmetric in time): let the other side settle, and send the first

@@ -17,7 +17,7 @@ from rcl_interfaces.msg import Parameter as ParameterMsg, ParameterType, Paramet
 from rcl_interfaces.srv import DescribeParameters, GetParameters, SetParameters
 from std_srvs.srv import Trigger
 
-from conftest import wait_for
+from conftest import call_service, wait_for
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 SERVICE = "/{ns}/dbw_node/{name}"
@@ -37,10 +37,7 @@ class ParamClient:
             assert c.wait_for_service(timeout_sec=60.0), proc.output()
 
     def call(self, name: str, request):
-        future = self.clients[name].call_async(request)
-        rclpy.spin_until_future_complete(self.node, future, timeout_sec=10.0)
-        assert future.result() is not None, name
-        return future.result()
+        return call_service(self.node, self.clients[name], request)
 
     def get(self, name: str):
         value = self.call("get_parameters", GetParameters.Request(names=[name])).values[0]

@@ -16,7 +16,7 @@ from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from std_srvs.srv import Trigger
 
-from conftest import wait_for
+from conftest import call_service, wait_for
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -45,10 +45,12 @@ class Probe:
         wait_for(lambda: False, seconds, spin=lambda: rclpy.spin_once(self.node, timeout_sec=0.005))
 
     def call(self, client) -> None:
+        """Call ``client`` (reset, which may be sent twice; or step, which the clock must show)."""
         assert client.wait_for_service(timeout_sec=60.0)
-        future = client.call_async(Trigger.Request())
-        rclpy.spin_until_future_complete(self.node, future, timeout_sec=10.0)
-        assert future.result() is not None and future.result().success
+        before = max(self.clock, default=-1.0)
+        reply = call_service(self.node, client, Trigger.Request(), idempotent=client is not self.step,
+                             done=lambda: max(self.clock, default=-1.0) > before)
+        assert reply is None or reply.success
 
     def set_pose(self, x: float) -> None:
         msg = PoseWithCovarianceStamped()
