@@ -80,3 +80,33 @@ def test_a_node_prints_its_threads_stacks_on_sigusr1_and_goes_on(ros_process):
     assert "most recent call first" in out and "node.py" in out, out
     assert proc.alive()
     assert proc.stop() == 0
+
+
+def test_a_lost_service_response_is_resent_or_checked_by_its_effect():
+    """``call_service`` when no response comes (a service nobody serves stands in for one whose
+    response Fast DDS dropped): an idempotent request is sent twice, then fails; one that is not
+    returns None when ``done()`` shows its effect, and fails when it does not."""
+    import pytest
+    import rclpy
+    from std_srvs.srv import Trigger
+
+    rclpy.init()
+    node = rclpy.create_node("lost_response")
+    try:
+        client = node.create_client(Trigger, "/nobody/serves/this")
+        sent = []
+        call_async = client.call_async
+        client.call_async = lambda req: (sent.append(req), call_async(req))[1]
+        with pytest.raises(AssertionError, match="2 x 0.2 s"):
+            conftest.call_service(node, client, Trigger.Request(), timeout_s=0.2)
+        assert len(sent) == 2
+        sent.clear()
+        assert conftest.call_service(node, client, Trigger.Request(), timeout_s=0.2, idempotent=False,
+                                     done=lambda: True) is None
+        with pytest.raises(AssertionError, match="did not take effect"):
+            conftest.call_service(node, client, Trigger.Request(), timeout_s=0.2, idempotent=False,
+                                  done=lambda: False)
+        assert len(sent) == 2   # never resent
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()

@@ -155,3 +155,31 @@ def test_signal_stops_exit_0_without_traceback(ros_process):
         watchdog.cancel()
         node.destroy_node()
         rclpy.try_shutdown()
+
+
+def test_a_thread_dump_inside_fast_dds_is_told_apart(tmp_path):
+    """``_hung_in_dds`` on real ``faulthandler`` dumps: the main thread inside an rclpy entity
+    call is the Fast DDS hang; the same thread anywhere else, or no dump, is not."""
+    import faulthandler
+    import importlib.util
+
+    (tmp_path / "rclpy").mkdir()
+    (tmp_path / "rclpy" / "node.py").write_text(
+        "import faulthandler\n\n\ndef create_publisher(f):\n    faulthandler.dump_traceback(f)\n\n\n"
+        "def spin_once(f):\n    faulthandler.dump_traceback(f)\n")
+    spec = importlib.util.spec_from_file_location("fake_rclpy_node", tmp_path / "rclpy" / "node.py")
+    fake = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fake)
+
+    def dump(call) -> str:
+        with (tmp_path / "dump.txt").open("w+") as f:
+            f.write("[INFO] [dbw_node]: a log line before the dump\n")
+            f.flush()
+            call(f)
+            f.seek(0)
+            return f.read()
+
+    assert _hung_in_dds(dump(fake.create_publisher))
+    assert not _hung_in_dds(dump(fake.spin_once))
+    assert not _hung_in_dds(dump(faulthandler.dump_traceback))
+    assert not _hung_in_dds("")
