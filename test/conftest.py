@@ -1,7 +1,8 @@
 """Test-session isolation for DDS and process hygiene.
 
 Every test gets its own ``ROS_DOMAIN_ID`` (1-101: the session's start is derived from the pid,
-so two sessions on one machine rarely meet, and each test takes the next one), discovery limited to
+and each test takes the next one; two sessions run at once on one machine will share a domain now
+and then), discovery limited to
 localhost, and the node's Fast DDS participant profile (announcements every
 0.3 s, docs/discovery.md). Set before the test calls ``rclpy.init()``, and inherited by every node
 process a test starts. A domain per test keeps one test's DDS state (Fast DDS's shared-memory

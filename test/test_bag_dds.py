@@ -59,9 +59,9 @@ def test_lockstep_recording_replays_bit_for_bit(ros_process, tmp_path):
                         "-p", f"record_bag:={bag}"], name="sim_node")
     node, pubs = _client("record_client")
     try:
-        step = node.create_client(Trigger, "/vehicle/dbw_node/step")
-        clock = []
+        clock = []   # before the step client: a step whose response is lost is checked on /clock
         node.create_subscription(Clock, "/clock", lambda m: clock.append(m.clock.sec + m.clock.nanosec * 1e-9), 100)
+        step = node.create_client(Trigger, "/vehicle/dbw_node/step")
         assert step.wait_for_service(timeout_sec=30.0), proc.output()
         wait_for(lambda: all(p.get_subscription_count() > 0 for p in pubs.values()), 10.0,
                  spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))

@@ -21,6 +21,10 @@ from conftest import call_service, wait_for
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
 
+#: Simulated time of one ~/step call: lockstep_steps:=12 (the tests' command line) at 120 Hz
+STEP_S = 12 / 120.0
+
+
 def _s(stamp) -> float:
     return stamp.sec + stamp.nanosec * 1e-9
 
@@ -40,16 +44,21 @@ class Probe:
         self.reset = self.node.create_client(Trigger, f"/{ns}/dbw_node/reset")
         self.step = self.node.create_client(Trigger, f"/{ns}/dbw_node/step")
         self.pose = self.node.create_publisher(PoseWithCovarianceStamped, "/initialpose", 1)
+        self.steps = 0   # ~/step calls so far
 
     def spin(self, seconds: float) -> None:
         wait_for(lambda: False, seconds, spin=lambda: rclpy.spin_once(self.node, timeout_sec=0.005))
 
     def call(self, client) -> None:
-        """Call ``client`` (reset, which may be sent twice; or step, which the clock must show)."""
+        """Call ``client``: reset, which may be sent twice, or step, whose effect the clock shows
+        when its response is lost: it reaches the end of this call's steps (each call is
+        ``STEP_S``; a reset and /initialpose carry the clock on)."""
         assert client.wait_for_service(timeout_sec=60.0)
-        before = max(self.clock, default=-1.0)
+        if client is self.step:
+            self.steps += 1
+        end_s = STEP_S * self.steps - 1e-6
         reply = call_service(self.node, client, Trigger.Request(), idempotent=client is not self.step,
-                             done=lambda: max(self.clock, default=-1.0) > before)
+                             done=lambda: max(self.clock, default=-1.0) >= end_s)
         assert reply is None or reply.success
 
     def set_pose(self, x: float) -> None:
@@ -71,6 +80,7 @@ def _assert_monotonic(values: list[float], what: str) -> None:
 @pytest.mark.parametrize("mode", ["sim", "lockstep"])
 def test_reset_and_initialpose_never_move_time_back(ros_process, mode):
     extra = ["-p", "rate_factor:=4"] if mode == "sim" else []
+    extra += ["-p", "lockstep_steps:=12"] if mode == "lockstep" else []
     proc = ros_process([str(NODE_EXE), "--ros-args", "-r", f"__ns:=/t{mode}", "-p", f"time_mode:={mode}",
                         *extra], name=mode)
     probe = Probe(f"t{mode}")
