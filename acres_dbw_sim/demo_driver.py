@@ -67,7 +67,7 @@ class DemoDriver(Node):
         self.create_subscription(GearReport, ns + "gear/report", self._on_gear, 1)
         self.create_subscription(UlcReport, ns + "ulc/report", self._on_ulc, 1)
         self.speed_meas_mps = 0.0
-        self.dbw_enabled = False
+        self.dbw_enabled: bool | None = False   # None: not known since the disable
         self.gear = Gear.NONE
         self.heading_rad = 0.0
         self.yaw_rate_rad_s = 0.0
@@ -77,6 +77,7 @@ class DemoDriver(Node):
         # message, and the node's clock may be far past 0 by then.
         self.phase_start_s: float | None = None
         self.done: int | None = None
+        self.disengaging = False   # set by disengage(): the figure-eight no longer ticks
         self.create_timer(COMMAND_PERIOD_S, self._tick)
 
     def _now(self) -> float:
@@ -111,7 +112,7 @@ class DemoDriver(Node):
                                            enable=True))
 
     def _tick(self) -> None:
-        if self.done is not None:
+        if self.done is not None or self.disengaging:
             return
         if self.phase_start_s is None:
             self.phase_start_s = self._now()
@@ -152,13 +153,16 @@ class DemoDriver(Node):
         """Send ``disable`` every 0.1 s until ``dbw_enabled`` reads false; True when it does
         within ``timeout_s`` [s] of wall time (a lost message is sent again)."""
         end = time.monotonic() + timeout_s
-        self.dbw_enabled = True   # judged only by a report that comes after the disable
+        # Judged only by a report that comes after the disable (None until one does); the
+        # figure-eight's timer, which still fires in the spin below, does nothing from now on.
+        self.disengaging = True
+        self.dbw_enabled = None
         while time.monotonic() < end:
             self.pub_disable.publish(Empty())
             resend = time.monotonic() + 0.1
             while time.monotonic() < min(resend, end):
                 rclpy.spin_once(self, timeout_sec=0.02)
-                if not self.dbw_enabled:
+                if self.dbw_enabled is False:
                     self.get_logger().info("disabled")
                     return True
         return False

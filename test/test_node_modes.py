@@ -210,6 +210,25 @@ def test_demo_stopped_with_ctrl_c_exits_130_and_leaves_the_dbw_disabled(ros_proc
         rclpy.try_shutdown()
 
 
+def test_the_demo_does_not_drive_on_while_it_disengages():
+    """``DemoDriver.disengage`` spins its node to wait for ``dbw_enabled`` false; the figure-eight's
+    timer fires in that spin and must do nothing. (It once read the wait's own 'not known yet' as
+    enabled and logged engage -> accelerate after a Ctrl-C that came before any DBW answered, in
+    CI on 2 December.) No DBW runs in this test's domain: nothing answers the disable."""
+    from acres_dbw_sim.demo_driver import DemoDriver
+
+    rclpy.init()
+    demo = DemoDriver()
+    try:
+        rclpy.spin_once(demo, timeout_sec=0.05)
+        assert demo.phase == "engage" and demo.dbw_enabled is False
+        assert demo.disengage(0.3) is False   # nobody answered
+        assert demo.phase == "engage", demo.phase   # 15 ticks fell in the wait and did nothing
+    finally:
+        demo.destroy_node()
+        rclpy.try_shutdown()
+
+
 def _random_float(rng: random.Random) -> float:
     return rng.choice([math.nan, math.inf, -math.inf, 0.0, -1.0, 1e30, -1e30,
                        rng.uniform(-1000.0, 1000.0), rng.uniform(-5.0, 5.0)])
