@@ -21,8 +21,9 @@ from conftest import call_service, wait_for
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
 
-#: Simulated time of one ~/step call: lockstep_steps:=12 (the tests' command line) at 120 Hz
-STEP_S = 12 / 120.0
+#: Physics steps of one ~/step call (the lockstep node's command line) and its simulated time at 120 Hz
+LOCKSTEP_STEPS = 12
+STEP_S = LOCKSTEP_STEPS / 120.0
 
 
 def _s(stamp) -> float:
@@ -80,7 +81,7 @@ def _assert_monotonic(values: list[float], what: str) -> None:
 @pytest.mark.parametrize("mode", ["sim", "lockstep"])
 def test_reset_and_initialpose_never_move_time_back(ros_process, mode):
     extra = ["-p", "rate_factor:=4"] if mode == "sim" else []
-    extra += ["-p", "lockstep_steps:=12"] if mode == "lockstep" else []
+    extra += ["-p", f"lockstep_steps:={LOCKSTEP_STEPS}"] if mode == "lockstep" else []
     proc = ros_process([str(NODE_EXE), "--ros-args", "-r", f"__ns:=/t{mode}", "-p", f"time_mode:={mode}",
                         *extra], name=mode)
     probe = Probe(f"t{mode}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -510,10 +511,9 @@ def test_a_diverged_run_fails_and_says_when(tmp_path):
     assert ok.passed and ok.stop_reason != "" and not ok.stop_reason.startswith("diverged")
 
 
-def _sigterm_when(argv: list, ready, sig: int = 15) -> tuple:
+def _signal_when(argv: list, ready, sig: int = signal.SIGTERM) -> tuple:
     """Run ``acres-scenario argv`` in its own session, send it (it alone) ``sig`` (default SIGTERM) once
     ``ready()`` is true; (exit status, stderr). Fails if ``ready`` never became true while it ran."""
-    import signal
     import time
 
     proc = subprocess.Popen([sys.executable, "-m", "acres_dbw_sim.scenario", *argv], stdout=subprocess.PIPE,
@@ -540,7 +540,7 @@ def test_sigterm_while_writing_cleans_up_as_ctrl_c_does(tmp_path):
           - {t: 0, pedal: 0.3}
         """)
     out = tmp_path / "out"
-    code, err = _sigterm_when([str(sc), "--out", str(out), "--quiet"], lambda: list(tmp_path.glob(".out.*.tmp")))
+    code, err = _signal_when([str(sc), "--out", str(out), "--quiet"], lambda: list(tmp_path.glob(".out.*.tmp")))
     assert code == 130, err
     assert "interrupted: nothing written" in err
     assert not list(tmp_path.glob(".out.*.tmp")), "a temporary directory was left behind"
@@ -552,7 +552,6 @@ def test_a_kill_stops_a_parallel_batch_and_its_workers(tmp_path, sig):
     """A kill (SIGTERM or SIGINT to the tool only, not its group as Ctrl-C) stops the batch's workers too:
     the tool exits 130 without working through the queue, says what is written, and no worker prints
     a traceback (they start with the signals blocked and ignore SIGINT while idle)."""
-    import signal
     for i in range(8):
         write(tmp_path, """
             duration_s: 600
@@ -561,7 +560,7 @@ def test_a_kill_stops_a_parallel_batch_and_its_workers(tmp_path, sig):
             """, f"s{i}.yaml")
     out = tmp_path / "out"
     # the workers are running once the first scenario is written
-    code, err = _sigterm_when(["--batch", str(tmp_path), "-j", "2", "--out", str(out), "--quiet"],
+    code, err = _signal_when(["--batch", str(tmp_path), "-j", "2", "--out", str(out), "--quiet"],
                               lambda: list(out.glob("s*")), getattr(signal, sig))
     assert code == 130, err
     assert "interrupted: the scenarios that had finished are written, the others not" in err
