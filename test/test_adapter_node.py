@@ -27,6 +27,7 @@ def test_interface_parameters_and_defaults():
     (["-p", "interfaces:=[cmd_vel, cmd_vel]"], ["'interfaces'", "more than once"]),
     (["-p", "cmd_vel_timeout_s:=0.0"], ["'cmd_vel_timeout_s'"]),
 ])
+@pytest.mark.dds   # the node's rclpy.init comes before its parameter checks
 def test_bad_interface_parameters_stop_startup(args, words):
     proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", *args],
                           capture_output=True, text=True, timeout=60)

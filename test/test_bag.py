@@ -19,6 +19,8 @@ from acres_dbw_sim.dbw import commands as core_cmd
 from acres_dbw_sim.simulation import Simulation
 from acres_dbw_sim.replay import scan_bag
 from msg_adapters import bag as B
+from helpers.bags import assert_rosbags_reads_every_topic, assert_same_outputs
+from helpers.dds import matched, wait_for
 
 STORE = B.typestore()
 DS_DIR = B.INTERFACES_DIR / "ds_dbw_msgs" / "msg"
@@ -346,15 +348,14 @@ def test_process_writer_completes_the_bag_when_its_recorder_is_killed(tmp_path):
             f"w.flush()\nos.kill(os.getpid(), signal.SIGKILL)\n")
     proc = subprocess.run([sys.executable, "-c", code], timeout=60)
     assert proc.returncode == -9
-    deadline = time.monotonic() + 30
-    while not (tmp_path / "k" / "metadata.yaml").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.2)   # metadata.yaml is the last file written
+    assert wait_for(lambda: (tmp_path / "k" / "metadata.yaml").exists(), 30.0), "the writer process left no bag"
+    time.sleep(0.2)   # timing: metadata.yaml is the last file written; let its write end
     with Reader(tmp_path / "k") as r:
         assert r.message_count == 500
         assert [d[4] for _c, _t, d in r.messages()] == [k % 2 for k in range(500)]
 
 
+@pytest.mark.dds
 def test_node_recorder_round_trip_in_process_is_bitwise(tmp_path):
     """The node in lockstep with the recorder attached as the node hook does; the bag replayed
     offline reproduces every recorded vehicle_velocity and odometry message exactly."""
@@ -376,16 +377,15 @@ def test_node_recorder_round_trip_in_process_is_bitwise(tmp_path):
                                 epoch_s=node._epoch_s)
         assert "/vehicle/ulc/cmd" in rec.topics and "/vehicle/odom" in rec.topics and "/tf_static" in rec.topics
         client = rclpy.create_node("rec_client")
-        ex = SingleThreadedExecutor()
-        ex.add_node(node)
-        ex.add_node(client)
         ulc = client.create_publisher(dbw_msgs.UlcCmd, "/vehicle/ulc/cmd", 1)
         steer = client.create_publisher(dbw_msgs.SteeringCmd, "/vehicle/steering/cmd", 1)
         enable = client.create_publisher(Empty, "/vehicle/enable", 10)
         step = client.create_client(Trigger, "/vehicle/dbw_node/step")
-        deadline = time.monotonic() + 10
-        while ulc.get_subscription_count() == 0 and time.monotonic() < deadline:
-            ex.spin_once(timeout_sec=0.02)
+        # matched spins the client alone, so before the executor takes it; the lockstep node waits meanwhile
+        matched(client, publishers=[ulc, steer, enable], clients=[step])
+        ex = SingleThreadedExecutor()
+        ex.add_node(node)
+        ex.add_node(client)
         enable.publish(Empty())
         for k in range(60):
             ulc.publish(dbw_msgs.UlcCmd(cmd=4.0, cmd_type=1, limit_accel=1.5, enable=True, enable_shift=True,
@@ -410,19 +410,7 @@ def test_node_recorder_round_trip_in_process_is_bitwise(tmp_path):
     assert res.input.command_counts["/vehicle/ulc/cmd"] == 60
     assert res.input.command_counts["/vehicle/steering/cmd"] == 20
     assert res.input.param_source["step_hz"] == "bag"
-    _assert_same_outputs(tmp_path / "rec", tmp_path / "out" / "bag")
-
-
-def assert_rosbags_reads_every_topic(bag) -> dict:
-    """Every message of every topic of ``bag`` deserialises with rosbags (its reader, its deserializer);
-    returns ``{topic: messages}``."""
-    counts: dict = {}
-    with Reader(bag) as r:
-        for conn, _t, data in r.messages():
-            STORE.deserialize_cdr(data, conn.msgtype)   # raises on any byte it cannot account for
-            counts[conn.topic] = counts.get(conn.topic, 0) + 1
-        assert counts == {c.topic: c.msgcount for c in r.connections if c.msgcount}
-    return counts
+    assert_same_outputs(tmp_path / "rec", tmp_path / "out" / "bag")
 
 
 def test_recorded_joint_states_are_readable_by_rosbags():
@@ -444,37 +432,3 @@ def test_recorded_joint_states_are_readable_by_rosbags():
     back = STORE.deserialize_cdr(STORE.serialize_cdr(B.to_rosbags(msg, tn), tn), tn)
     assert list(back.name) == list(JOINT_NAMES) and back.header.stamp.sec == 12
     assert list(back.position) == list(msg.position) and list(back.velocity) == [1.5] * 7 and len(back.effort) == 0
-
-
-def _series(path, topic, typename, fields):
-    out = {}
-    for t, _c, d in scan_bag(path, lambda x: x == topic).records:
-        m = STORE.deserialize_cdr(d, typename)
-        out[t] = tuple(_get(m, f) for f in fields)
-    return out
-
-
-def _get(msg, dotted):
-    for part in dotted.split("."):
-        msg = getattr(msg, part)
-    return msg
-
-
-def _assert_same_outputs(recorded, replayed, exact=True):
-    """Every recorded vehicle_velocity / odom message has a replayed one at the same stamp with the same values."""
-    worst = 0.0
-    for topic, tn, fields in (
-            ("/vehicle/vehicle_velocity", "ds_dbw_msgs/msg/VehicleVelocity",
-             ("header.stamp.sec", "header.stamp.nanosec", "vehicle_velocity_propulsion")),
-            ("/vehicle/odom", "nav_msgs/msg/Odometry",
-             ("header.stamp.sec", "header.stamp.nanosec", "twist.twist.linear.x", "twist.twist.angular.z",
-              "pose.pose.position.x", "pose.pose.position.y", "pose.pose.orientation.z"))):
-        a, b = _series(recorded, topic, tn, fields), _series(replayed, topic, tn, fields)
-        common = sorted(set(a) & set(b))
-        assert len(common) >= 0.95 * len(a) > 0, (topic, len(a), len(b), len(common))
-        for t in common:
-            if exact:
-                assert a[t] == b[t], (topic, t, a[t], b[t])
-            else:
-                worst = max(worst, max(abs(x - y) for x, y in zip(a[t][2:], b[t][2:])))
-    return worst

@@ -14,17 +14,15 @@ import rclpy
 from ament_index_python.packages import get_package_prefix
 from rosbags.rosbag2 import Reader
 from rosgraph_msgs.msg import Clock
-from std_msgs.msg import Empty
+from std_msgs.msg import Bool, Empty
 from std_srvs.srv import Trigger
 
 import ds_dbw_msgs.msg as dbw_msgs
-from acres_dbw_sim import node as sim_node
 from acres_dbw_sim.replay import replay_bag
-from conftest import call_service, wait_for
-from test_bag import _assert_same_outputs, assert_rosbags_reads_every_topic
+from helpers.dds import call_service, matched, spin_for
+from helpers.bags import assert_rosbags_reads_every_topic, assert_same_outputs
 
-pytestmark = pytest.mark.skipif("record_bag" not in sim_node.PARAMETERS,
-                                reason="the node does not declare 'record_bag' yet (hook in docs/bags.md)")
+pytestmark = pytest.mark.dds
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -60,11 +58,11 @@ def test_lockstep_recording_replays_bit_for_bit(ros_process, tmp_path):
     node, pubs = _client("record_client")
     try:
         clock = []   # before the step client: a step whose response is lost is checked on /clock
-        node.create_subscription(Clock, "/clock", lambda m: clock.append(m.clock.sec + m.clock.nanosec * 1e-9), 100)
+        clock_sub = node.create_subscription(Clock, "/clock",
+                                             lambda m: clock.append(m.clock.sec + m.clock.nanosec * 1e-9), 100)
         step = node.create_client(Trigger, "/vehicle/dbw_node/step")
-        assert step.wait_for_service(timeout_sec=30.0), proc.output()
-        wait_for(lambda: all(p.get_subscription_count() > 0 for p in pubs.values()), 10.0,
-                 spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
+        # lockstep: no /clock before the first step
+        matched(node, proc, publishers=list(pubs.values()), subscriptions=[clock_sub], clients=[step], data=False)
         pubs["enable"].publish(Empty())
         for k in range(80):   # commands race the steps on purpose: the bag holds when each was applied
             pubs["ulc"].publish(_ulc(4.0 if k < 50 else 0.0))
@@ -82,7 +80,7 @@ def test_lockstep_recording_replays_bit_for_bit(ros_process, tmp_path):
     assert res.input.param_source["step_hz"] == "bag"
     assert res.input.command_counts["/vehicle/ulc/cmd"] > 70
     assert max(res.run.column("speed_mps")) > 2.0
-    _assert_same_outputs(bag, tmp_path / "out" / "bag", exact=True)
+    assert_same_outputs(bag, tmp_path / "out" / "bag", exact=True)
 
 
 def test_realtime_recording_closed_by_sigterm_replays_within_a_step(ros_process, tmp_path):
@@ -90,8 +88,10 @@ def test_realtime_recording_closed_by_sigterm_replays_within_a_step(ros_process,
     proc = ros_process([str(NODE_EXE), "--ros-args", "-p", f"record_bag:={bag}"], name="sim_node")
     node, pubs = _client("record_client_rt")
     try:
-        assert wait_for(lambda: all(p.get_subscription_count() > 0 for p in pubs.values()), 30.0,
-                        spin=lambda: rclpy.spin_once(node, timeout_sec=0.05)), proc.output()
+        # the node's readers match seconds before it spins (it opens the bag in between) and keep one
+        # ulc/cmd: its first dbw_enabled says it takes the stream as it comes
+        enabled = node.create_subscription(Bool, "/vehicle/dbw_enabled", lambda _m: None, 2)
+        matched(node, proc, publishers=list(pubs.values()), subscriptions=[enabled])
         pubs["enable"].publish(Empty())
         t0 = time.monotonic()
         k = 0
@@ -99,8 +99,7 @@ def test_realtime_recording_closed_by_sigterm_replays_within_a_step(ros_process,
             pubs["ulc"].publish(_ulc(3.0 if time.monotonic() - t0 < 2.0 else 0.0))
             pubs["steer"].publish(dbw_msgs.SteeringCmd(cmd=0.2, cmd_type=3, enable=True))
             k += 1
-            rclpy.spin_once(node, timeout_sec=0.0)
-            time.sleep(0.02)
+            spin_for(node, 0.02)
     finally:
         node.destroy_node()
         rclpy.try_shutdown()
@@ -110,7 +109,7 @@ def test_realtime_recording_closed_by_sigterm_replays_within_a_step(ros_process,
     assert res.input.epoch_s > 1e9   # real-time stamps
     # the vehicle moved (about 2 m/s; less when a loaded machine delays the client's stream)
     assert max(res.run.column("speed_mps")) > 0.3
-    worst = _assert_same_outputs(bag, tmp_path / "out" / "bag", exact=False)
+    worst = assert_same_outputs(bag, tmp_path / "out" / "bag", exact=False)
     print(f"real-time round trip: largest |difference| of speed/pose over the recorded outputs {worst:.3g}")
     # within what one physics step changes the speed (|a| <= 3 m/s^2 here); in practice it is exact
     assert worst <= 3.0 / 120.0, worst

@@ -43,6 +43,7 @@ def round_trip(field_bag, tmp_path_factory):
     return calibrate(field_bag, FITTED, out, {"surface": "gravel"}), out
 
 
+@pytest.mark.slow
 def test_round_trip_recovers_the_perturbed_parameters(round_trip):
     cal, _ = round_trip
     for name, true in EXPECTED.items():
@@ -89,6 +90,7 @@ def test_outputs_and_the_overrides_file_are_accepted_as_they_are(round_trip, fie
                                               if vr.var.name in EXPECTED)
 
 
+@pytest.mark.slow
 def test_noisy_reports_fit_within_the_standard_errors(field_bag):
     """Report quantisation (vehicle_velocity 0.01 km/h) and white noise on speed and yaw rate."""
     inp = load_replay(field_bag, params={"surface": "gravel"})

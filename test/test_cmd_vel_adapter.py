@@ -19,14 +19,7 @@ from acres_dbw_sim.dbw.commands import ENABLE, SteeringCmd, UlcCmd
 from acres_dbw_sim.model.enums import DriveMode, Gear
 from acres_dbw_sim.simulation import Simulation
 from msg_adapters.cmd_vel import IDLE, STOPPING, TRACKING, CmdVelAdapter
-
-
-def fit_circle(xy: np.ndarray) -> tuple[float, float, float]:
-    """Least-squares circle (Kasa fit) through points ``xy`` [m]: (radius, cx, cy) [m]."""
-    x, y = xy[:, 0], xy[:, 1]
-    a = np.c_[2.0 * x, 2.0 * y, np.ones_like(x)]
-    cx, cy, c = np.linalg.lstsq(a, x * x + y * y, rcond=None)[0]
-    return math.sqrt(c + cx * cx + cy * cy), cx, cy
+from helpers.geometry import fit_circle
 
 
 def drive(adapter: CmdVelAdapter, seconds: float, twist=(1.0, 0.2), gear=Gear.DRIVE,

@@ -14,7 +14,6 @@ time (every time below is simulation time, from the stamps of ``odom``):
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +28,10 @@ from rclpy.executors import SingleThreadedExecutor
 from std_msgs.msg import Bool, Empty
 
 from msg_adapters.diagnostics import STATUS_NAME
-from test_cmd_vel_adapter import fit_circle
+from helpers.dds import matched, wait_for
+from helpers.geometry import fit_circle
+
+pytestmark = pytest.mark.dds
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -45,15 +47,20 @@ class Client:
         self.enabled = False
         self.twist: Twist | None = None
         self.brake: BrakeCmd | None = None
-        self.node.create_subscription(Odometry, "/vehicle/odom", self._on_odom, 50)
-        self.node.create_subscription(DiagnosticArray, "/diagnostics", self._on_diag, 10)
-        self.node.create_subscription(Bool, "/vehicle/dbw_enabled",
-                                      lambda m: setattr(self, "enabled", m.data), 2)
+        self.subs = [self.node.create_subscription(Odometry, "/vehicle/odom", self._on_odom, 50),
+                     self.node.create_subscription(DiagnosticArray, "/diagnostics", self._on_diag, 10),
+                     self.node.create_subscription(Bool, "/vehicle/dbw_enabled",
+                                                   lambda m: setattr(self, "enabled", m.data), 2)]
         self.pub_twist = self.node.create_publisher(Twist, "/vehicle/cmd_vel", 2)
         self.pub_brake = self.node.create_publisher(BrakeCmd, "/vehicle/brake/cmd", 1)
         self.pub_enable = self.node.create_publisher(Empty, "/vehicle/enable", 10)
         self.node.create_timer(0.05, self._send)
         self.executor = SingleThreadedExecutor()
+
+    def start(self, proc):
+        """Matched with the node, then spun in a thread (matched spins the node itself, so first)."""
+        matched(self.node, proc, publishers=[self.pub_twist, self.pub_brake, self.pub_enable],
+                subscriptions=self.subs)
         self.executor.add_node(self.node)
         threading.Thread(target=self.executor.spin, daemon=True).start()
 
@@ -84,18 +91,15 @@ class Client:
             return np.array([o for o in self.odom if t0 <= o[0] <= t1])
 
     def wait_until(self, predicate, timeout_s, what, out=""):
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if predicate():
-                return
-            time.sleep(0.02)
-        raise AssertionError(f"timed out after {timeout_s} s waiting for: {what}\n{out}")
+        """No spin: the executor's thread spins."""
+        assert wait_for(predicate, timeout_s), f"timed out after {timeout_s} s waiting for: {what}\n{out}"
 
     def close(self):
         self.executor.shutdown()
         self.node.destroy_node()
 
 
+@pytest.mark.slow
 def test_cmd_vel_circle_precedence_and_timeout(ros_process):
     proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "interfaces:=[cmd_vel, ds_dbw]",
                         "-p", "initial_gear:=H", "-p", "time_mode:=sim", "-p", "rate_factor:=2.0"],
@@ -103,7 +107,7 @@ def test_cmd_vel_circle_precedence_and_timeout(ros_process):
     rclpy.init()
     c = Client()
     try:
-        c.wait_until(lambda: c.now() >= 0.0, 30.0, "odometry", proc.output())
+        c.start(proc)
         c.pub_enable.publish(Empty())
         c.wait_until(lambda: c.enabled, 5.0, "dbw_enabled", proc.output())
 

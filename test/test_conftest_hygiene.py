@@ -1,4 +1,4 @@
-"""The suite's clean-up signals only the processes the suite started (issue 13 item 7).
+"""The suite's clean-up signals only the processes the suite started.
 
 An unrelated process with the same DDS domain in its environment (another
 user's shell tool, the ros2 daemon) must survive a test; a process a test
@@ -10,11 +10,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
-import conftest
+import pytest
 
-_UNRELATED: dict[str, int] = {}
+from helpers.dds import call_service, wait_for
+from helpers.processes import end_own_processes, own_processes, proc_stat
 
 
 def _start_unrelated_sleep() -> int:
@@ -25,31 +25,29 @@ def _start_unrelated_sleep() -> int:
     return int(out.stdout.strip())
 
 
-def test_an_unrelated_sleep_is_not_the_suites():
+def test_an_unrelated_process_survives_the_clean_up():
+    """The clean-up after each test (``end_own_processes``, what ``no_process_left_behind`` runs) leaves a
+    process of the same domain that the session did not start."""
     pid = _start_unrelated_sleep()
-    _UNRELATED["pid"] = pid
-    time.sleep(0.1)
-    marker = f"ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}".encode()
-    assert marker in open(f"/proc/{pid}/environ", "rb").read().split(b"\0")  # what the old clean-up matched
-    assert pid not in conftest._own_processes()
-    # the autouse clean-up runs after this test: the next test checks the sleep survived it
-
-
-def test_the_unrelated_sleep_survived_the_clean_up():
-    pid = _UNRELATED.get("pid")
-    assert pid is not None, "run with the previous test"
     try:
-        os.kill(pid, 0)          # still alive after the previous test's clean-up
-        assert conftest._proc_stat(pid) is not None
+        wait_for(lambda: proc_stat(pid) is not None and b"ROS_DOMAIN_ID" in
+                 open(f"/proc/{pid}/environ", "rb").read(), 5.0)
+        marker = f"ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}".encode()
+        assert marker in open(f"/proc/{pid}/environ", "rb").read().split(b"\0")  # what the old clean-up matched
+        assert pid not in own_processes()
+        assert pid not in end_own_processes(grace_s=0.2)
+        os.kill(pid, 0)          # still alive after the clean-up
+        assert proc_stat(pid) is not None
     finally:
         os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.dds   # ros_process: the suite's way to start a node
 def test_a_process_left_in_a_started_group_is_found(ros_process, tmp_path):
     # the child starts a grandchild in its group (a launch starting a node) and exits
     proc = ros_process(["-c", "import subprocess; subprocess.Popen(['sleep', '300'])"], name="parent")
     proc.proc.wait(timeout=30)
-    left = [pid for pid, cmd in conftest._own_processes().items() if cmd.startswith("sleep 300")]
+    left = [pid for pid, cmd in own_processes().items() if cmd.startswith("sleep 300")]
     assert left, "the grandchild in the started process group was not found"
     for pid in left:
         os.kill(pid, signal.SIGKILL)
@@ -58,12 +56,13 @@ def test_a_process_left_in_a_started_group_is_found(ros_process, tmp_path):
 def test_a_child_of_pytest_is_found():
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
     try:
-        assert child.pid in conftest._own_processes()
+        assert child.pid in own_processes()
     finally:
         child.kill()
         child.wait()
 
 
+@pytest.mark.dds
 def test_a_node_prints_its_threads_stacks_on_sigusr1_and_goes_on(ros_process):
     """``RosProcess.stacks`` (used when a node never comes up): sim_node's faulthandler prints every
     thread's Python stack on SIGUSR1, and the node keeps running."""
@@ -73,20 +72,18 @@ def test_a_node_prints_its_threads_stacks_on_sigusr1_and_goes_on(ros_process):
 
     exe = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
     proc = ros_process([str(exe)], name="stacks")
-    deadline = time.monotonic() + 60.0
-    while "simulating a" not in proc.output() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    assert wait_for(lambda: "simulating a" in proc.output() or not proc.alive(), 60.0), proc.output()
     out = proc.stacks()
     assert "most recent call first" in out and "node.py" in out, out
     assert proc.alive()
     assert proc.stop() == 0
 
 
+@pytest.mark.dds
 def test_a_lost_service_response_is_resent_or_checked_by_its_effect():
     """``call_service`` when no response comes (a service nobody serves stands in for one whose
     response Fast DDS dropped): an idempotent request is sent twice, then fails; one that is not
     returns None when ``done()`` shows its effect, and fails when it does not."""
-    import pytest
     import rclpy
     from std_srvs.srv import Trigger
 
@@ -98,13 +95,13 @@ def test_a_lost_service_response_is_resent_or_checked_by_its_effect():
         call_async = client.call_async
         client.call_async = lambda req: (sent.append(req), call_async(req))[1]
         with pytest.raises(AssertionError, match="2 x 0.2 s"):
-            conftest.call_service(node, client, Trigger.Request(), timeout_s=0.2)
+            call_service(node, client, Trigger.Request(), timeout_s=0.2)
         assert len(sent) == 2
         sent.clear()
-        assert conftest.call_service(node, client, Trigger.Request(), timeout_s=0.2, idempotent=False,
-                                     done=lambda: True) is None
+        assert call_service(node, client, Trigger.Request(), timeout_s=0.2, idempotent=False,
+                            done=lambda: True) is None
         with pytest.raises(AssertionError, match="did not take effect"):
-            conftest.call_service(node, client, Trigger.Request(), timeout_s=0.2, idempotent=False,
+            call_service(node, client, Trigger.Request(), timeout_s=0.2, idempotent=False,
                                   done=lambda: False)
         assert len(sent) == 2   # never resent
     finally:

@@ -7,7 +7,7 @@ import pytest
 from acres_dbw_sim.dbw.actuators import DeadTime, FirstOrderLag, rate_accel_limit, rate_limit
 from acres_dbw_sim.dbw.commands import BrakeCmd, SteeringCmd, ThrottleCmd
 from acres_dbw_sim.dbw.decode import decode_rate, decode_ulc_limit
-from test_dbw_support import DT, FakeVehicle, make, run
+from helpers.dbw import DT, FakeVehicle, make, run
 
 
 # ---------------------------------------------------------------- pure pieces

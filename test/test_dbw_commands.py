@@ -12,7 +12,7 @@ import pytest
 
 from acres_dbw_sim.dbw.commands import (BrakeCmd, DriveModeCmd, GearCmd, MiscCmd, SteeringCmd, ThrottleCmd,
                                         TurnSignalCmd, UlcCmd, ENABLE, STEERING_CALIBRATE)
-from test_dbw_support import DT, FakeVehicle, make, run
+from helpers.dbw import DT, FakeVehicle, make, run
 
 CENTER, RATIO, L, LOCK = 12.5314, 11.9764, 2.8702, 487.0
 

@@ -6,7 +6,7 @@ import pytest
 
 from acres_dbw_sim.dbw.commands import BrakeCmd, SteeringCmd, ThrottleCmd, ENABLE, DISABLE
 from acres_dbw_sim.dbw.system import DriverInput
-from test_dbw_support import DT, FakeVehicle, make, run
+from helpers.dbw import DT, FakeVehicle, make, run
 
 
 def steer_every(dbw, angle=30.0, period_steps=2, **kw):

@@ -13,7 +13,7 @@ from acres_dbw_sim.dbw.commands import DISABLE, ENABLE, BrakeCmd, SteeringCmd, T
 from acres_dbw_sim.dbw.msg_fields import SystemState
 from acres_dbw_sim.dbw.params import DbwParameters, ParameterError
 from acres_dbw_sim.dbw.system import DriverInput
-from test_dbw_support import DT, FakeVehicle, make, run
+from helpers.dbw import DT, FakeVehicle, make, run
 
 SYNC = {"dbw.system_sync_mode": 2}
 

@@ -18,7 +18,7 @@ from acres_dbw_sim.interface import IMU_PERIOD_S, REPORT_TOPICS
 from acres_dbw_sim.model.enums import Gear
 from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.simulation import Simulation
-from test_dbw_support import DT, FakeVehicle, make, run
+from helpers.dbw import DT, FakeVehicle, make, run
 
 _VP = load_parameters()
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import rclpy
 from ament_index_python.packages import get_package_prefix
 from ds_dbw_msgs.msg import BrakeCmd, UlcCmd
 from std_msgs.msg import Bool, Empty
 
-from conftest import wait_for
+from helpers.dds import matched, wait_for
+
+pytestmark = pytest.mark.dds
 
 
 def test_node_logs_engage_preemption_once_and_timeout(ros_process):
@@ -19,14 +22,13 @@ def test_node_logs_engage_preemption_once_and_timeout(ros_process):
     rclpy.init()
     node = rclpy.create_node("log_test")
     try:
-        got = []
-        node.create_subscription(Bool, "/vehicle/dbw_enabled", got.append, 2)
-        spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
-        assert wait_for(lambda: got, 30.0, spin=spin), f"node not up:\n{proc.output()}"
+        # dbw_enabled flowing: the node is up and stepping
+        enabled = node.create_subscription(Bool, "/vehicle/dbw_enabled", lambda _m: None, 2)
         enable = node.create_publisher(Empty, "/vehicle/enable", 10)
         ulc = node.create_publisher(UlcCmd, "/vehicle/ulc/cmd", 1)
         brake = node.create_publisher(BrakeCmd, "/vehicle/brake/cmd", 1)
-        assert wait_for(lambda: enable.get_subscription_count() and brake.get_subscription_count(), 10.0, spin=spin)
+        matched(node, proc, publishers=[enable, ulc, brake], subscriptions=[enabled])
+        spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
         enable.publish(Empty())
         u = UlcCmd(cmd=2.0, enable=True)
         u.cmd_type = UlcCmd.CMD_VELOCITY

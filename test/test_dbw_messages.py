@@ -8,8 +8,8 @@ from acres_dbw_sim.dbw import commands as C
 from acres_dbw_sim.dbw import msg_fields as F
 from acres_dbw_sim.dbw import reports as R
 from acres_dbw_sim.dbw.system import SIM_VIN, DbwSystem, _vin_ok
-from reference_layout import ds_dbw_layout
-from test_dbw_support import FakeVehicle, make
+from helpers.reference_layout import ds_dbw_layout
+from helpers.dbw import FakeVehicle, make
 
 MIRRORED = [C.SteeringCmd, C.BrakeCmd, C.ThrottleCmd, C.GearCmd, C.MiscCmd, C.TurnSignalCmd, C.UlcCmd,
             C.DriveModeCmd] + [getattr(R, n) for n in R.__all__ if n != "ImuData"]

@@ -16,7 +16,7 @@ from acres_dbw_sim.model.enums import Gear as ModelGear
 from acres_dbw_sim.model.terrain import FlatTerrain
 from acres_dbw_sim.simulation import Simulation
 
-from test_dbw_support import FakeVehicle, make, run
+from helpers.dbw import FakeVehicle, make, run
 
 DIR_PRNDL, DIR_SENSOR = 1, 2
 

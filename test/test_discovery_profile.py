@@ -13,7 +13,8 @@ import pytest
 from ament_index_python.packages import get_package_prefix
 
 from acres_dbw_sim.node import FASTDDS_PROFILE_NAME, use_fast_discovery_profile
-from conftest import wait_for
+from helpers.dds import wait_for
+
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILE = ROOT / "config" / FASTDDS_PROFILE_NAME
@@ -37,6 +38,7 @@ def test_the_profile_sets_only_a_0_3_s_announcement_period():
     assert period == pytest.approx(0.3)
 
 
+@pytest.mark.dds
 def test_fast_dds_reads_the_profile_without_an_error(ros_process):
     """Fast DDS logs an XMLPARSER error and falls back to its defaults for a file it cannot
     read (an element name of another Fast DDS version, say): the node must start without one."""

@@ -26,14 +26,13 @@ import os
 import re
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import RosProcess
+from helpers.processes import RosProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -102,6 +101,14 @@ def _join(lines: list[str]) -> list[str]:
 
 BLOCKS = [b for d in DOCS for b in _parse(d)]
 RUN_BLOCKS = [b for b in BLOCKS if b.lang in RUN_LANGS and b.tag not in ("ros", "norun")]
+#: A block that starts or talks to a node (its commands create DDS participants): marked ``dds``.
+DDS_COMMAND = re.compile(r"\b(sim_node|demo_driver|acres-sim|acres-demo|ulc_drive\.py|watch\.py)\b|--live\b")
+
+
+def _param(block: Block):
+    """``block`` as a test parameter, marked ``dds`` when it starts or needs a node."""
+    dds = block.tag in ("server", "node") or any(DDS_COMMAND.search(c) for c, _ in block.commands)
+    return pytest.param(block, id=block.id, marks=[pytest.mark.dds] if dds else [])
 
 
 # --------------------------------------------------------------------------- the convention
@@ -208,17 +215,16 @@ def _wait_for_node(proc: RosProcess, timeout_s: float) -> bool:
     """True once a DBW node publishes /vehicle/dbw_enabled in this domain (or, a
     process serving ``vehicles``, /<name>/vehicle/dbw_enabled)."""
     import rclpy
+
+    from helpers.dds import DiscoveryTimeout, publishers_info, topic_names, wait_for_graph
     rclpy.init()
     probe = rclpy.create_node("docs_probe")
     try:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline and proc.alive():
-            if probe.count_publishers("/vehicle/dbw_enabled") > 0:
-                return True
-            if any(t.endswith("/vehicle/dbw_enabled") and probe.count_publishers(t) > 0
-                   for t, _types in probe.get_topic_names_and_types()):
-                return True
-            rclpy.spin_once(probe, timeout_sec=0.1)
+        wait_for_graph(probe, lambda: not proc.alive() or any(
+            t.endswith("/vehicle/dbw_enabled") and publishers_info(probe, t) for t in topic_names(probe)),
+            timeout_s, what="a publisher of */vehicle/dbw_enabled", proc=proc)
+        return proc.alive()
+    except DiscoveryTimeout:
         return False
     finally:
         probe.destroy_node()
@@ -235,7 +241,7 @@ def _start(cmd: str, cwd: Path, log: Path) -> RosProcess:
         os.chdir(old)
 
 
-@pytest.mark.parametrize("block", RUN_BLOCKS, ids=lambda b: b.id)
+@pytest.mark.parametrize("block", [_param(b) for b in RUN_BLOCKS])
 def test_block_runs_as_written(block, scratch, tmp_path):
     commands = block.commands
     node = None

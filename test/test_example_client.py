@@ -6,37 +6,42 @@ README's stand-in for `ros2 topic echo`, reads the gear report: PARK.
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
+import pytest
 from ament_index_python.packages import get_package_prefix
 from ds_dbw_msgs.msg import Gear
+
+from helpers.dds import wait_for
+
+pytestmark = pytest.mark.dds
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
 
 def _wait_exit(proc, timeout_s: float) -> int | None:
-    deadline = time.monotonic() + timeout_s
-    while proc.alive() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    wait_for(lambda: not proc.alive(), timeout_s)
     return proc.proc.poll()
 
 
+@pytest.mark.slow
 def test_client_engages_drives_10_mps_stops_and_parks(ros_process):
     node = ros_process([str(NODE_EXE), "--ros-args", "-p", "time_mode:=sim",
                         "-p", "rate_factor:=4.0"], name="sim_node")
-    # Started as a user would, some time after the node: its /clock is then past the
-    # client's 60 s phase timeout (the client once took its start time before the first
-    # /clock message, 0, and timed out at its first tick).
-    deadline = time.monotonic() + 60.0
-    while time.monotonic() < deadline:
+
+    def clock_sec() -> int:
+        """The node's /clock seconds, read as a user would (examples/watch.py)."""
         clock = ros_process([str(ROOT / "examples" / "watch.py"), "/clock", "--field", "clock.sec", "--once",
                              "--timeout", "30"], name="watch_clock")
         assert _wait_exit(clock, 40.0) == 0, clock.output()
-        if int(clock.output().strip().splitlines()[-1]) > 65:
-            break
-        time.sleep(2.0)
+        return int(clock.output().strip().splitlines()[-1])
+
+    # Started as a user would, some time after the node: its /clock is then past the
+    # client's 60 s phase timeout (the client once took its start time before the first
+    # /clock message, 0, and timed out at its first tick). A look every 2 s (8 s of /clock at 4x):
+    # each starts a process.
+    wait_for(lambda: clock_sec() > 65, 60.0, period_s=2.0)
     client = ros_process([str(ROOT / "examples" / "ulc_drive.py"), "--ros-args",
                           "-p", "use_sim_time:=true"], name="ulc_drive")
     rc = _wait_exit(client, 180.0)

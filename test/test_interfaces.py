@@ -22,9 +22,10 @@ from geometry_msgs.msg import TransformStamped
 from rosidl_adapter.parser import parse_message_file
 from tf2_msgs.msg import TFMessage
 
-from conftest import TEST_DIR, wait_for
-from reference_layout import ds_dbw_layout
+from helpers.dds import matched, wait_for
+from helpers.reference_layout import ds_dbw_layout
 
+TEST_DIR = Path(__file__).resolve().parent
 LAYOUT = ds_dbw_layout()
 MESSAGES = sorted(LAYOUT)
 SHARE = Path(get_package_share_directory("ds_dbw_msgs"))
@@ -111,28 +112,26 @@ def _tf_message() -> TFMessage:
     return out
 
 
+@pytest.mark.dds
 def test_round_trip_between_processes(ros_process):
     peer = ros_process([str(TEST_DIR / "peers" / "echo_peer.py")], name="echo_peer")
     rclpy.init()
     node = rclpy.create_node("round_trip_test")
     try:
         got: dict[type, object] = {}
-        node.create_subscription(SteeringCmd, "echo_out/steering",
-                                 lambda m: got.setdefault(SteeringCmd, m), 10)
-        node.create_subscription(TFMessage, "echo_out/tf",
-                                 lambda m: got.setdefault(TFMessage, m), 10)
+        sub_s = node.create_subscription(SteeringCmd, "echo_out/steering",
+                                         lambda m: got.setdefault(SteeringCmd, m), 10)
+        sub_t = node.create_subscription(TFMessage, "echo_out/tf",
+                                         lambda m: got.setdefault(TFMessage, m), 10)
         pub_s = node.create_publisher(SteeringCmd, "echo_in/steering", 10)
         pub_t = node.create_publisher(TFMessage, "echo_in/tf", 10)
+        # the peer publishes only what it receives: nothing to hear before this test sends
+        matched(node, peer, publishers=[pub_s, pub_t], subscriptions=[sub_s, sub_t], data=False)
         sent_s, sent_t = _steering_cmd(), _tf_message()
+        pub_s.publish(sent_s)
+        pub_t.publish(sent_t)
 
-        def spin_and_send():
-            rclpy.spin_once(node, timeout_sec=0.05)
-            if SteeringCmd not in got:
-                pub_s.publish(sent_s)
-            if TFMessage not in got:
-                pub_t.publish(sent_t)
-
-        ok = wait_for(lambda: len(got) == 2, 30.0, spin=spin_and_send)
+        ok = wait_for(lambda: len(got) == 2, 30.0, spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
         assert ok, f"no echo from the peer process; its output:\n{peer.output()}"
         assert got[SteeringCmd] == sent_s   # rosidl messages compare every field
         assert got[TFMessage] == sent_t

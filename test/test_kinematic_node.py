@@ -7,13 +7,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import rclpy
 from ament_index_python.packages import get_package_prefix
 import ds_dbw_msgs.msg as dbw_msgs
 from nav_msgs.msg import Odometry
 from std_msgs.msg import Empty
 
-from conftest import wait_for
+from helpers.dds import matched, wait_for
+
+pytestmark = pytest.mark.dds
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -32,12 +35,12 @@ def test_kinematic_node_drives_with_the_same_interface(ros_process):
     node = rclpy.create_node("kinematic_client")
     try:
         odoms, infos = [], []
-        node.create_subscription(Odometry, "/vehicle/odom", odoms.append, 100)
-        node.create_subscription(dbw_msgs.ThrottleInfo, "/vehicle/throttle/info", infos.append, 10)
+        odom_sub = node.create_subscription(Odometry, "/vehicle/odom", odoms.append, 100)
+        info_sub = node.create_subscription(dbw_msgs.ThrottleInfo, "/vehicle/throttle/info", infos.append, 10)
         enable = node.create_publisher(Empty, "/vehicle/enable", 1)
         ulc = node.create_publisher(dbw_msgs.UlcCmd, "/vehicle/ulc/cmd", 1)
         spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
-        assert wait_for(lambda: odoms and infos, 30.0, spin=spin), proc.output()
+        matched(node, proc, publishers=[enable, ulc], subscriptions=[odom_sub, info_sub])
         cmd = dbw_msgs.UlcCmd(cmd=3.0, cmd_type=dbw_msgs.UlcCmd.CMD_VELOCITY, enable=True)
         enable.publish(Empty())
 

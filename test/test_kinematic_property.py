@@ -13,7 +13,7 @@ from acres_dbw_sim.model.enums import Gear
 from acres_dbw_sim.model.kinematic import UNAVAILABLE
 from acres_dbw_sim.model.terrain import FlatTerrain
 from acres_dbw_sim.simulation import Simulation
-from test_dbw_property import COMMAND, DRIVER, MAY_BE_NONFINITE
+from helpers.strategies import COMMAND, DRIVER, MAY_BE_NONFINITE
 
 ALLOWED = {k: set(v) for k, v in MAY_BE_NONFINITE.items()}
 for _msg, _names in UNAVAILABLE.items():

@@ -29,7 +29,9 @@ from std_msgs.msg import Bool, Empty
 
 from acres_dbw_sim.node import LEGACY_COMMAND_TOPICS, LEGACY_REPORT_TOPICS
 from msg_adapters.polaris_legacy import fraction_to_pedal
-from reference_layout import topics
+from helpers.dds import matched, publishers_info, wait_for
+from helpers.reference_layout import topics
+
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -45,7 +47,7 @@ class SineTest(Node):
         super().__init__("sine_test")
         self.pub = self.create_publisher(ThrottleCmd, "/vehicle/throttle_cmd", 1)
         latched = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL)
-        self.create_subscription(Bool, "/vehicle/dbw_enabled", self.recv_enable, latched)
+        self.sub = self.create_subscription(Bool, "/vehicle/dbw_enabled", self.recv_enable, latched)
         self.high_peak, self.low_peak, self.period = high_peak, low_peak, period
         self.enabled = False
         self.t = 0.0
@@ -76,11 +78,10 @@ class Observer(Node):
         super().__init__("legacy_observer")
         self.lock = threading.Lock()
         self.log: dict[str, list] = {}
-        for topic, typ in (("throttle_report", ThrottleReport), ("brake_report", BrakeReport),
-                           ("steering_report", SteeringReport), ("gear_report", GearReport),
-                           ("twist", TwistStamped), ("odom", Odometry)):
-            self.create_subscription(typ, f"/vehicle/{topic}",
-                                     lambda m, t=topic: self._keep(t, m), 10)
+        self.subs = [self.create_subscription(typ, f"/vehicle/{topic}", lambda m, t=topic: self._keep(t, m), 10)
+                     for topic, typ in (("throttle_report", ThrottleReport), ("brake_report", BrakeReport),
+                                        ("steering_report", SteeringReport), ("gear_report", GearReport),
+                                        ("twist", TwistStamped), ("odom", Odometry))]
         self.enable = self.create_publisher(Empty, "/vehicle/enable", 10)
         self.disable = self.create_publisher(Empty, "/vehicle/disable", 10)
         self.gear = self.create_publisher(GearCmd, "/vehicle/gear_cmd", 1)
@@ -100,15 +101,14 @@ class Observer(Node):
 
 
 def wait(predicate, timeout_s, what, out=""):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
+    """Until ``predicate()`` holds; no spin (the executors' threads spin)."""
+    def holds():
         try:
-            if predicate():
-                return
-        except (AttributeError, TypeError):
-            pass
-        time.sleep(0.02)
-    raise AssertionError(f"timed out after {timeout_s} s waiting for: {what}\n{out}")
+            return predicate()
+        except (AttributeError, TypeError):   # that message not received yet
+            return False
+
+    assert wait_for(holds, timeout_s), f"timed out after {timeout_s} s waiting for: {what}\n{out}"
 
 
 def test_topic_table_matches_the_legacy_node():
@@ -123,24 +123,28 @@ def test_topic_table_matches_the_legacy_node():
     assert subs["calibrate_steering"][0] == "std_msgs/Empty"
 
 
+@pytest.mark.dds
 def test_throttle_sine_client_drives_and_the_legacy_reports_show_it(ros_process):
     proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "interfaces:=[polaris_legacy]"],
                        name="sim_node")
     rclpy.init()
     obs, sine = Observer(), SineTest()
     executors = []
-    for node in (obs, sine):   # the script runs on its own, as it would in its own process
-        executors.append(SingleThreadedExecutor())
-        executors[-1].add_node(node)
-        threading.Thread(target=executors[-1].spin, daemon=True).start()
     try:
-        wait(lambda: obs.last("odom") is not None, 30.0, "the node's odometry", proc.output())
+        # each node on its own (the script as in its own process), before its executor takes it
+        # (matched spins the node itself)
+        matched(obs, proc, publishers=[obs.enable, obs.disable, obs.gear], subscriptions=obs.subs)
+        matched(sine, proc, publishers=[sine.pub], subscriptions=[sine.sub])
+        for node in (obs, sine):
+            executors.append(SingleThreadedExecutor())
+            executors[-1].add_node(node)
+            threading.Thread(target=executors[-1].spin, daemon=True).start()
         # TRANSIENT_LOCAL on both sides: the node's dbw_enabled reaches the script (a
         # VOLATILE publisher would be QoS-incompatible and the script would never start)
-        pubs = sine.get_publishers_info_by_topic("/vehicle/dbw_enabled")
+        pubs = publishers_info(sine, "/vehicle/dbw_enabled")
         assert [p.qos_profile.durability for p in pubs] == [DurabilityPolicy.TRANSIENT_LOCAL]
         assert pubs[0].qos_profile.reliability == ReliabilityPolicy.RELIABLE
-        assert not sine.get_publishers_info_by_topic("/vehicle/steering/report")  # no DBW2 topics
+        assert not publishers_info(sine, "/vehicle/steering/report")  # no DBW2 topics
 
         # The driver puts the vehicle in gear through the legacy gear command once enabled.
         obs.enable.publish(Empty())

@@ -17,7 +17,7 @@ import pytest
 from ament_index_python.packages import get_package_share_directory
 from rosidl_adapter.parser import parse_message_file
 
-from reference_layout import polaris_legacy_layout
+from helpers.reference_layout import polaris_legacy_layout
 
 PACKAGE = "dbw_polaris_msgs"
 SHARE = Path(get_package_share_directory(PACKAGE))

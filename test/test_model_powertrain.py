@@ -10,6 +10,7 @@ from acres_dbw_sim.model.driveline import (FRONT_FREE, FRONT_OVERRUN, ROOT_TOL_R
 from acres_dbw_sim.model.enums import Gear, GearReject
 from acres_dbw_sim.model.gearbox import GearLever, gear_table
 from acres_dbw_sim.model.params import load_parameters
+from helpers.model import peak_power
 from acres_dbw_sim.model.steering import ackermann_rad, bicycle_angle_rad, steering_wheel_for_curvature_deg
 
 
@@ -22,18 +23,6 @@ def rising_root(f, x0, h, tol=ROOT_TOL_RAD_S, max_iter=100):
         done, st = root_next(st, fx, dfx, tol, max_iter)
         if done:
             return st[0]
-
-
-def peak_power(c, step_rpm=1.0):
-    """(P_max [W], n at P_max [rev/min], T_max [N m]) of the kernel's full-load curve, by a scan (reference
-    "Model Tests": peak power 61.1 kW at 7000 rev/min)."""
-    best_p, best_n, n = 0.0, 0.0, c.rpm[0]
-    while n < c.max_rpm:
-        p = engine.full_load_torque_nm(n, c) * n / engine.RAD_S_TO_RPM
-        if p > best_p:
-            best_p, best_n = p, n
-        n += step_rpm
-    return best_p, best_n, c.peak_nm
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,9 @@ from std_msgs.msg import Bool, Empty
 from std_srvs.srv import SetBool
 
 from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_DEPTH, REPORT_TOPICS
-from reference_layout import topics
+from helpers.dds import matched, publishers_info, subscriptions_info, wait_for, wait_for_graph
+from helpers.reference_layout import topics
+
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -42,15 +44,21 @@ class Client:
                 "/vehicle/brake/report": BrakeReport, "/vehicle/throttle/report": ThrottleReport,
                 "/vehicle/gear/report": GearReport, "/vehicle/wheel_speeds": WheelSpeeds,
                 "/vehicle/odom": Odometry, "/vehicle/imu/data_raw": Imu}
-        for topic, typ in subs.items():
-            self.node.create_subscription(typ, topic, lambda m, t=topic: self._store(t, m), 2)
+        self.subs = [self.node.create_subscription(typ, topic, lambda m, t=topic: self._store(t, m), 2)
+                     for topic, typ in subs.items()]
         self.pubs = {t: self.node.create_publisher(typ, t, 1) for t, typ in (
             ("/vehicle/steering/cmd", SteeringCmd), ("/vehicle/brake/cmd", BrakeCmd),
             ("/vehicle/throttle/cmd", ThrottleCmd), ("/vehicle/gear/cmd", GearCmd))}
         self.enable_pub = self.node.create_publisher(Empty, "/vehicle/enable", 10)
+        self.override = self.node.create_client(SetBool, "/vehicle/dbw_node/inject_override")
         self.commands: dict[str, object] = {}   # topic -> message re-sent at 50 Hz
         self.node.create_timer(0.02, self._send)
         self.executor = SingleThreadedExecutor()
+
+    def start(self, proc):
+        """Matched with the node, then spun in a thread (matched spins the node itself, so first)."""
+        matched(self.node, proc, publishers=[*self.pubs.values(), self.enable_pub], subscriptions=self.subs,
+                clients=[self.override])
         self.executor.add_node(self.node)
         self.thread = threading.Thread(target=self.executor.spin, daemon=True)
         self.thread.start()
@@ -77,15 +85,14 @@ class Client:
                 self.commands[topic] = msg
 
     def wait(self, predicate, timeout_s, what):
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
+        """Until ``predicate()`` holds; no spin (the executor's thread spins)."""
+        def holds():
             try:
-                if predicate():
-                    return
+                return predicate()
             except (AttributeError, TypeError):
-                pass  # message not received yet
-            time.sleep(0.02)
-        raise AssertionError(f"timed out after {timeout_s} s waiting for: {what}")
+                return False  # message not received yet
+
+        assert wait_for(holds, timeout_s), f"timed out after {timeout_s} s waiting for: {what}"
 
     def speed(self) -> float:
         return self.get("/vehicle/odom").twist.twist.linear.x
@@ -101,7 +108,7 @@ def client(ros_process):
     rclpy.init()
     c = Client()
     try:
-        c.wait(lambda: c.get("/vehicle/odom") is not None, 30.0, "first odometry")
+        c.start(proc)
         yield c
     except AssertionError:
         raise AssertionError(f"node output:\n{proc.output()}")
@@ -111,9 +118,9 @@ def client(ros_process):
         assert proc.alive(), f"the node died:\n{proc.output()}"
 
 
+@pytest.mark.dds
 def test_drive_over_dds(client):
     c = client
-    c.wait(lambda: c.enable_pub.get_subscription_count() > 0, 10.0, "the node subscribing to enable")
     c.enable_pub.publish(Empty())
     c.wait(lambda: c.get("/vehicle/dbw_enabled").data, 5.0, "dbw_enabled true after enable")
 
@@ -151,7 +158,7 @@ def test_drive_over_dds(client):
                                                    enable=True))
     c.wait(lambda: abs(c.get("/vehicle/steering/report").steering_wheel_angle - 150.0) < 1.0,
            5.0, "steering angle reaches 150 deg")
-    time.sleep(2.0)
+    time.sleep(2.0)   # timing: 2 s of steady turn before the yaw rates are compared
     odom, imu = c.get("/vehicle/odom"), c.get("/vehicle/imu/data_raw")
     r_odom, r_imu = odom.twist.twist.angular.z, imu.angular_velocity.z
     assert r_odom > 0.05, "left turn expected"
@@ -179,9 +186,7 @@ def test_drive_over_dds(client):
     c.wait(lambda: c.get("/vehicle/steering/report").enabled, 2.0, "steering resumes")
 
     # An injected driver override (brake pedal) disengages.
-    srv = c.node.create_client(SetBool, "/vehicle/dbw_node/inject_override")
-    assert srv.wait_for_service(timeout_sec=5.0)
-    srv.call_async(SetBool.Request(data=True))
+    c.override.call_async(SetBool.Request(data=True))
     c.wait(lambda: not c.get("/vehicle/dbw_enabled").data, 3.0, "override drops dbw_enabled")
 
 
@@ -205,13 +210,14 @@ def test_node_topic_tables_match_the_reference():
     assert pubs["ecu_info"] == ("EcuInfo", 10) and pubs["vin"] == ("String", 2)
 
 
+@pytest.mark.dds
 def test_qos_of_every_topic_matches_the_real_driver(ros_process):
     """RELIABLE and VOLATILE on every topic of the node, seen through the graph API.
 
     DDS discovery does not carry the history depth (rmw reports UNKNOWN/0 for a
     remote endpoint), so the depths are checked against §1.3/§1.4 above.
     """
-    ros_process([str(NODE_EXE)], name="sim_node")
+    proc = ros_process([str(NODE_EXE)], name="sim_node")
     rclpy.init()
     node = rclpy.create_node("qos_probe")
     try:
@@ -219,27 +225,23 @@ def test_qos_of_every_topic_matches_the_real_driver(ros_process):
             f"/vehicle/{t}" for t in ("dbw_enabled", "imu/data_raw", "ecu_info", "vin")]
         subs = [f"/vehicle/{t}" for t, *_ in COMMAND_TOPICS] + [
             f"/vehicle/{t}" for t in ("enable", "disable", "steering/calibrate")]
-        checks = [(t, node.get_publishers_info_by_topic) for t in pubs] + [
-            (t, node.get_subscriptions_info_by_topic) for t in subs]
+        checks = [(t, publishers_info) for t in pubs] + [(t, subscriptions_info) for t in subs]
 
         def endpoints():
-            return {t: [i for i in info_of(t) if i.node_name == "dbw_node"] for t, info_of in checks}
+            return {t: [i for i in info_of(node, t) if i.node_name == "dbw_node"] for t, info_of in checks}
 
-        deadline = time.monotonic() + 30.0
-        while time.monotonic() < deadline and not all(endpoints().values()):
-            rclpy.spin_once(node, timeout_sec=0.1)
+        def static():
+            return [i for i in publishers_info(node, "/tf_static") if i.node_name == "dbw_node"]
+
+        wait_for_graph(node, lambda: all(endpoints().values()) and static(), what="every endpoint of dbw_node",
+                       proc=proc)
         for topic, infos in endpoints().items():
             assert len(infos) == 1, topic
             qos = infos[0].qos_profile
             assert qos.reliability == ReliabilityPolicy.RELIABLE, topic
             assert qos.durability == DurabilityPolicy.VOLATILE, topic
-        static = []
-        while time.monotonic() < deadline and not static:
-            static = [i for i in node.get_publishers_info_by_topic("/tf_static")
-                      if i.node_name == "dbw_node"]
-            rclpy.spin_once(node, timeout_sec=0.05)
-        assert static, "no /tf_static publisher"
-        assert static[0].qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL
+        assert static(), "no /tf_static publisher"
+        assert static()[0].qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL
     finally:
         node.destroy_node()
         rclpy.try_shutdown()

@@ -23,7 +23,9 @@ from std_msgs.msg import Bool, Empty
 from tf2_msgs.msg import TFMessage
 
 from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_TOPICS, parse_vehicles
-from conftest import call_service, wait_for
+from helpers.dds import (call_service, matched, node_names, publishers_info, spin_for, subscriptions_info,
+                         wait_for, wait_for_graph)
+
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 CARS = ("car1", "car2")
@@ -46,6 +48,7 @@ def test_vehicle_names_give_namespaces_prefixes_and_reasons():
             parse_vehicles(bad)
 
 
+@pytest.mark.dds
 def test_bad_vehicles_parameter_is_refused_with_the_reason(ros_process):
     proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicles:=[car1, car1]"], name="bad")
     assert proc.proc.wait(timeout=60) == 2
@@ -70,6 +73,7 @@ def _params(tmp: Path, name: str, line: str) -> Path:
     return path
 
 
+@pytest.mark.dds
 def test_two_vehicles_in_one_process_over_dds(ros_process, tmp_path):
     params = _params(tmp_path, "car2", "initial_y_m: 4.0")
     proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicles:=[car1, car2]",
@@ -82,28 +86,41 @@ def test_two_vehicles_in_one_process_over_dds(ros_process, tmp_path):
         odom = {n: [] for n in CARS}
         enabled = {n: [] for n in CARS}
         gear = {}
-        node.create_subscription(Clock, "/clock", lambda m: clock.append(_s(m.clock)), 100)
-        node.create_subscription(TFMessage, "/tf", tf.append, 100)
+        subs = [node.create_subscription(Clock, "/clock", lambda m: clock.append(_s(m.clock)), 100),
+                (node.create_subscription(TFMessage, "/tf", tf.append, 100), 2)]   # one per vehicle
         static = []
-        node.create_subscription(TFMessage, "/tf_static", static.append, QoSProfile(
-            depth=10, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        subs.append((node.create_subscription(TFMessage, "/tf_static", static.append, QoSProfile(
+            depth=10, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)),
+            3))   # each vehicle's frames and the fleet's links
         for n in CARS:
-            node.create_subscription(Odometry, f"/{n}/vehicle/odom", odom[n].append, 100)
-            node.create_subscription(Bool, f"/{n}/vehicle/dbw_enabled", enabled[n].append, 10)
-            node.create_subscription(GearReport, f"/{n}/vehicle/gear/report",
-                                     lambda m, n=n: gear.__setitem__(n, m.gear.value), 10)
+            subs.append(node.create_subscription(Odometry, f"/{n}/vehicle/odom", odom[n].append, 100))
+            subs.append(node.create_subscription(Bool, f"/{n}/vehicle/dbw_enabled", enabled[n].append, 10))
+            subs.append(node.create_subscription(GearReport, f"/{n}/vehicle/gear/report",
+                                                 lambda m, n=n: gear.__setitem__(n, m.gear.value), 10))
+        enable = node.create_publisher(Empty, "/car1/vehicle/enable", 10)
+        cmds = {t: node.create_publisher(ty, f"/car1/vehicle/{t}", 1)
+                for t, ty in (("brake/cmd", BrakeCmd), ("gear/cmd", GearCmd), ("throttle/cmd", ThrottleCmd))}
+        matched(node, proc, publishers=[enable, *cmds.values()], subscriptions=subs)
         spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
-        assert wait_for(lambda: all(len(v) > 20 for v in odom.values()), 90.0, spin=spin), proc.output()
+        assert wait_for(lambda: all(len(v) > 20 for v in odom.values()), 30.0, spin=spin), proc.output()
 
         # topics: both vehicles have every DBW2 command and report topic, same types, RELIABLE VOLATILE
-        graph = dict(node.get_topic_names_and_types())
+        # (the node's readers of the commands, its writers of the reports; each endpoint and node
+        # name is announced on its own, so the graph is waited for as a whole first)
+        def dbw_graph_known() -> bool:
+            return (all(subscriptions_info(node, f"/{n}/vehicle/{t}") for n in CARS for t, _ty, _d in COMMAND_TOPICS)
+                    and all(publishers_info(node, f"/{n}/vehicle/{t}") for n in CARS for t, *_ in REPORT_TOPICS)
+                    and {("dbw_node", f"/{n}/vehicle") for n in CARS} <= set(node_names(node)))
+
+        wait_for_graph(node, dbw_graph_known, 10.0, what="both vehicles' DBW topics and nodes", proc=proc)
         for n in CARS:
             for topic, type_name, _depth in COMMAND_TOPICS:
-                assert graph.get(f"/{n}/vehicle/{topic}") == [f"ds_dbw_msgs/msg/{type_name}"], topic
+                name = f"/{n}/vehicle/{topic}"
+                assert {i.topic_type for i in subscriptions_info(node, name)} == {f"ds_dbw_msgs/msg/{type_name}"}, name
             for topic, _attr, type_name, _period in REPORT_TOPICS:
                 name = f"/{n}/vehicle/{topic}"
-                assert graph.get(name) == [f"ds_dbw_msgs/msg/{type_name}"], name
-                (info,) = node.get_publishers_info_by_topic(name)
+                (info,) = publishers_info(node, name)
+                assert info.topic_type == f"ds_dbw_msgs/msg/{type_name}", name
                 assert info.node_namespace == f"/{n}/vehicle" and info.node_name == "dbw_node"
                 assert info.qos_profile.reliability == ReliabilityPolicy.RELIABLE
                 assert info.qos_profile.durability == DurabilityPolicy.VOLATILE
@@ -114,14 +131,13 @@ def test_two_vehicles_in_one_process_over_dds(ros_process, tmp_path):
             assert (f"{n}/odom", f"{n}/base_footprint") in pairs, pairs
             assert {o.header.frame_id for o in odom[n]} == {f"{n}/odom"}
             assert {o.child_frame_id for o in odom[n]} == {f"{n}/base_footprint"}
-        assert wait_for(lambda: static, 10.0, spin=spin)
-        links = {(t.header.frame_id, t.child_frame_id) for m in static for t in m.transforms}
-        assert {("odom", "car1/odom"), ("odom", "car2/odom"),
-                ("car1/base_footprint", "car1/base_link")} <= links, links
-        assert len(node.get_publishers_info_by_topic("/tf")) == 2   # one per vehicle, one process
+        links = lambda: {(t.header.frame_id, t.child_frame_id) for m in static for t in m.transforms}  # noqa: E731
+        assert wait_for(lambda: {("odom", "car1/odom"), ("odom", "car2/odom"),
+                                 ("car1/base_footprint", "car1/base_link")} <= links(), 10.0, spin=spin), links()
+        assert len(publishers_info(node, "/tf")) == 2   # one per vehicle, one process
 
         # one /clock: one publisher (the lead vehicle), monotonic; both vehicles' stamps on it
-        clock_pubs = node.get_publishers_info_by_topic("/clock")
+        clock_pubs = publishers_info(node, "/clock")
         assert [(i.node_namespace, i.node_name) for i in clock_pubs] == [("/car1/vehicle", "dbw_node")]
         back = [(a, b) for a, b in zip(clock, clock[1:]) if b < a]
         assert len(clock) > 20 and not back, back[:3]
@@ -134,10 +150,6 @@ def test_two_vehicles_in_one_process_over_dds(ros_process, tmp_path):
         assert abs(odom["car1"][-1].pose.pose.position.y) < 0.01
 
         # independent commands: car1 engages, shifts and drives; car2 stays parked and disengaged
-        enable = node.create_publisher(Empty, "/car1/vehicle/enable", 10)
-        cmds = {t: node.create_publisher(ty, f"/car1/vehicle/{t}", 1)
-                for t, ty in (("brake/cmd", BrakeCmd), ("gear/cmd", GearCmd), ("throttle/cmd", ThrottleCmd))}
-        assert wait_for(lambda: enable.get_subscription_count() == 1, 10.0, spin=spin)
         enable.publish(Empty())
         assert wait_for(lambda: enabled["car1"] and enabled["car1"][-1].data, 10.0, spin=spin), \
             proc.output()
@@ -147,8 +159,7 @@ def test_two_vehicles_in_one_process_over_dds(ros_process, tmp_path):
         def resend():
             for topic, msg in sent.items():
                 cmds[topic].publish(msg)
-            time.sleep(0.02)
-            rclpy.spin_once(node, timeout_sec=0.0)
+            spin_for(node, 0.02)
 
         assert wait_for(lambda: gear.get("car1") == Gear.DRIVE, 20.0, spin=resend), proc.output()
         sent = {"brake/cmd": BrakeCmd(cmd=0.0, cmd_type=BrakeCmd.CMD_PRESSURE, enable=True),
@@ -165,6 +176,7 @@ def test_two_vehicles_in_one_process_over_dds(ros_process, tmp_path):
     assert proc.stop() == 0, proc.output()
 
 
+@pytest.mark.dds
 def test_lockstep_steps_every_vehicle_and_shared_parameters_stay_shared(ros_process):
     from rcl_interfaces.msg import Parameter as ParameterMsg, ParameterType, ParameterValue
     from rcl_interfaces.srv import SetParameters
@@ -180,13 +192,12 @@ def test_lockstep_steps_every_vehicle_and_shared_parameters_stay_shared(ros_proc
         subs = [node.create_subscription(Odometry, f"{ns}/odom", odom[ns].append, 100) for ns in odom]
         subs.append(node.create_subscription(Clock, "/clock", lambda m: clock.append(_s(m.clock)), 100))
         step = node.create_client(Trigger, "/dbw_fleet/step")
-        assert step.wait_for_service(timeout_sec=60.0), proc.output()
+        setp = node.create_client(SetParameters, "/car2/dbw_node/set_parameters")
+        # Every step's messages are checked below, so every subscription matches before the first
+        # step; lockstep publishes nothing until then (data=False: the settle covers the node's side,
+        # a CI run of 2 December lost the first /clock without it)
+        matched(node, proc, subscriptions=subs, clients=[step, setp], data=False)
         spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
-        # Every step's messages are checked below: each subscription has seen its publisher, and the
-        # node's side (discovery is not symmetric in time) gets a moment to match them too (a CI run
-        # of 2 December lost the first /clock without it)
-        assert wait_for(lambda: all(s.get_publisher_count() == 1 for s in subs), 10.0, spin=spin)
-        wait_for(lambda: False, 0.5, spin=spin)
         for k in range(2):
             reply = call_service(node, step, Trigger.Request(), idempotent=False,
                                  done=lambda k=k: clock and round(clock[-1], 6) >= round(0.1 * (k + 1), 6))
@@ -202,8 +213,6 @@ def test_lockstep_steps_every_vehicle_and_shared_parameters_stay_shared(ros_proc
         assert [round(t, 6) for t in clock if t > 0] == stamps[0]
         assert {o.child_frame_id for o in odom["/car2"]} == {"car2/base_footprint"}
         # a shared parameter is refused on one vehicle, with the reason; a per-vehicle one is taken
-        setp = node.create_client(SetParameters, "/car2/dbw_node/set_parameters")
-        assert setp.wait_for_service(timeout_sec=10.0)
         for name, value, ok in (("lockstep_steps", ParameterValue(type=ParameterType.PARAMETER_INTEGER,
                                                                   integer_value=3), False),
                                 ("initial_x_m", ParameterValue(type=ParameterType.PARAMETER_DOUBLE,
@@ -219,6 +228,7 @@ def test_lockstep_steps_every_vehicle_and_shared_parameters_stay_shared(ros_proc
     assert proc.stop() == 0, proc.output()
 
 
+@pytest.mark.dds
 def test_fleet_follows_another_clock_owner(ros_process):
     """sim mode, clock_owner false: the fleet steps every vehicle to the owner's /clock."""
     owner = ros_process([str(NODE_EXE), "--ros-args", "-r", "__ns:=/owner", "-p", "time_mode:=sim",
@@ -231,18 +241,18 @@ def test_fleet_follows_another_clock_owner(ros_process):
     try:
         odom = {n: [] for n in CARS}
         clock, diag = [], {}
-        for n in CARS:
-            node.create_subscription(Odometry, f"/{n}/vehicle/odom", odom[n].append, 100)
-        node.create_subscription(Clock, "/clock", lambda m: clock.append(_s(m.clock)), 100)
+        subs = [node.create_subscription(Odometry, f"/{n}/vehicle/odom", odom[n].append, 100) for n in CARS]
+        subs.append(node.create_subscription(Clock, "/clock", lambda m: clock.append(_s(m.clock)), 100))
         from diagnostic_msgs.msg import DiagnosticArray
-        node.create_subscription(DiagnosticArray, "/diagnostics", lambda m: diag.update(
-            {s.hardware_id: s.name for s in m.status}), 10)
+        subs.append((node.create_subscription(DiagnosticArray, "/diagnostics", lambda m: diag.update(
+            {s.hardware_id: s.name for s in m.status}), 10), 3))   # the owner's and each vehicle's
+        matched(node, procs=[owner, fleet], subscriptions=subs)
         spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
-        assert wait_for(lambda: all(len(v) > 50 for v in odom.values()), 90.0, spin=spin), \
+        assert wait_for(lambda: all(len(v) > 50 for v in odom.values()), 30.0, spin=spin), \
             owner.output() + fleet.output()
-        pubs = lambda: [i.node_namespace for i in node.get_publishers_info_by_topic("/clock")]  # noqa: E731
-        assert wait_for(lambda: pubs() and clock, 10.0, spin=spin)   # discovery of the owner
-        wait_for(lambda: False, 0.5, spin=spin)
+        # the publisher's node name reaches the graph in its own discovery message
+        pubs = lambda: [i.node_namespace for i in publishers_info(node, "/clock")]  # noqa: E731
+        wait_for_graph(node, lambda: "/owner" in pubs(), 10.0, what="/clock's publisher /owner", proc=owner)
         assert pubs() == ["/owner"], (pubs(), owner.output(), fleet.output())
         a, b = _s(odom["car1"][-1].header.stamp), _s(odom["car2"][-1].header.stamp)
         assert abs(a - clock[-1]) < 0.5 and abs(b - clock[-1]) < 0.5, (a, b, clock[-1])
@@ -250,9 +260,9 @@ def test_fleet_follows_another_clock_owner(ros_process):
                         5.0, spin=spin), diag
         # the owner gone, the fleet stops with its clock
         assert owner.stop() == 0
-        wait_for(lambda: False, 1.0, spin=spin)
+        spin_for(node, 1.0)
         n = len(odom["car1"])
-        wait_for(lambda: False, 1.0, spin=spin)
+        spin_for(node, 1.0)   # no odometry in this second
         assert len(odom["car1"]) == n, "the fleet went on without the owner's /clock"
         assert fleet.alive(), fleet.output()
     finally:
@@ -261,6 +271,7 @@ def test_fleet_follows_another_clock_owner(ros_process):
     assert fleet.stop() == 0, fleet.output()
 
 
+@pytest.mark.dds
 def test_realtime_vehicles_share_the_step_grid(ros_process):
     """realtime: one timer steps both vehicles, so their stamps are the same instants."""
     proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicles:=[car1, car2]"], name="realtime")
@@ -268,11 +279,11 @@ def test_realtime_vehicles_share_the_step_grid(ros_process):
     node = rclpy.create_node("fleet_realtime_client")
     try:
         stamps = {n: [] for n in CARS}
-        for n in CARS:
-            node.create_subscription(Odometry, f"/{n}/vehicle/odom",
-                                     lambda m, n=n: stamps[n].append(_s(m.header.stamp)), 100)
+        subs = [node.create_subscription(Odometry, f"/{n}/vehicle/odom",
+                                         lambda m, n=n: stamps[n].append(_s(m.header.stamp)), 100) for n in CARS]
+        matched(node, proc, subscriptions=subs)
         spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
-        assert wait_for(lambda: all(len(v) > 120 for v in stamps.values()), 90.0, spin=spin), proc.output()
+        assert wait_for(lambda: all(len(v) > 120 for v in stamps.values()), 30.0, spin=spin), proc.output()
         first, second = set(stamps["car1"]), set(stamps["car2"])
         assert len(first & second) >= 0.9 * min(len(first), len(second))
         assert abs(stamps["car1"][-1] - time.time()) < 1.0   # on the wall clock

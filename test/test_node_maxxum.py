@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+import pytest
 import rclpy
 from ament_index_python.packages import get_package_prefix
 import ds_dbw_msgs.msg as dbw_msgs
@@ -16,12 +16,15 @@ from nav_msgs.msg import Odometry
 from std_msgs.msg import Empty, String
 
 from acres_dbw_sim.node import COMMAND_TOPICS
-from conftest import call_service, wait_for
+from helpers.dds import call_service, matched, spin_for, wait_for
+
+pytestmark = pytest.mark.dds
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 RATE = 2.0   # simulated seconds per wall second (commands every 20 ms of wall time: 40 ms simulated)
 
 
+@pytest.mark.slow
 def test_tractor_two_minute_dbw_drive_over_dds(ros_process):
     proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "vehicle:=maxxum150", "-p", "surface:=concrete",
                         "-p", "time_mode:=sim",
@@ -34,17 +37,16 @@ def test_tractor_two_minute_dbw_drive_over_dds(ros_process):
         odoms: list[Odometry] = []
         gears: list = []
         desc: list[String] = []
-        node.create_subscription(Odometry, "/vehicle/odom", odoms.append, 10)
-        node.create_subscription(dbw_msgs.GearReport, "/vehicle/gear/report", gears.append, 10)
         from rclpy.qos import DurabilityPolicy, QoSProfile
-        node.create_subscription(String, "/vehicle/robot_description", desc.append,
-                                 QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        subs = [node.create_subscription(Odometry, "/vehicle/odom", odoms.append, 10),
+                node.create_subscription(dbw_msgs.GearReport, "/vehicle/gear/report", gears.append, 10),
+                node.create_subscription(String, "/vehicle/robot_description", desc.append,
+                                         QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL))]
         pubs = {t: node.create_publisher(getattr(dbw_msgs, ty), f"/vehicle/{t}", d) for t, ty, d in COMMAND_TOPICS}
         enable = node.create_publisher(Empty, "/vehicle/enable", 10)
-        spin = lambda: rclpy.spin_once(node, timeout_sec=0.01)  # noqa: E731
-        assert wait_for(lambda: odoms and pubs["throttle/cmd"].get_subscription_count() > 0
-                        and enable.get_subscription_count() > 0, 30.0, spin=spin), proc.output()
-        assert wait_for(lambda: desc, 10.0, spin=spin) and 'robot name="case_ih_maxxum_150"' in desc[-1].data
+        sent_on = [enable, *(pubs[t] for t in ("throttle/cmd", "brake/cmd", "steering/cmd", "gear/cmd"))]
+        matched(node, proc, publishers=sent_on, subscriptions=subs)
+        assert desc and 'robot name="case_ih_maxxum_150"' in desc[-1].data
         t0 = odoms[-1].header.stamp.sec + 1e-9 * odoms[-1].header.stamp.nanosec
 
         def sim_t() -> float:
@@ -63,9 +65,7 @@ def test_tractor_two_minute_dbw_drive_over_dds(ros_process):
                 pubs["throttle/cmd"].publish(dbw_msgs.ThrottleCmd(cmd=throttle, cmd_type=14, enable=True))
                 pubs["brake/cmd"].publish(dbw_msgs.BrakeCmd(cmd=brake, cmd_type=14, enable=True))
                 pubs["steering/cmd"].publish(dbw_msgs.SteeringCmd(cmd=steer_deg, cmd_type=2, enable=True))
-                end = time.monotonic() + 0.02
-                while time.monotonic() < end:
-                    spin()
+                spin_for(node, 0.02)
                 assert proc.alive(), proc.output()
 
         enable.publish(Empty())
@@ -125,13 +125,13 @@ def test_tractor_pto_and_hand_throttle_parameters(ros_process):
     node = rclpy.create_node("pto_client")
     try:
         info: list = []
-        node.create_subscription(dbw_msgs.ThrottleInfo, "/vehicle/throttle/info", info.append, 10)
+        sub = node.create_subscription(dbw_msgs.ThrottleInfo, "/vehicle/throttle/info", info.append, 10)
+        setp = node.create_client(SetParameters, "/vehicle/dbw_node/set_parameters")
+        matched(node, proc, subscriptions=[sub], clients=[setp])
         spin = lambda: rclpy.spin_once(node, timeout_sec=0.05)  # noqa: E731
         # PARK, hand throttle 0.81 for the 540 PTO: the governor holds about its rated speed, 1969 + droop / 2
         assert wait_for(lambda: info and info[-1].engine_rpm > 1900.0, 30.0, spin=spin), proc.output()
         assert info[-1].engine_rpm < 2150.0
-        setp = node.create_client(SetParameters, "/vehicle/dbw_node/set_parameters")
-        assert setp.wait_for_service(timeout_sec=10.0)
 
         def set_(name, kind, **value):
             return call_service(node, setp, SetParameters.Request(parameters=[Parameter(

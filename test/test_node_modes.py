@@ -24,8 +24,10 @@ from std_msgs.msg import Empty
 from std_srvs.srv import Trigger
 
 from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_TOPICS
-from conftest import call_service, wait_for
-from test_dbw_property import MAY_BE_NONFINITE
+from helpers.dds import call_service, matched, node_names, spin_for, wait_for, wait_for_graph
+from helpers.strategies import MAY_BE_NONFINITE
+
+pytestmark = pytest.mark.dds
 
 LIB = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim"
 NODE_EXE, DEMO_EXE = LIB / "sim_node", LIB / "demo_driver"
@@ -64,22 +66,18 @@ def _run_lockstep(ros_process, name):
         odom_sub = node.create_subscription(Odometry, "/vehicle/odom", odoms.append, 1000)
         clock_sub = node.create_subscription(Clock, "/clock", clocks.append, 1000)
         step = node.create_client(Trigger, "/vehicle/dbw_node/step")
-        assert step.wait_for_service(timeout_sec=30.0), proc.output()
         pubs = {t: node.create_publisher(getattr(dbw_msgs, ty), f"/vehicle/{t}", d)
                 for t, ty, d in COMMAND_TOPICS}
         enable = node.create_publisher(Empty, "/vehicle/enable", 10)
         # Both directions matched before the first step: on a loaded machine discovery of the
         # odometry and clock subscriptions may come after the command topics' (a step lost).
-        assert wait_for(lambda: pubs["ulc/cmd"].get_subscription_count() > 0
-                        and enable.get_subscription_count() > 0 and odom_sub.get_publisher_count() > 0
-                        and clock_sub.get_publisher_count() > 0, 20.0,
-                        spin=lambda: rclpy.spin_once(node, timeout_sec=0.05)), proc.output()
+        # Lockstep publishes only when stepped (its start-up state reached no one): no message to wait for.
+        matched(node, proc, publishers=[enable, pubs["ulc/cmd"], pubs["steering/cmd"]],
+                subscriptions=[odom_sub, clock_sub], clients=[step], data=False)
 
         def deliver(publisher, msg):
             publisher.publish(msg)
-            end = time.monotonic() + 0.05   # let the node take it before the next step
-            while time.monotonic() < end:
-                rclpy.spin_once(node, timeout_sec=0.02)
+            spin_for(node, 0.05)   # let the node take it before the next step
 
         steps = [0]
 
@@ -91,12 +89,9 @@ def _run_lockstep(ros_process, name):
             assert reply is None or reply.success
 
         # A match seen here does not mean the node's readers have matched these writers yet
-        # (discovery is not symmetric in time): let the other side settle, and send the first
-        # commands twice. Each is idempotent (enable when enabled, the same command again), so a
-        # run that gets one copy and a run that gets both reach the same state.
-        end = time.monotonic() + 0.5
-        while time.monotonic() < end:
-            rclpy.spin_once(node, timeout_sec=0.02)
+        # (discovery is not symmetric in time): matched() let the other side settle; the first
+        # commands still go twice. Each is idempotent (enable when enabled, the same command
+        # again), so a run that gets one copy and a run that gets both reach the same state.
         for _ in range(2):
             deliver(enable, Empty())
         for k in range(100):   # 5 s of simulated time in 50 ms requests (commands every 50 ms)
@@ -118,6 +113,7 @@ def _run_lockstep(ros_process, name):
         proc.stop()   # the next run must not find this node's services
 
 
+@pytest.mark.slow
 def test_lockstep_is_bitwise_deterministic(ros_process):
     first, clocks = _run_lockstep(ros_process, "lockstep-a")
     second, _ = _run_lockstep(ros_process, "lockstep-b")
@@ -132,6 +128,7 @@ def test_lockstep_is_bitwise_deterministic(ros_process):
     assert first[-1].header.stamp.sec == 5
 
 
+@pytest.mark.slow
 def test_demo_drives_a_figure_eight_back_to_its_start(ros_process):
     node_proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "time_mode:=sim",
                              "-p", "rate_factor:=2.0", "-p", "use_sim_time:=true"], name="sim_node")
@@ -140,10 +137,9 @@ def test_demo_drives_a_figure_eight_back_to_its_start(ros_process):
     demo = None
     try:
         odoms: list[Odometry] = []
-        probe.create_subscription(Odometry, "/vehicle/odom", odoms.append, 10)
+        odom_sub = probe.create_subscription(Odometry, "/vehicle/odom", odoms.append, 10)
         # Watch the whole drive: the demo starts only once the odometry arrives here.
-        assert wait_for(lambda: odoms, 30.0, spin=lambda: rclpy.spin_once(probe, timeout_sec=0.05)), \
-            node_proc.output()
+        matched(probe, node_proc, subscriptions=[odom_sub])
         demo = subprocess.Popen([sys.executable, str(DEMO_EXE), "--ros-args", "-p", "use_sim_time:=true",
                                  "-p", "timeout_s:=120.0"], stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, start_new_session=True)
@@ -152,7 +148,7 @@ def test_demo_drives_a_figure_eight_back_to_its_start(ros_process):
             rclpy.spin_once(probe, timeout_sec=0.05)
         out = demo.communicate(timeout=5)[0] if demo.poll() is not None else "(still running)"
         assert demo.returncode == 0, f"demo failed:\n{out}\nnode:\n{node_proc.output()}"
-        wait_for(lambda: False, 0.5, spin=lambda: rclpy.spin_once(probe, timeout_sec=0.05))
+        spin_for(probe, 0.5)   # the odometry up to the demo's end, still on its way
         # The demo logs the (sim) time of each phase change: the figure starts with the
         # left turn and ends when the right turn is back at the starting heading.
         t_start = float(re.search(r"-> left at t=([\d.]+)", out)[1])
@@ -184,17 +180,19 @@ def test_demo_stopped_with_ctrl_c_exits_130_and_leaves_the_dbw_disabled(ros_proc
     ros_process([str(NODE_EXE), "--ros-args", "-p", "status_period_s:=0.0"], name="sim_node")
     rclpy.init()
     probe = rclpy.create_node("ctrl_c_probe")
-    spin = lambda: rclpy.spin_once(probe, timeout_sec=0.02)  # noqa: E731
+    demo_names = lambda: [name for name, _ns in node_names(probe)]  # noqa: E731
     rng = random.Random(7)
     try:
         for k in range(6):
             demo = ros_process([str(DEMO_EXE)], name=f"demo{k}")
             if k % 2:   # while it drives
                 assert wait_for(lambda: "-> accelerate" in demo.output(), 30.0), demo.output()
-                time.sleep(rng.uniform(0.0, 2.0))
+                time.sleep(rng.uniform(0.0, 2.0))   # timing: a random moment of the drive for the Ctrl-C
             else:       # as soon as it is in the ROS graph (it engages within about 0.1 s)
-                assert wait_for(lambda: "demo_driver" in probe.get_node_names(), 30.0, spin=spin)
-                time.sleep(rng.uniform(0.0, 0.2))
+                # no settle: 0.5 s would put nearly every Ctrl-C after the engage
+                wait_for_graph(probe, lambda: "demo_driver" in demo_names(), 30.0, what=f"run {k}: demo_driver "
+                               f"in the graph", proc=demo, settle_s=0.0)
+                time.sleep(rng.uniform(0.0, 0.2))   # timing: a random moment of the engage for the Ctrl-C
             os.killpg(demo.proc.pid, signal.SIGINT)
             try:
                 rc = demo.proc.wait(timeout=10.0)
@@ -204,7 +202,10 @@ def test_demo_stopped_with_ctrl_c_exits_130_and_leaves_the_dbw_disabled(ros_proc
             assert rc == 130 and "Traceback" not in out, f"run {k}: exit {rc}\n{out}"
             if "-> accelerate" in out:
                 assert "disabled" in out, f"run {k}: left the DBW engaged\n{out}"
-            wait_for(lambda: "demo_driver" not in probe.get_node_names(), 10.0, spin=spin)
+            # gone before the next run looks for it in the graph (the default time-out: a lost
+            # participant-drop message leaves the name until Fast DDS's 20 s lease runs out)
+            wait_for_graph(probe, lambda: "demo_driver" not in demo_names(),
+                           what=f"run {k}: demo_driver left the graph", proc=demo)
     finally:
         probe.destroy_node()
         rclpy.try_shutdown()
@@ -271,22 +272,22 @@ def test_fuzzing_client_never_puts_nan_into_published_messages(ros_process):
             if not all(math.isfinite(v) for v in values):
                 bad.append(f"{topic}: {values}")
 
-        for topic, attr, type_name, _p in REPORT_TOPICS:
-            node.create_subscription(getattr(dbw_msgs, type_name), f"/vehicle/{topic}",
-                                     lambda m, t=topic, a=attr: check(t, a, m), 10)
-        node.create_subscription(Odometry, "/vehicle/odom", lambda m: check_floats("odom", [
+        subs = [node.create_subscription(getattr(dbw_msgs, type_name), f"/vehicle/{topic}",
+                                         lambda m, t=topic, a=attr: check(t, a, m), 10)
+                for topic, attr, type_name, _p in REPORT_TOPICS]
+        subs.append(node.create_subscription(Odometry, "/vehicle/odom", lambda m: check_floats("odom", [
             m.pose.pose.position.x, m.pose.pose.position.y, m.pose.pose.position.z,
-            m.pose.pose.orientation.w, m.twist.twist.linear.x, m.twist.twist.angular.z]), 10)
-        node.create_subscription(Imu, "/vehicle/imu/data_raw", lambda m: check_floats("imu", [
+            m.pose.pose.orientation.w, m.twist.twist.linear.x, m.twist.twist.angular.z]), 10))
+        subs.append(node.create_subscription(Imu, "/vehicle/imu/data_raw", lambda m: check_floats("imu", [
             m.linear_acceleration.x, m.linear_acceleration.y, m.linear_acceleration.z,
-            m.angular_velocity.x, m.angular_velocity.y, m.angular_velocity.z]), 10)
-        node.create_subscription(JointState, "/vehicle/joint_states",
-                                 lambda m: check_floats("joint_states", list(m.position) + list(m.velocity)), 10)
+            m.angular_velocity.x, m.angular_velocity.y, m.angular_velocity.z]), 10))
+        subs.append(node.create_subscription(JointState, "/vehicle/joint_states", lambda m: check_floats(
+            "joint_states", list(m.position) + list(m.velocity)), 10))
         pubs = [(node.create_publisher(getattr(dbw_msgs, ty), f"/vehicle/{t}", 10), getattr(dbw_msgs, ty))
                 for t, ty, _d in COMMAND_TOPICS]
         enable = node.create_publisher(Empty, "/vehicle/enable", 10)
         pose = node.create_publisher(PoseWithCovarianceStamped, "/initialpose", 1)
-        wait_for(lambda: counts["n"] > 0, 30.0, spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
+        matched(node, proc, publishers=[p for p, _typ in pubs] + [enable, pose], subscriptions=subs)
         for k in range(2000):
             pub, typ = rng.choice(pubs)
             pub.publish(_random_command(rng, typ))
@@ -299,7 +300,7 @@ def test_fuzzing_client_never_puts_nan_into_published_messages(ros_process):
             rclpy.spin_once(node, timeout_sec=0.0)
             if k % 10 == 0:
                 rclpy.spin_once(node, timeout_sec=0.002)
-        wait_for(lambda: False, 1.0, spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
+        spin_for(node, 1.0)   # what the node publishes in the second after the fuzzing is checked too
         assert proc.alive(), proc.output()
         assert counts["n"] > 1000
         assert not bad, bad[:10]

@@ -17,7 +17,9 @@ from rcl_interfaces.msg import Parameter as ParameterMsg, ParameterType, Paramet
 from rcl_interfaces.srv import DescribeParameters, GetParameters, SetParameters
 from std_srvs.srv import Trigger
 
-from conftest import call_service, wait_for
+from helpers.dds import call_service, matched, spin_for, wait_for
+
+pytestmark = pytest.mark.dds
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 SERVICE = "/{ns}/dbw_node/{name}"
@@ -32,9 +34,9 @@ class ParamClient:
             ("get_parameters", GetParameters), ("set_parameters", SetParameters),
             ("describe_parameters", DescribeParameters), ("reset", Trigger))}
 
-    def ready(self, proc) -> None:
-        for c in self.clients.values():
-            assert c.wait_for_service(timeout_sec=60.0), proc.output()
+    def ready(self, proc, subscriptions=()) -> None:
+        """Every service matched, and the test's ``subscriptions`` with a message."""
+        matched(self.node, proc, clients=list(self.clients.values()), subscriptions=subscriptions)
 
     def call(self, name: str, request):
         return call_service(self.node, self.clients[name], request)
@@ -77,7 +79,9 @@ def test_integers_and_gear_names_from_the_command_line_and_runtime_changes(ros_p
                         "-p", "rate_factor:=10", "-p", "step_hz:=100", "-p", "initial_speed_mps:=3",
                         "-p", "initial_gear:=N", "-p", "cargo_kg:=100"], name="cli")
     params = ParamClient(client_node, "pcli")
-    params.ready(proc)
+    gear_reports = []   # for the report rates below, matched with the services
+    gear_sub = client_node.create_subscription(dbw_msgs.GearReport, "/pcli/gear/report", gear_reports.append, 10)
+    params.ready(proc, subscriptions=[gear_sub])
     assert params.get("rate_factor") == (10.0, ParameterType.PARAMETER_DOUBLE)
     assert params.get("step_hz") == (100.0, ParameterType.PARAMETER_DOUBLE)
     assert params.get("initial_speed_mps") == (3.0, ParameterType.PARAMETER_DOUBLE)
@@ -106,18 +110,15 @@ def test_integers_and_gear_names_from_the_command_line_and_runtime_changes(ros_p
     # Accepted and applied: an integer for a double, and the report rates.
     assert params.set("rate_factor", 2).successful
     assert params.get("rate_factor") == (2.0, ParameterType.PARAMETER_DOUBLE)
-    gear_reports = []
-    client_node.create_subscription(dbw_msgs.GearReport, "/pcli/gear/report", gear_reports.append, 10)
 
     def rate(seconds=1.0):
-        wait_for(lambda: gear_reports, 10.0, spin=lambda: rclpy.spin_once(client_node, timeout_sec=0.02))
         gear_reports.clear()
-        wait_for(lambda: False, seconds, spin=lambda: rclpy.spin_once(client_node, timeout_sec=0.02))
+        spin_for(client_node, seconds)
         return len(gear_reports) / seconds
 
     assert rate() > 50.0                         # mission: every step (100 Hz)
     assert params.set("report_rates", "vehicle").successful
-    wait_for(lambda: False, 0.2, spin=lambda: rclpy.spin_once(client_node, timeout_sec=0.02))
+    spin_for(client_node, 0.2)   # reports sent before the change, still on their way
     assert rate() < 20.0                         # vehicle: the CAN period, 100 ms
     # initial_gear applies at the next reset, whatever its spelling
     assert params.set("initial_gear", "reverse").successful

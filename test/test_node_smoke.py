@@ -6,12 +6,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 import rclpy
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import Bool
 
-from conftest import wait_for
+from helpers.dds import matched, publishers_info, wait_for, wait_for_graph
+
+pytestmark = pytest.mark.dds
 
 
 def test_package_is_in_the_ament_index():
@@ -30,19 +33,20 @@ def test_node_publishes_dbw_enabled_on_vehicle(ros_process):
         got = []
         qos = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                          durability=DurabilityPolicy.VOLATILE)
-        node.create_subscription(Bool, "/vehicle/dbw_enabled", got.append, qos)
-        ok = wait_for(lambda: len(got) >= 3, 30.0,
-                      spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
+        sub = node.create_subscription(Bool, "/vehicle/dbw_enabled", got.append, qos)
+        matched(node, proc, subscriptions=[sub])
+        spin = lambda: rclpy.spin_once(node, timeout_sec=0.05)  # noqa: E731
+        ok = wait_for(lambda: len(got) >= 3, 10.0, spin=spin)
         assert ok, f"no /vehicle/dbw_enabled; node output:\n{proc.output()}"
         assert got[0].data is False
         # The node's name reaches the graph in its own discovery message, which may come after
         # the first samples (shown as _NODE_NAME_UNKNOWN_ until then).
         def names():
-            return [(i.node_name, i.node_namespace) for i in node.get_publishers_info_by_topic("/vehicle/dbw_enabled")]
-        wait_for(lambda: "_NODE_NAME_UNKNOWN_" not in str(names()), 10.0,
-                 spin=lambda: rclpy.spin_once(node, timeout_sec=0.05))
+            return [(i.node_name, i.node_namespace) for i in publishers_info(node, "/vehicle/dbw_enabled")]
+        wait_for_graph(node, lambda: "_NODE_NAME_UNKNOWN_" not in str(names()), 10.0,
+                       what="the name of /vehicle/dbw_enabled's publisher", proc=proc)
         assert names() == [("dbw_node", "/vehicle")]
-        infos = node.get_publishers_info_by_topic("/vehicle/dbw_enabled")
+        infos = publishers_info(node, "/vehicle/dbw_enabled")
         assert infos[0].qos_profile.durability == DurabilityPolicy.VOLATILE
         assert infos[0].qos_profile.reliability == ReliabilityPolicy.RELIABLE
     finally:

@@ -16,7 +16,9 @@ from nav_msgs.msg import Odometry
 from rosgraph_msgs.msg import Clock
 from std_srvs.srv import Trigger
 
-from conftest import call_service, wait_for
+from helpers.dds import call_service, matched, spin_for, wait_for
+
+pytestmark = pytest.mark.dds
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -38,23 +40,30 @@ class Probe:
         self.node = rclpy.create_node("time_probe")
         self.odom: list[tuple[float, float, float]] = []   # (stamp, receipt wall time, x)
         self.clock: list[float] = []
-        self.node.create_subscription(
+        self.odom_sub = self.node.create_subscription(
             Odometry, f"/{ns}/odom",
             lambda m: self.odom.append((_s(m.header.stamp), time.time(), m.pose.pose.position.x)), 100)
-        self.node.create_subscription(Clock, "/clock", lambda m: self.clock.append(_s(m.clock)), 100)
+        self.clock_sub = self.node.create_subscription(Clock, "/clock", lambda m: self.clock.append(_s(m.clock)), 100)
         self.reset = self.node.create_client(Trigger, f"/{ns}/dbw_node/reset")
         self.step = self.node.create_client(Trigger, f"/{ns}/dbw_node/step")
         self.pose = self.node.create_publisher(PoseWithCovarianceStamped, "/initialpose", 1)
         self.steps = 0   # ~/step calls so far
 
+    def matched(self, proc, clock: bool, lockstep: bool = False) -> None:
+        """Every endpoint the test uses matched: odometry, /clock (``clock``: sim and lockstep),
+        /initialpose, ~/reset and (``lockstep``) ~/step. Lockstep publishes nothing before the
+        first step, so no message is awaited there."""
+        matched(self.node, proc, publishers=[self.pose],
+                subscriptions=[self.odom_sub] + ([self.clock_sub] if clock else []),
+                clients=[self.reset] + ([self.step] if lockstep else []), data=not lockstep)
+
     def spin(self, seconds: float) -> None:
-        wait_for(lambda: False, seconds, spin=lambda: rclpy.spin_once(self.node, timeout_sec=0.005))
+        spin_for(self.node, seconds)
 
     def call(self, client) -> None:
         """Call ``client``: reset, which may be sent twice, or step, whose effect the clock shows
         when its response is lost: it reaches the end of this call's steps (each call is
         ``STEP_S``; a reset and /initialpose carry the clock on)."""
-        assert client.wait_for_service(timeout_sec=60.0)
         if client is self.step:
             self.steps += 1
         end_s = STEP_S * self.steps - 1e-6
@@ -93,14 +102,13 @@ def test_reset_and_initialpose_never_move_time_back(ros_process, mode):
             else:
                 probe.spin(0.5)
 
-        assert wait_for(lambda: probe.reset.service_is_ready() and probe.pose.get_subscription_count(),
-                        60.0, spin=lambda: rclpy.spin_once(probe.node, timeout_sec=0.05)), proc.output()
+        probe.matched(proc, clock=True, lockstep=mode == "lockstep")
         advance()
         before = max(probe.clock)
         probe.call(probe.reset)
         advance()
         probe.set_pose(25.0)
-        probe.spin(0.3)
+        probe.spin(0.3)   # the node takes the pose before the steps that follow
         advance()
         assert wait_for(lambda: probe.odom and abs(probe.odom[-1][2] - 25.0) < 1.0, 10.0,
                         spin=lambda: rclpy.spin_once(probe.node, timeout_sec=0.02)), probe.odom[-1:]
@@ -118,9 +126,8 @@ def test_realtime_stamps_stay_on_the_wall_clock_across_a_reset(ros_process, tmp_
     proc = ros_process([str(NODE_EXE), "--ros-args", "-r", "__ns:=/treal", *extra], name="realtime")
     probe = Probe("treal")
     try:
-        assert wait_for(lambda: len(probe.odom) > 20, 60.0,
-                        spin=lambda: rclpy.spin_once(probe.node, timeout_sec=0.05)), proc.output()
-        probe.spin(1.0)
+        probe.matched(proc, clock=False)   # realtime: no /clock
+        probe.spin(1.0)   # stamps before the reset, for the monotonic check across it
         probe.call(probe.reset)
         probe.set_pose(5.0)
         n = len(probe.odom)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import pytest
 import rclpy
 from ament_index_python.packages import get_package_prefix
 from geometry_msgs.msg import PoseWithCovarianceStamped
@@ -16,7 +17,9 @@ from rosgraph_msgs.msg import Clock
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
-from conftest import wait_for
+from helpers.dds import matched, publishers_info, spin_for, wait_for, wait_for_graph
+
+pytestmark = pytest.mark.dds
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
@@ -61,27 +64,30 @@ def test_two_namespaced_vehicles_in_sim_mode(ros_process):
     node = rclpy.create_node("fleet_probe")
     try:
         clock, tf, odom = [], [], {"car1": [], "car2": []}
-        node.create_subscription(Clock, "/clock", lambda m: clock.append(_s(m.clock)), 100)
-        node.create_subscription(TFMessage, "/tf", tf.append, 100)
+        subs = [node.create_subscription(Clock, "/clock", lambda m: clock.append(_s(m.clock)), 100),
+                (node.create_subscription(TFMessage, "/tf", tf.append, 100), 2)]   # one per vehicle
         for name in odom:
-            node.create_subscription(Odometry, f"/{name}/odom", odom[name].append, 100)
+            subs.append(node.create_subscription(Odometry, f"/{name}/odom", odom[name].append, 100))
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
         statics = []
-        node.create_subscription(TFMessage, "/tf_static", statics.append,
-                                 QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE,
-                                            durability=DurabilityPolicy.TRANSIENT_LOCAL))
+        subs.append((node.create_subscription(TFMessage, "/tf_static", statics.append,
+                                              QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE,
+                                                         durability=DurabilityPolicy.TRANSIENT_LOCAL)), 2))
         descriptions = {}
         for name in odom:
-            node.create_subscription(String, f"/{name}/robot_description",
-                                     lambda m, n=name: descriptions.__setitem__(n, m.data), latched)
+            subs.append(node.create_subscription(String, f"/{name}/robot_description",
+                                                 lambda m, n=name: descriptions.__setitem__(n, m.data), latched))
+        pose = node.create_publisher(PoseWithCovarianceStamped, "/car2/initialpose", 1)
+        matched(node, procs=procs, publishers=[pose], subscriptions=subs)
         spin = lambda: rclpy.spin_once(node, timeout_sec=0.02)  # noqa: E731
-        assert wait_for(lambda: all(len(v) > 20 for v in odom.values()), 90.0, spin=spin), \
+        assert wait_for(lambda: all(len(v) > 20 for v in odom.values()), 30.0, spin=spin), \
             "\n".join(p.output() for p in procs)
         # one /clock publisher, monotonic (the publisher's node name reaches the graph in its own discovery
         # message, which may come after the first samples on a loaded machine)
-        owners = lambda: [i.node_namespace for i in node.get_publishers_info_by_topic("/clock")]  # noqa: E731
-        assert wait_for(lambda: owners() == ["/car1"], 10.0, spin=spin), owners()
+        owners = lambda: [i.node_namespace for i in publishers_info(node, "/clock")]  # noqa: E731
+        wait_for_graph(node, lambda: "/car1" in owners(), 10.0, what="/clock's publisher /car1", proc=procs[0])
+        assert owners() == ["/car1"], owners()
         # separate TF trees: each vehicle's odom -> base_footprint in its own frames (each topic of each
         # vehicle is discovered on its own: /tf of car2 may match after its odometry on a loaded machine)
         pairs = lambda: {(t.header.frame_id, t.child_frame_id) for m in tf for t in m.transforms}  # noqa: E731
@@ -95,13 +101,11 @@ def test_two_namespaced_vehicles_in_sim_mode(ros_process):
         assert wait_for(lambda: {("odom", "car1/odom"), ("odom", "car2/odom")} <= links(), 20.0, spin=spin), links()
         assert {o.header.frame_id for o in odom["car2"]} == {"car2/odom"}
         # independent initialpose: only car2 moves
-        pose = node.create_publisher(PoseWithCovarianceStamped, "/car2/initialpose", 1)
-        assert wait_for(lambda: pose.get_subscription_count() == 1, 10.0, spin=spin)
         msg = PoseWithCovarianceStamped()
         msg.pose.pose.position.x, msg.pose.pose.position.y, msg.pose.pose.orientation.w = 40.0, 4.0, 1.0
         pose.publish(msg)
         assert wait_for(lambda: abs(odom["car2"][-1].pose.pose.position.x - 40.0) < 1.0, 10.0, spin=spin)
-        wait_for(lambda: False, 0.5, spin=spin)
+        spin_for(node, 0.5)   # car1 has had time to move, were it to
         assert abs(odom["car1"][-1].pose.pose.position.x) < 1.0
         assert abs(odom["car1"][-1].pose.pose.position.y) < 0.5
         assert abs(odom["car2"][-1].pose.pose.position.y - 4.0) < 0.5
@@ -116,9 +120,9 @@ def test_two_namespaced_vehicles_in_sim_mode(ros_process):
             assert "dbw_enabled=" in p.output(), p.output()
         # the follower has no clock of its own: with the owner stopped, it stops
         assert procs[0].stop() == 0
-        wait_for(lambda: False, 1.0, spin=spin)
+        spin_for(node, 1.0)
         n = len(odom["car2"])
-        wait_for(lambda: False, 1.0, spin=spin)
+        spin_for(node, 1.0)   # no odometry in this second
         assert len(odom["car2"]) == n, "car2 went on without the owner's /clock"
     finally:
         node.destroy_node()

@@ -18,7 +18,7 @@ from acres_dbw_sim.model import engine
 from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.model.steering import bicycle_angle_rad
 from acres_dbw_sim.model.suspension import corner_springs
-from test_model_powertrain import peak_power
+from helpers.model import peak_power
 
 FIGURES_PATH = Path(__file__).resolve().parent / "data" / "ranger_reference_figures.yaml"
 FIGURES = yaml.safe_load(FIGURES_PATH.read_text(encoding="utf-8"))

@@ -17,44 +17,19 @@ from acres_dbw_sim.dbw.schedule import ON_CHANGE
 from acres_dbw_sim.replay import (BagReadError, ReplayError, TopicMap, TopicMapError, load_replay, main,
                                   replay_bag, scan_bag, scenario_to_bag)
 from acres_dbw_sim.replay import topics as T
-from acres_dbw_sim.scenario import load_scenario, run_scenario
+from acres_dbw_sim.scenario import run_scenario
+from helpers.replay import replay_scenario
 from msg_adapters import bag as B
 
 STORE = B.typestore()
 
 # Command values exact in float32 (the messages' type), so the scenario runner, which submits
 # them as float64, and the replay of its bag see the same numbers.
-SCENARIO = """\
-name: replay_drive
-description: engage, ULC to 3 m/s, steer left, stop
-duration_s: {duration}
-command_rate_hz: 50
-initial:
-  gear: P
-timeline:
-  - t: 0
-    enable: true
-    ulc: {{cmd: 3.0, cmd_type: VELOCITY, limit_accel: 1.5, limit_decel: 1.5, enable: true,
-          enable_shift: true, enable_shift_park: true}}
-    steering: {{cmd: 12.5, cmd_type: CMD_ANGLE, enable: true}}
-  - t: 1.5
-    steering: {{cmd: 102.5, cmd_type: CMD_ANGLE, cmd_rate: 300, enable: true}}
-  - t: 3.0
-    ulc: {{cmd: 0.0, cmd_type: VELOCITY, limit_decel: 2.0, enable: true, enable_shift: true}}
-"""
-
-
-def _scenario(tmp_path: Path, duration: float = 4.0, sets=None):
-    f = tmp_path / "replay_drive.yaml"
-    f.write_text(SCENARIO.format(duration=duration))
-    return load_scenario(f, sets)
-
-
 @pytest.fixture(scope="module")
 def vehicle_bag(tmp_path_factory):
     """A 4 s bag as from the vehicle (no node metadata): commands and reports at CAN periods."""
     tmp = tmp_path_factory.mktemp("vehicle_bag")
-    sc = _scenario(tmp)
+    sc = replay_scenario(tmp)
     info = scenario_to_bag(sc, tmp / "drive")
     return sc, tmp / "drive", info
 
@@ -166,7 +141,7 @@ def test_cli_writes_the_outputs_and_reports_the_errors(vehicle_bag, tmp_path, ca
 
 
 def test_topic_map_reads_commands_from_other_names(tmp_path):
-    sc = _scenario(tmp_path, 2.0)
+    sc = replay_scenario(tmp_path, 2.0)
     scenario_to_bag(sc, tmp_path / "b")
     renamed = tmp_path / "renamed"
     with Reader(tmp_path / "b") as r, Writer(renamed, version=9, storage_plugin=StoragePlugin.MCAP) as w:
@@ -187,7 +162,7 @@ def test_topic_map_reads_commands_from_other_names(tmp_path):
 
 
 def test_sqlite3_bag_replays_like_mcap(tmp_path):
-    sc = _scenario(tmp_path, 2.0)
+    sc = replay_scenario(tmp_path, 2.0)
     scenario_to_bag(sc, tmp_path / "m", node_metadata=True)
     scenario_to_bag(sc, tmp_path / "s", node_metadata=True, storage="sqlite3")
     a, b = load_replay(tmp_path / "m"), load_replay(tmp_path / "s")
@@ -233,7 +208,7 @@ def test_truncated_mcap_is_reported_and_its_readable_part_replayed(vehicle_bag, 
 
 
 def test_truncated_sqlite_is_reported_clearly(tmp_path):
-    sc = _scenario(tmp_path, 2.0)
+    sc = replay_scenario(tmp_path, 2.0)
     scenario_to_bag(sc, tmp_path / "s", storage="sqlite3")
     f = next((tmp_path / "s").glob("*.db3"))
     data = f.read_bytes()

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from rosbags.rosbag2 import Reader, StoragePlugin, Writer
+from rosbags.rosbag2 import Reader
 
 from acres_dbw_sim.dbw import commands as core_cmd
 from acres_dbw_sim.replay import load_replay, main, reader, replay_bag, scan_bag, scenario_to_bag
 from msg_adapters import bag as B
-from test_replay import _scenario
+from helpers.replay import bag_without, replay_scenario
 
 STORE = B.typestore()
 
@@ -29,7 +29,7 @@ STORE = B.typestore()
 def drive(tmp_path_factory):
     """A 4 s bag as from the vehicle: commands (with enable) and reports at the CAN periods."""
     tmp = tmp_path_factory.mktemp("drive")
-    sc = _scenario(tmp)
+    sc = replay_scenario(tmp)
     scenario_to_bag(sc, tmp / "bag")
     return sc, tmp / "bag"
 
@@ -235,16 +235,6 @@ def test_a_damaged_chunk_header_without_summary_resumes_at_the_next_chunk(tmp_pa
 # ----------------------------------------------------------------------------- 3. bags without enable
 
 
-def _without(src: Path, dst: Path, drop: set) -> Path:
-    with Reader(src) as r, Writer(dst, version=9, storage_plugin=StoragePlugin.MCAP) as w:
-        conns = {c.id: w.add_connection(c.topic, c.msgtype, typestore=STORE) for c in r.connections
-                 if c.topic not in drop}
-        for c, t, d in r.messages():
-            if c.id in conns:
-                w.write(conns[c.id], t, d)
-    return dst
-
-
 BUTTONS = """\
 name: buttons
 description: the stack streams its commands; the driver engages with the buttons at 0.53 s, disengages at 3.2 s
@@ -287,7 +277,7 @@ def test_a_bag_without_enable_replays_engaged_as_its_reports_show(buttons, tmp_p
     the steering report's enabled flag) shows the engagement. The replay engages and disengages as
     the reports show and matches the recorded speed within the replay's error."""
     sc, src = buttons
-    bag = _without(src, tmp_path / "bag", drop)
+    bag = bag_without(src, tmp_path / "bag", drop)
     res = replay_bag(bag, tmp_path / "out", plots=False, write_bag=False)
     (note,) = [p for p in res.input.problems if p.kind == "engaged_from_reports"]
     assert not note.serious and sorted(drop)[0] not in note.topic
@@ -312,7 +302,7 @@ def test_a_bag_without_enable_or_engagement_reports_says_so(drive, tmp_path):
     _sc, src = drive
     gone = {"/vehicle/enable", "/vehicle/dbw_enabled", "/vehicle/system/report", "/vehicle/steering/report",
             "/vehicle/brake/report", "/vehicle/throttle/report"}
-    bag = _without(src, tmp_path / "bag", gone)
+    bag = bag_without(src, tmp_path / "bag", gone)
     inp = load_replay(bag)
     (p,) = [p for p in inp.problems if p.kind == "not_engaged"]
     assert p.serious and "disengaged" in p.message
@@ -326,9 +316,9 @@ def test_exit_status_rule(drive, tmp_path):
     """2 when nothing is replayed: no command topic, or command topics without a command message;
     --info says the same as the replay."""
     _sc, src = drive
-    no_topics = _without(src, tmp_path / "no_topics", {f"/vehicle/{t}" for t in
-                         ("steering/cmd", "brake/cmd", "throttle/cmd", "gear/cmd", "misc/cmd", "ulc/cmd",
-                          "turn_signal/cmd", "drive_mode/cmd", "enable", "disable", "steering/calibrate")})
+    no_topics = bag_without(src, tmp_path / "no_topics", {f"/vehicle/{t}" for t in
+                            ("steering/cmd", "brake/cmd", "throttle/cmd", "gear/cmd", "misc/cmd", "ulc/cmd",
+                             "turn_signal/cmd", "drive_mode/cmd", "enable", "disable", "steering/calibrate")})
     with B.BagWriter(tmp_path / "no_messages") as w:   # command topics declared, no command message
         w.add_topic("/vehicle/ulc/cmd", "ds_dbw_msgs/msg/UlcCmd")
         w.add_topic("/vehicle/enable", "std_msgs/msg/Empty")

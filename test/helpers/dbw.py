@@ -1,4 +1,4 @@
-"""Test doubles for the DBW unit tests (no tests here).
+"""Test doubles for the DBW unit tests.
 
 ``FakeVehicle`` exposes the attributes of the model's ``Vehicle`` that the DBW
 reads, with a trivial gear lever (shift below 0.3 m/s, 1 s in neutral) so the

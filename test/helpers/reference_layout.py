@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 DS_DBW_PATH = DATA_DIR / "ds_dbw_msgs_2.3.11.yaml"
 POLARIS_LEGACY_PATH = DATA_DIR / "dbw_polaris_msgs.yaml"
 TOPICS_PATH = DATA_DIR / "dbw_topics.yaml"
