@@ -82,6 +82,8 @@ LEGACY_GEAR_REJECT = {0: 0, 1: 7, 2: 6, 3: 1, 4: 2, 5: 5, 6: 5, 7: 5}
 _DEG = 180.0 / math.pi
 _RAD = math.pi / 180.0
 _U16 = 65535.0
+_U16_INT = 65535     # the same as an integer field's maximum
+_I16 = 32767         # a signed 16-bit field's maximum
 
 # legacy command types (dbw_polaris_msgs constants, §3.2)
 _THR_PEDAL, _THR_PERCENT = 1, 2
@@ -115,10 +117,19 @@ def fraction_to_pedal(fraction: float) -> float:
 
 
 def _u16_fraction(x: float) -> float:
-    """``x`` as the legacy node sends it: ``x * 65535`` rounded, clamped to 0..65535."""
+    """``x`` as the legacy node sends it: clamped to 0..1, then ``x * 65535`` rounded (so ±inf
+    saturates at 0 or 1); NaN stays NaN (the core takes the command as invalid)."""
     if x != x:
         return x
-    return min(_U16, max(0.0, round(x * _U16))) / _U16
+    return round(min(1.0, max(0.0, x)) * _U16) / _U16
+
+
+def _fixed(x: float, scale: float, lo: int, hi: int) -> float:
+    """``x`` in the legacy node's fixed-point field: ``x * scale`` clamped to the integer range
+    ``lo..hi`` of the CAN signal, rounded, divided back (±inf saturates); NaN stays NaN."""
+    if x != x:
+        return x
+    return round(min(float(hi), max(float(lo), x * scale))) / scale
 
 
 def throttle_cmd(msg: Any) -> core.ThrottleCmd:
@@ -167,7 +178,7 @@ def brake_cmd(msg: Any) -> core.BrakeCmd:
     if typ == _BRK_PERCENT:
         cmd, ctype = 100.0 * _u16_fraction(v), core.BrakeCmd.CMD_PERCENT
     elif typ in (_BRK_TORQUE, _BRK_TORQUE_RQ):
-        cmd = v if v != v else min(_U16, max(0.0, float(round(v))))
+        cmd = _fixed(v, 1.0, 0, _U16_INT)
         ctype = core.BrakeCmd.CMD_TORQUE
     else:
         return core.BrakeCmd(enable=msg.enable, clear=msg.clear, ignore=msg.ignore)
@@ -202,7 +213,7 @@ def steering_cmd(msg: Any) -> core.SteeringCmd:
     """
     flags = dict(enable=msg.enable, clear=msg.clear, ignore=msg.ignore)
     angle = msg.steering_wheel_angle_cmd
-    angle_deg = angle if angle != angle else round(angle * _DEG * 10.0) / 10.0
+    angle_deg = _fixed(angle * _DEG, 10.0, -_I16, _I16)   # int16 in 0.1 deg
     if msg.calibrate:
         return core.SteeringCmd(cmd=angle_deg, cmd_type=core.SteeringCmd.CMD_CALIBRATE, **flags)
     if msg.cmd_type == _STEER_ANGLE:
@@ -211,7 +222,7 @@ def steering_cmd(msg: Any) -> core.SteeringCmd:
                                 cmd_type=core.SteeringCmd.CMD_ANGLE, **flags)
     if msg.cmd_type == _STEER_TORQUE:
         tq = msg.steering_wheel_torque_cmd
-        return core.SteeringCmd(cmd=tq if tq != tq else round(tq * 128.0) / 128.0,
+        return core.SteeringCmd(cmd=_fixed(tq, 128.0, -_I16, _I16),   # int16 in 1/128 Nm
                                 cmd_type=core.SteeringCmd.CMD_TORQUE, **flags)
     return core.SteeringCmd(**flags)
 
@@ -331,7 +342,7 @@ class LegacyReports:
         m.header.stamp = stamp
         m.torque_input = bi.brake_torque_pedal
         cmd = self._brake_nm(br, "cmd")
-        m.torque_cmd = cmd if cmd == cmd or br.cmd_type != 0 else 0.0
+        m.torque_cmd = cmd if cmd == cmd else 0.0   # a whole-Nm CAN field: never NaN
         out = self._brake_nm(br, "output")
         m.torque_output = out if out == out else bi.brake_torque_actual
         m.enabled = br.enabled

@@ -279,3 +279,31 @@ def test_twist_uses_the_legacy_formula():
         sr.speed * math.tan(sr.steering_wheel_angle / s.steering_ratio) / s.wheelbase_m, rel=1e-5)
     # calibrated: the measured yaw rate is the kinematic one less the AWD understeer
     assert r.imu.angular_velocity_z == pytest.approx(tw.twist.angular.z, rel=0.2)
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, 1e30, -1e30])
+@pytest.mark.parametrize("msg, field, saturated", [
+    (ThrottleCmd(pedal_cmd_type=ThrottleCmd.CMD_PEDAL, enable=True), "pedal_cmd", (100.0, 0.0)),
+    (ThrottleCmd(pedal_cmd_type=ThrottleCmd.CMD_PERCENT, enable=True), "pedal_cmd", (100.0, 0.0)),
+    (BrakeCmd(pedal_cmd_type=BrakeCmd.CMD_PERCENT, enable=True), "pedal_cmd", (100.0, 0.0)),
+    (BrakeCmd(pedal_cmd_type=BrakeCmd.CMD_TORQUE, enable=True), "pedal_cmd", (65535.0, 0.0)),
+    (BrakeCmd(pedal_cmd_type=BrakeCmd.CMD_TORQUE_RQ, enable=True), "pedal_cmd", (65535.0, 0.0)),
+    (SteeringCmd(cmd_type=SteeringCmd.CMD_ANGLE, enable=True), "steering_wheel_angle_cmd", (3276.7, -3276.7)),
+    (SteeringCmd(cmd_type=SteeringCmd.CMD_TORQUE, enable=True), "steering_wheel_torque_cmd",
+     (32767 / 128.0, -32767 / 128.0)),
+])
+def test_an_infinite_or_huge_command_saturates_as_its_can_field(msg, field, saturated, value):
+    """The legacy node clamps each value into its fixed-point CAN field before it rounds (±inf
+    saturates, README); rounding first raised OverflowError and ended the node."""
+    setattr(msg, field, value)
+    conv = {ThrottleCmd: L.throttle_cmd, BrakeCmd: L.brake_cmd, SteeringCmd: L.steering_cmd}[type(msg)]
+    assert conv(msg).cmd == pytest.approx(saturated[0] if value > 0 else saturated[1])
+
+
+def test_a_nan_brake_command_reports_no_nan_torque():
+    """The legacy brake report's torque_cmd is a whole-Nm CAN field: 0 while the command is invalid."""
+    v = Legacy()
+    for t in (BrakeCmd.CMD_PERCENT, BrakeCmd.CMD_TORQUE):
+        v.run(0.2, BrakeCmd(pedal_cmd=math.nan, pedal_cmd_type=t, enable=True))
+        br = v.report("brake_report")
+        assert math.isfinite(br.torque_cmd) and math.isfinite(br.torque_output), br
