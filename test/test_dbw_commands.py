@@ -103,6 +103,28 @@ def test_steering_calibrate_and_set_offset():
     assert dbw.outputs.steering_wheel_deg == pytest.approx(2.0, abs=0.05)
 
 
+@pytest.mark.parametrize("typ", [13, 15])
+@pytest.mark.parametrize("value", [math.inf, -math.inf, 1e30, 3000.0, -600.0])
+def test_an_offset_beyond_the_lock_is_refused_with_a_reason_and_changes_nothing(typ, value):
+    """CMD_SET_OFFSET / CMD_CALIBRATE whose offset would exceed the lock (487 deg) are refused and
+    logged; the next CMD_ANGLE 90 then steers to 90 deg as on a fresh vehicle (it once drove the
+    wheel to the opposite lock and reported 819 deg until a reset)."""
+    fresh, veh0 = make(), FakeVehicle()
+    _hold(fresh, veh0, SteeringCmd(cmd=90.0, cmd_type=2, enable=True))
+    dbw, veh = make(), FakeVehicle()
+    dbw.step(0.0, veh)
+    before = dbw.steering.offset_deg
+    dbw.drain_log()
+    dbw.submit(SteeringCmd(cmd=value, cmd_type=typ), 0.0)
+    assert dbw.steering.offset_deg == before
+    log = dbw.drain_log()
+    assert any("refused" in text and "lock" in text for _level, text in log), log
+    _hold(dbw, veh, SteeringCmd(cmd=90.0, cmd_type=2, enable=True))
+    assert dbw.outputs.steering_wheel_deg == pytest.approx(fresh.outputs.steering_wheel_deg, abs=1e-9)
+    rep = dbw.reports(1.0).steering_report
+    assert abs(rep.steering_wheel_angle) <= dbw.p.steering_lock_deg + abs(dbw.steering.offset_deg)
+
+
 # ------------------------------------------------------------------ brake
 @pytest.mark.parametrize("typ, cmd, bar", [
     (1, 40.0, 40.0), (1, 100.0, 80.0), (1, -10.0, 0.0), (1, math.inf, 80.0),

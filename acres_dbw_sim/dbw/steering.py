@@ -116,6 +116,8 @@ class SteeringActuator:
         self.offset0_deg = -quantize(p.steering_center_deg, 0.1) if p.steering_calibrated else 0.0
         self.column = SteeringColumn(p, dt_s)
         self.invalid_count = 0
+        #: the reason of the last refused calibration, until the DBW logs it (None: nothing to say)
+        self.refused: str | None = None
         self.reset(angle_deg)
 
     def reset(self, angle_deg: float = 0.0) -> None:
@@ -161,11 +163,9 @@ class SteeringActuator:
             self.invalid_count += 1
             typ = 0
         limiting = False
-        if typ == 15:  # CMD_CALIBRATE: the present wheel position is val (reported frame)
-            self.offset_deg = quantize(clamp(val, -3276.7, 3276.7), 0.1) - self.angle_deg
-            typ = 0
-        elif typ == 13:  # CMD_SET_OFFSET
-            self.offset_deg = quantize(clamp(val, -3276.7, 3276.7), 0.1)
+        if typ in (13, 15):  # CMD_SET_OFFSET, CMD_CALIBRATE (the present wheel position is val)
+            offset = quantize(clamp(val, -3276.7, 3276.7), 0.1) - (self.angle_deg if typ == 15 else 0.0)
+            self._set_offset(offset, "CMD_CALIBRATE" if typ == 15 else "CMD_SET_OFFSET", val)
             typ = 0
         elif typ == 1:
             v = quantize(clamp(val, -255.99, 255.99), 1.0 / 128.0)
@@ -203,8 +203,23 @@ class SteeringActuator:
                             as_flag(getattr(msg, "ignore", False)))
 
     def calibrate(self, angle_deg: float = 0.0) -> None:
-        """Declare the present wheel position to be ``angle_deg`` [deg] (§4.6)."""
-        self.offset_deg = angle_deg - self.angle_deg
+        """Declare the present wheel position to be ``angle_deg`` [deg] (§4.6); refused as
+        :meth:`_set_offset` says."""
+        self._set_offset(angle_deg - self.angle_deg, "calibrate", angle_deg)
+
+    def _set_offset(self, offset_deg: float, what: str, value: float) -> None:
+        """Store a calibration offset [deg], or refuse it: one whose magnitude exceeds the lock
+        (``steering.lock_deg``) would declare a centre the wheel cannot reach, and every later angle
+        command would be taken against it (a wheel driven to the opposite lock by ``CMD_ANGLE 90``).
+        dbw-interface.md gives no range; the refusal and its reason are this project's decision
+        (docs/dbw.md). The reason goes to ``refused`` for the DBW's log."""
+        if not abs(offset_deg) <= self._lock:
+            self.invalid_count += 1
+            self.refused = (f"Steering {what} {value:g} deg refused: the offset {offset_deg:g} deg would put "
+                            f"the centre beyond the lock (±{self._lock:g} deg); offset kept at "
+                            f"{self.offset_deg:g} deg")
+            return
+        self.offset_deg = offset_deg
 
     def _raw_of_curvature(self, kappa: float) -> float:
         """Raw steering-wheel angle [deg] for a path curvature [1/m] (bicycle kinematics)."""

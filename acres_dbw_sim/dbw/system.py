@@ -615,6 +615,9 @@ class DbwSystem:
         if isinstance(command, SteeringCmd):
             clr = self.sync.take_clear(0) if fw else req and self.steering.status.override_latched
             self.steering.command(t_s, command, mask, clr)
+            if self.steering.refused is not None:
+                self._log(WARN, self.steering.refused)
+                self.steering.refused = None
         elif isinstance(command, BrakeCmd):
             clr = self.sync.take_clear(1) if fw else req and self.brake.status.override_latched
             self.brake.command(t_s, command, mask, clr)
