@@ -31,7 +31,12 @@ Time modes (parameter ``time_mode``):
 ``lockstep``
     Advances only when asked: each call of the service ``~/step``
     (std_srvs/Trigger) runs ``lockstep_steps`` physics steps and publishes
-    after each. Deterministic: identical inputs give identical outputs.
+    after each. Deterministic: identical inputs give identical outputs. After
+    each step's publication the node waits until every reliable subscriber has
+    acknowledged it (``LOCKSTEP_ACK_TIMEOUT_S`` at most per call), so a
+    subscriber whose depth is at least ``lockstep_steps`` has every message of
+    the call before the response arrives. Nothing but the latched topics is
+    published before the first step (a stamp of 0 means "latest" to tf2).
 
 Several vehicles in one process (parameter ``vehicles``, :class:`FleetNode`):
 one :class:`SimNode` per vehicle in ``/<name>/vehicle`` with frames prefixed
@@ -62,6 +67,7 @@ if os.path.basename(sys.argv[0]) in _PROGRAM_NAMES:
 
 import rclpy
 from rclpy.clock import Clock as RosClock, ClockType
+from rclpy.duration import Duration as RosDuration
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PoseWithCovarianceStamped, Twist, TwistStamped
 from rclpy.exceptions import ParameterUninitializedException
@@ -128,6 +134,7 @@ DIAGNOSTICS_PERIOD_S = 1.0
 MAX_BATCH_S = 0.025  # sim mode: simulated time stepped at most between two publications [s]
 MAX_CATCH_UP_S = 1.0  # realtime: steps owed caught up in one tick; more are skipped [s]
 CLOCK_CHECK_PERIOD_S = 2.0  # a /clock owner looks for other /clock publishers this often (wall time) [s]
+LOCKSTEP_ACK_TIMEOUT_S = 2.0  # lockstep: longest wait per ~/step call for subscribers' acknowledgements [s]
 LISTENER_CHECK_PUBLICATIONS = 12  # publications between two looks at each topic's subscribers (10 Hz at 120 Hz)
 MAX_CATCH_UP_RECORDING_S = 60.0  # the same while recording a bag [s]
 DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
@@ -356,8 +363,6 @@ class SimNode(Node):
                     clock_ns=lambda: stamp_ns(self._epoch_s + self.sim.time_s))
             except BagError as err:
                 raise StartupError(f"parameter 'record_bag': {err}") from err
-        if p["time_mode"] == "lockstep":
-            self._publish(force=True)
         self.get_logger().info(
             f"simulating a {'Case IH Maxxum 150' if p['vehicle'] == 'maxxum150' else 'Polaris Ranger'} "
             f"at {p['step_hz']:g} Hz, time_mode={p['time_mode']}, "
@@ -811,6 +816,7 @@ class SimNode(Node):
     def _on_lockstep(self, _req, res):
         for _ in range(self._p["lockstep_steps"]):
             self._lockstep_step()
+        await_acknowledgements([self], time.monotonic() + LOCKSTEP_ACK_TIMEOUT_S)
         res.success, res.message = True, f"t={self.sim.time_s:.6f}"
         return res
 
@@ -1077,9 +1083,36 @@ class FleetNode(Node):
         for _ in range(lead._p["lockstep_steps"]):
             for v in self.vehicles:
                 v._lockstep_step()
+        await_acknowledgements([self, *self.vehicles], time.monotonic() + LOCKSTEP_ACK_TIMEOUT_S)
         res.success = True
         res.message = f"clock={lead._epoch_s + lead.sim.time_s:.6f}"
         return res
+
+
+def await_acknowledgements(nodes: list, deadline: float) -> bool:
+    """Wait until every reliable subscriber of every publisher of ``nodes`` has acknowledged what was
+    published, or until ``deadline`` (``time.monotonic()`` seconds) has passed; True when all have.
+
+    The lockstep contract (module docstring): a ~/step call's messages are all sent when its steps
+    are done, but a subscriber that reads late (a loaded machine, a stalled process) had lost the
+    older ones once the next call's came, since the DBW reports' writers keep 2 messages (the real
+    driver's QoS) for resending. Answering only after the acknowledgements paces the client to what
+    its subscribers have taken. The acknowledgements come with the writers' heartbeats: the shipped
+    Fast DDS profile sends one every 5 ms while a message is unacknowledged (docs/discovery.md); with
+    Fast DDS's default of 3 s each call would wait until ``deadline``. On time-out a warning
+    (throttled) names the topic and the call answers.
+    """
+    for node in nodes:
+        for pub in node.publishers:
+            left = deadline - time.monotonic()
+            if left <= 0.0 or not pub.wait_for_all_acked(RosDuration(nanoseconds=int(left * 1e9))):
+                node.get_logger().warning(
+                    f"lockstep: a subscriber of {pub.topic_name} has not acknowledged within "
+                    f"{LOCKSTEP_ACK_TIMEOUT_S:g} s (a stalled process, or a Fast DDS profile without a short "
+                    f"heartbeat period: docs/discovery.md); this ~/step answers without waiting, so it may "
+                    f"miss messages", throttle_duration_sec=10.0)
+                return False
+    return True
 
 
 def _requested_vehicles() -> object:

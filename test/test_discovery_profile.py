@@ -22,7 +22,7 @@ NS = {"f": "http://www.eprosima.com"}
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
 
-def test_the_profile_sets_only_a_0_3_s_announcement_period():
+def test_the_profile_sets_only_a_0_3_s_announcement_period_and_a_5_ms_heartbeat():
     root = ET.parse(PROFILE).getroot()
     participants = root.findall("f:profiles/f:participant", NS)
     assert len(participants) == 1 and participants[0].get("is_default_profile") == "true"
@@ -36,6 +36,15 @@ def test_the_profile_sets_only_a_0_3_s_announcement_period():
     lease = disc.find("f:leaseAnnouncement", NS)
     period = int(lease.find("f:sec", NS).text) + 1e-9 * int(lease.find("f:nanosec", NS).text)
     assert period == pytest.approx(0.3)
+    # and the writers' heartbeat (lockstep waits for acknowledgements), nothing else
+    assert [c.tag.split("}")[1] for c in root.find("f:profiles", NS)] == ["participant", "data_writer"]
+    writer = root.find("f:profiles/f:data_writer", NS)
+    assert writer.get("is_default_profile") == "true"
+    assert [c.tag.split("}")[1] for c in writer] == ["times"]
+    times = writer.find("f:times", NS)
+    assert [c.tag.split("}")[1] for c in times] == ["heartbeat_period"]
+    hb = times.find("f:heartbeat_period", NS)
+    assert int(hb.find("f:sec", NS).text) + 1e-9 * int(hb.find("f:nanosec", NS).text) == pytest.approx(0.005)
 
 
 @pytest.mark.dds
