@@ -11,6 +11,8 @@ constant parts (frames, covariances) taken from that message.
 
 from __future__ import annotations
 
+import math
+
 from typing import Any
 
 from geometry_msgs.msg import TransformStamped
@@ -156,9 +158,17 @@ class ImuBuilder:
                                  imu.linear_acceleration_z, *self._a_cov)
 
 
+TWO_PI = 2.0 * math.pi
+
+
 class JointStateBuilder:
     """``sensor_msgs/JointState``: wheel spin angles [rad] and speeds [rad/s], the two
-    front steer angles [rad] and the steering-wheel angle [rad] (``JOINT_NAMES``)."""
+    front steer angles [rad] and the steering-wheel angle [rad] (``JOINT_NAMES``).
+
+    The wheel angles are wrapped with ``fmod(angle, 2 pi)`` (the sign of the angle kept, so within
+    (-2 pi, 2 pi)), as Dataspeed's driver publishes them (``dbw_ford_can`` ``DbwNode::publishJointStates``);
+    the model's own angle grows without bound. ``header.frame_id`` is empty, as there: joint states
+    name joints, not a frame."""
 
     def __init__(self) -> None:
         self.msg = JointState(name=list(JOINT_NAMES))
@@ -172,7 +182,8 @@ class JointStateBuilder:
         w = vehicle.wheel_spin_rad_s
         d = vehicle.road_wheel_angle_rad
         sw = vehicle.steering_wheel_deg * 0.017453292519943295
-        m.position = [a[0], a[1], a[2], a[3], d[0], d[1], sw]
+        m.position = [math.fmod(a[0], TWO_PI), math.fmod(a[1], TWO_PI), math.fmod(a[2], TWO_PI),
+                      math.fmod(a[3], TWO_PI), d[0], d[1], sw]
         m.velocity = [w[0], w[1], w[2], w[3], 0.0, 0.0, 0.0]
         return m
 
