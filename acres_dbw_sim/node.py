@@ -760,8 +760,9 @@ class SimNode(Node):
             if due > max_steps:
                 skipped = due - max_steps
                 wall_shift_s = epoch_shift_s = skipped * dt
-                self.get_logger().warning(f"fell {skipped * dt:.3f} s behind the wall clock: "
-                                          f"skipped (stamps jump forward)")
+                self.get_logger().warning(
+                    f"fell {due * dt:.3f} s behind the wall clock (process stopped or machine stalled): "
+                    f"caught up {max_steps * dt:.3f} s, skipped {skipped * dt:.3f} s (stamps jump forward)")
                 due = max_steps
         return due, wall_shift_s, epoch_shift_s
 

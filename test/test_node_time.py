@@ -146,3 +146,22 @@ def test_realtime_stamps_stay_on_the_wall_clock_across_a_reset(ros_process, tmp_
     finally:
         probe.close()
     assert proc.alive(), proc.output()
+
+
+def test_the_stall_warning_says_how_far_behind_and_what_was_skipped():
+    """A realtime node 3 s late (stopped, stalled) catches up 1 s (MAX_CATCH_UP_S) and skips 2 s; the
+    warning names the lag, not only the part skipped."""
+    from acres_dbw_sim.node import MAX_CATCH_UP_S, SimNode
+
+    rclpy.init()
+    try:
+        node = SimNode()
+        said = []
+        node.get_logger = lambda: type("L", (), {"warning": lambda _s, text: said.append(text)})()
+        due, wall_shift_s, epoch_shift_s = node._pace(node._wall_t0 + 3.0)
+        assert due == int(MAX_CATCH_UP_S * 120) and wall_shift_s == epoch_shift_s == pytest.approx(2.0)
+        assert said == ["fell 3.000 s behind the wall clock (process stopped or machine stalled): caught up "
+                        "1.000 s, skipped 2.000 s (stamps jump forward)"]
+        node.destroy_node()
+    finally:
+        rclpy.try_shutdown()

@@ -15,7 +15,7 @@ from rosbags.rosbag2 import Reader, StoragePlugin, Writer
 from acres_dbw_sim.dbw import commands as core_cmd
 from acres_dbw_sim.dbw.schedule import ON_CHANGE
 from acres_dbw_sim.replay import (BagReadError, ReplayError, TopicMap, TopicMapError, load_replay, main,
-                                  replay_bag, scan_bag, scenario_to_bag)
+                                  replay_bag, run_replay, scan_bag, scenario_to_bag)
 from acres_dbw_sim.replay import topics as T
 from acres_dbw_sim.scenario import run_scenario
 from helpers.replay import replay_scenario
@@ -313,3 +313,19 @@ def test_an_empty_or_garbage_mcap_file_is_a_clear_problem(tmp_path):
     assert "bad magic" in scan_bag(tmp_path / "g.mcap").problems[0].message
     with pytest.raises(ReplayError, match="no DBW command topic"):
         load_replay(tmp_path / "g.mcap")
+
+
+@pytest.mark.parametrize("name, gear", [("PARK", 1), ("park", 1), ("P", 1), ("DRIVE", 4), ("H", 4), ("High", 4),
+                                        ("LOW", 5), ("n", 3), ("REVERSE", 2)])
+def test_initial_gear_takes_the_nodes_gear_names(vehicle_bag, name, gear):
+    """--param initial_gear takes every name the node takes (interface.GEAR_NAMES, any case)."""
+    _sc, path, _info = vehicle_bag
+    inp = load_replay(path, params={"initial_gear": name})
+    res = run_replay(inp)
+    assert int(res.run.column("gear")[0]) == gear
+
+
+def test_an_unknown_initial_gear_names_the_choices(vehicle_bag):
+    _sc, path, _info = vehicle_bag
+    with pytest.raises(ReplayError, match="PARK.*any case"):
+        run_replay(load_replay(path, params={"initial_gear": "TOP"}))

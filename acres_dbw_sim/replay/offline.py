@@ -40,6 +40,7 @@ from msg_adapters import bag as B
 from ..dbw import commands as core_cmd
 from ..dbw.schedule import CanSchedule, report_schedule
 from ..model.enums import DriveMode, Gear
+from ..interface import GEAR_NAMES
 from ..model.params import ParameterError, load_parameters
 from ..model.terrain import FlatTerrain
 from ..scenario.runner import RunResult, finite_json, write_outputs
@@ -562,11 +563,13 @@ def _simulation(p: dict) -> tuple:
         else:
             params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None, p["occupants"],
                                      p["cargo_kg"])
-        if p["initial_gear"] not in GEARS:
-            raise ReplayError(f"initial_gear = {p['initial_gear']!r}: must be one of {sorted(GEARS)}")
+        gear_name = str(p["initial_gear"]).strip().upper()
+        if gear_name not in GEAR_NAMES:   # the node's names (interface.GEAR_NAMES), any case
+            raise ReplayError(f"initial_gear = {p['initial_gear']!r}: must be one of "
+                              f"{', '.join(GEAR_NAMES)} (any case), as for the node")
         if p["drive_mode"] not in DRIVE_MODES:
             raise ReplayError(f"drive_mode = {p['drive_mode']!r}: must be one of {sorted(DRIVE_MODES)}")
-        gear, mode = GEARS[p["initial_gear"]], DRIVE_MODES[p["drive_mode"]]
+        gear, mode = Gear[GEAR_NAMES[gear_name]], DRIVE_MODES[p["drive_mode"]]
         terrain = TerrainSpec(surface=p["surface"], grade_pct=p["grade_pct"], bank_pct=p["bank_pct"])
         if p["model"] not in MODELS:
             raise ReplayError(f"model = {p['model']!r}: must be one of {', '.join(MODELS)}")
