@@ -133,6 +133,7 @@ CMD_VEL_DEPTH = 2          # DBW1 ulc_node: cmd_vel and cmd_vel_stamped, depth 2
 DIAGNOSTICS_PERIOD_S = 1.0
 MAX_BATCH_S = 0.025  # sim mode: simulated time stepped at most between two publications [s]
 MAX_CATCH_UP_S = 1.0  # realtime: steps owed caught up in one tick; more are skipped [s]
+GRAPH_WATCH_PERIOD_S = 1.0  # the watch for a second publisher on a command topic or dbw_enabled (wall time) [s]
 CLOCK_CHECK_PERIOD_S = 2.0  # a /clock owner looks for other /clock publishers this often (wall time) [s]
 LOCKSTEP_ACK_TIMEOUT_S = 2.0  # lockstep: longest wait per ~/step call for subscribers' acknowledgements [s]
 LISTENER_CHECK_PUBLICATIONS = 12  # publications between two looks at each topic's subscribers (10 Hz at 120 Hz)
@@ -266,6 +267,16 @@ def _invalid(name: str, value: object) -> str:
     elif limits and not limits[0] <= value <= limits[1]:
         return f"must be within {limits[0]}..{limits[1]}"
     return ""
+
+
+#: Subscriptions the graph watch looks at: the command topics of every interface.
+COMMAND_TOPIC_ENDINGS = ("/cmd", "_cmd", "/cmd_vel", "/cmd_vel_stamped")
+
+
+def _node_name(info) -> str:
+    """``/namespace/name`` of an endpoint's node (``TopicEndpointInfo``)."""
+    ns = info.node_namespace.rstrip("/")
+    return f"{ns}/{info.node_name}"
 
 
 def _period_steps(period_s: float, dt_s: float) -> int:
@@ -550,6 +561,8 @@ class SimNode(Node):
                            else None)
         self._clock_checked_s = time.monotonic()   # _check_clock_alone: last look at /clock's publishers
         self._clock_shared = False
+        self._graph_checked_s = -math.inf     # _watch_graph: last look, and what it found
+        self._shared: dict = {}
         if p["time_mode"] == "sim" and not p["clock_owner"] and self._member is None:
             self.create_subscription(Clock, "/clock", self._on_clock, 10)
         self.create_service(Trigger, "~/reset", self._on_reset)
@@ -862,6 +875,39 @@ class SimNode(Node):
                 f"one publisher per domain (clock_owner:=false on every vehicle but one; README, Time)")
         self._clock_shared = others > 0
 
+    def _watch_graph(self) -> None:
+        """Every GRAPH_WATCH_PERIOD_S of wall time: which command topics have more than one publisher
+        (the last message wins, as on the CAN bus; a stand-in can tell) and whether another node
+        publishes this node's ``dbw_enabled`` (a second DBW node on this namespace: the reports of both
+        interleave). A change is logged (WARN naming the publishers; INFO when it clears) and the state
+        goes to ``/diagnostics`` (msg_adapters.diagnostics.publishers_status)."""
+        now = time.monotonic()
+        if now - self._graph_checked_s < GRAPH_WATCH_PERIOD_S:
+            return
+        self._graph_checked_s = now
+        shared = {}
+        for sub in self.subscriptions:
+            topic = sub.topic_name
+            if not topic.endswith(COMMAND_TOPIC_ENDINGS):
+                continue
+            names = sorted(_node_name(i) for i in self.get_publishers_info_by_topic(topic))
+            if len(names) > 1:
+                shared[topic] = names
+        enabled = self._pub_enabled.topic_name
+        names = sorted(_node_name(i) for i in self.get_publishers_info_by_topic(enabled))
+        if len(names) > 1:   # this node and another (of the same name when both are simulators)
+            shared[enabled] = names
+        if shared != self._shared:
+            for topic, names in shared.items():
+                if self._shared.get(topic) != names:
+                    why = ("another DBW node on this namespace: the reports of both interleave"
+                           if topic == enabled else "the last message wins, as on the CAN bus")
+                    self.get_logger().warning(f"{len(names)} publishers on {topic} ({', '.join(names)}): {why}")
+            for topic in self._shared:
+                if topic not in shared:
+                    self.get_logger().info(f"one publisher on {topic} again")
+            self._shared = shared
+
     def _publish(self, force: bool = False) -> None:
         sim = self.sim
         step = int(round(sim.time_s / sim.dt_s))
@@ -945,11 +991,12 @@ class SimNode(Node):
                 self.get_logger().error(arbiter.describe_event(event))
             else:
                 self.get_logger().info(arbiter.describe_event(event))
+        self._watch_graph()
         if events or step % self._diag_every == 0:
             # several vehicles on one /diagnostics: the hardware_id says whose status it is
             self._pub_diag.publish(interface_diagnostics(
-                arbiter, t, stamp, **({"hardware_id": f"acres_dbw_sim:{self.get_namespace()}"}
-                                      if self._member else {})))
+                arbiter, t, stamp, shared=self._shared,
+                **({"hardware_id": f"acres_dbw_sim:{self.get_namespace()}"} if self._member else {})))
 
     def _print_status(self) -> None:
         now = time.monotonic()
