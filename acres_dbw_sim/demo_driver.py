@@ -29,6 +29,7 @@ import sys
 import time
 
 from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
+from acres_dbw_sim.usage import demo_usage, print_usage, wants_help
 
 # Started as the program (demo_driver, acres-demo): a SIGINT or SIGTERM during the imports
 # below is kept for main() instead of ending in a KeyboardInterrupt traceback (as the node).
@@ -177,12 +178,14 @@ def main(argv: list[str] | None = None) -> int:
     The signals only raise a flag that the spin loop checks (as the simulator's node
     does), so a Ctrl-C never lands inside an rclpy call; a second one stops at once.
     """
+    args = argv if argv is not None else sys.argv
+    if wants_help(args):   # the usage, and nothing started
+        return print_usage(demo_usage(args[0] if args else "demo_driver"))
     stop = _STOP   # holds a signal that came during the imports
     code = None
     with stop_on_signals(stop):
         try:
-            rclpy.init(args=argv if argv is not None else sys.argv,
-                       signal_handler_options=SignalHandlerOptions.NO)
+            rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
             if stop:
                 rclpy.try_shutdown()
                 return 130

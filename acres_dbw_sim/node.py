@@ -56,6 +56,7 @@ import sys
 import time
 
 from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
+from acres_dbw_sim.usage import node_usage, print_usage, wants_help
 
 # Started as the node program (sim_node, acres-sim, python -m acres_dbw_sim.node): a SIGINT
 # or SIGTERM during the imports below is kept for main(). Imported as a library: untouched.
@@ -1226,12 +1227,14 @@ def main(argv: list[str] | None = None) -> int:
     the context is shut down after the last callback has returned, so no callback
     ever meets a shut-down context (issue 13 item 9).
     """
+    args = argv if argv is not None else sys.argv
+    if wants_help(args):   # the usage, and nothing started
+        return print_usage(node_usage(args[0] if args else "sim_node"))
     stop = _STOP   # holds a signal that came during the imports
     with stop_on_signals(stop):
         use_fast_discovery_profile()
         try:
-            rclpy.init(args=argv if argv is not None else sys.argv,
-                       signal_handler_options=SignalHandlerOptions.NO)
+            rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
             if stop:
                 rclpy.try_shutdown()
                 return 0
