@@ -350,6 +350,7 @@ class SimNode(Node):
         self._driver = DriverInput()
         self._create_interfaces()
         self._last_status = time.monotonic()
+        self._stdout_closed = False   # the status line stops when its reader has gone
         self._cpu_t0 = time.process_time()
         self._timer = None
         if member is not None:
@@ -793,8 +794,13 @@ class SimNode(Node):
     def _maybe_print_status(self) -> None:
         """The live status line when ``status_period_s`` has passed since the last one."""
         period_s = self._p["status_period_s"]
-        if period_s > 0.0 and time.monotonic() - self._last_status >= period_s:
-            self._print_status()
+        if period_s > 0.0 and time.monotonic() - self._last_status >= period_s and not self._stdout_closed:
+            try:
+                self._print_status()
+            except BrokenPipeError:   # nobody reads stdout any more (| head, a killed launch): go on silently
+                self._stdout_closed = True
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
 
     def _wheel_transforms(self, position: list, stamp) -> list:
         """The URDF's moving joints (steer knuckles, wheels, steering wheel) as transforms

@@ -7,6 +7,8 @@ import os
 import random
 import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -199,3 +201,22 @@ def test_a_thread_dump_inside_fast_dds_is_told_apart(tmp_path):
     assert not _hung_in_dds(dump(fake.spin_once))
     assert not _hung_in_dds(dump(faulthandler.dump_traceback))
     assert not _hung_in_dds("")
+
+
+def test_a_closed_stdout_does_not_end_the_node():
+    """`sim_node | head -1`, or a launch killed while the node goes on: the status line's reader is gone. The
+    node keeps simulating (it stops printing) and a Ctrl-C still ends it with exit 0."""
+    proc = subprocess.Popen([sys.executable, str(NODE_EXE), "--ros-args", "-p", "status_period_s:=0.2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+    STARTED_GROUPS.add(proc.pid)
+    try:
+        first = proc.stdout.readline()
+        assert b"t=" in first, first
+        proc.stdout.close()   # the reader goes away
+        assert wait_for(lambda: proc.poll() is not None, 2.0) is False, f"the node ended: exit {proc.returncode}"
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
