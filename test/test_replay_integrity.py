@@ -51,10 +51,12 @@ def _copy_bag(src: Path, dst: Path) -> Path:
 # ----------------------------------------------------------------------------- 1. the input is never touched
 
 
+@pytest.mark.parametrize("named", ["folder", "storage_file"])
 @pytest.mark.parametrize("where", ["parent", "bag", "inside", "symlink_to_parent"])
-def test_replay_never_removes_or_writes_into_its_input(drive, tmp_path, where, capsys):
+def test_replay_never_removes_or_writes_into_its_input(drive, tmp_path, where, named, capsys):
     """``--out`` the bag's parent (whose ``bag/`` output would be the input), the bag itself, a directory
-    inside it, or a link to the parent: refused with exit status 2, the input bag byte for byte intact."""
+    inside it, or a link to the parent: refused with exit status 2, the input bag byte for byte intact,
+    whether the bag is named by its folder or by its ``.mcap`` file (``bag/bag_0.mcap``)."""
     _sc, src = drive
     bag = _copy_bag(src, tmp_path / "DIR" / "bag")
     before = _snapshot(bag)
@@ -62,9 +64,10 @@ def test_replay_never_removes_or_writes_into_its_input(drive, tmp_path, where, c
            "symlink_to_parent": tmp_path / "link"}[where]
     if where == "symlink_to_parent":
         out.symlink_to(bag.parent, target_is_directory=True)
-    assert main([str(bag), "--out", str(out), "--no-plots", "-q"]) == 2
+    given = bag if named == "folder" else next(bag.glob("*.mcap"))
+    assert main([str(given), "--out", str(out), "--no-plots", "-q"]) == 2
     assert "input" in capsys.readouterr().err
-    assert bag.is_dir() and _snapshot(bag) == before
+    assert bag.is_dir() and _snapshot(bag) == before and not (bag / "sub").exists()
 
 
 def test_replay_of_a_replays_output_into_its_own_directory_is_refused(drive, tmp_path):
@@ -379,3 +382,12 @@ def test_a_jump_of_the_recorded_speed_is_reported_serious():
     _check_speed_jumps(reset, problems)
     (p,) = problems
     assert p.kind == "not_replayed" and p.serious and "t=1.000 s" in p.message and "8.00 to 0.00" in p.message
+
+
+def test_a_refused_parameter_leaves_no_output_folder(drive, tmp_path, capsys):
+    """A --param refused only when the run starts (the gear name) leaves no empty --out behind."""
+    _sc, src = drive
+    out = tmp_path / "new" / "out"
+    assert main([str(src), "--out", str(out), "--no-plots", "-q", "--param", "initial_gear=TOP"]) == 2
+    assert "initial_gear" in capsys.readouterr().err
+    assert not out.exists()

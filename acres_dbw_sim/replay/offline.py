@@ -780,7 +780,8 @@ def check_output_dir(bag: str | Path, out_dir: str | Path, names: tuple = OUTPUT
     Parameters
     ----------
     bag : str or Path
-        The input bag (directory or storage file).
+        The input bag (directory, or a storage file in it: then the directory is the bag; a storage
+        file without ``metadata.yaml`` beside it is a bag of its own).
     out_dir : str or Path
         The output directory (need not exist).
     names : tuple of str
@@ -794,6 +795,8 @@ def check_output_dir(bag: str | Path, out_dir: str | Path, names: tuple = OUTPUT
         replay; the message names the path.
     """
     src = Path(bag).resolve()
+    if src.is_file() and (src.parent / "metadata.yaml").is_file():
+        src = src.parent   # the storage file of a bag folder (drive_01/drive_01.mcap) names the folder
     out = Path(out_dir).resolve()
     if out == src or src in out.parents:
         raise ReplayError(f"--out {out_dir}: that is the input bag or a directory inside it; a replay never "
@@ -876,22 +879,28 @@ def replay_bag(bag: str | Path, out_dir: str | Path, topic_map: TopicMap | None 
     check_output_dir(bag, out_dir, names)
     inp = load_replay(bag, tm, params, max_backjump_s)
     out = Path(out_dir)
+    created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
-    check_output_dir(bag, out_dir, names)   # again: out_dir may have been created meanwhile
-    work = Path(tempfile.mkdtemp(prefix=".acres-replay-", suffix=".tmp", dir=out))
     t0 = time.perf_counter()
     try:
-        res = run_replay(inp, work / "bag" if write_bag else None, output_every, speed, storage, tm)
-        res.wall_s = time.perf_counter() - t0
-        files = write_outputs(res.run, out, plots)
-        if write_bag:
-            final = out / "bag"
-            if final.exists():   # an earlier replay's output bag (checked above): swapped out, then removed
-                os.replace(final, work / "old_bag")
-            os.replace(work / "bag", final)
-            files.append(final)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        check_output_dir(bag, out_dir, names)   # again: out_dir may have been created meanwhile
+        work = Path(tempfile.mkdtemp(prefix=".acres-replay-", suffix=".tmp", dir=out))
+        try:
+            res = run_replay(inp, work / "bag" if write_bag else None, output_every, speed, storage, tm)
+            res.wall_s = time.perf_counter() - t0
+            files = write_outputs(res.run, out, plots)
+            if write_bag:
+                final = out / "bag"
+                if final.exists():   # an earlier replay's output bag (checked above): swapped out, then removed
+                    os.replace(final, work / "old_bag")
+                os.replace(work / "bag", final)
+                files.append(final)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    except BaseException:   # a refused parameter, Ctrl-C: a folder this call made and left empty goes
+        if created and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+        raise
     if plots and res.comparison:
         from .compare import plot_overlay
         plot_overlay(res, out / "overlay.png")
