@@ -376,10 +376,13 @@ class SimNode(Node):
                     clock_ns=lambda: stamp_ns(self._epoch_s + self.sim.time_s))
             except BagError as err:
                 raise StartupError(f"parameter 'record_bag': {err}") from err
+        level = "" if p["model"] == "full" else f" ({p['model']} model level)"
         self.get_logger().info(
-            f"simulating a {'Case IH Maxxum 150' if p['vehicle'] == 'maxxum150' else 'Polaris Ranger'} "
+            f"simulating a {'Case IH Maxxum 150' if p['vehicle'] == 'maxxum150' else 'Polaris Ranger'}{level} "
             f"at {p['step_hz']:g} Hz, time_mode={p['time_mode']}, "
-            f"reports={p['report_rates']}")
+            f"reports={p['report_rates']}, interfaces={','.join(p['interfaces'])}, "
+            f"namespace={self.get_namespace()}, ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID', '0 (unset)')}"
+            + (f", recording to {p['record_bag']}" if p["record_bag"] else ""))
 
     # ------------------------------------------------------------------ parameters
     def _read_parameters(self) -> dict:
@@ -1269,6 +1272,8 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 if getattr(node, "_recorder", None) is not None:
                     node._recorder.close()
+                    node.get_logger().info(f"bag closed: {node._p['record_bag']} "
+                                           f"({node._recorder.message_count} messages)")
                 executor.shutdown()
                 if isinstance(node, FleetNode):
                     node.destroy_vehicles()

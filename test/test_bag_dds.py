@@ -5,6 +5,7 @@ real time within a physics step's worth of speed). Skipped until the node declar
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 from pathlib import Path
@@ -19,7 +20,7 @@ from std_srvs.srv import Trigger
 
 import ds_dbw_msgs.msg as dbw_msgs
 from acres_dbw_sim.replay import replay_bag
-from helpers.dds import call_service, matched, spin_for
+from helpers.dds import call_service, matched, spin_for, wait_for
 from helpers.bags import assert_rosbags_reads_every_topic, assert_same_outputs
 
 pytestmark = pytest.mark.dds
@@ -105,6 +106,9 @@ def test_realtime_recording_closed_by_sigterm_replays_within_a_step(ros_process,
         rclpy.try_shutdown()
     os.killpg(proc.proc.pid, signal.SIGTERM)
     _wait_closed(bag, proc)
+    assert f"recording to {bag}" in proc.output()
+    assert wait_for(lambda: re.search(rf"bag closed: {re.escape(str(bag))} \(\d+ messages\)", proc.output()), 10.0), \
+        proc.output()
     res = replay_bag(bag, tmp_path / "out", plots=False)
     assert res.input.epoch_s > 1e9   # real-time stamps
     # the vehicle moved (about 2 m/s; less when a loaded machine delays the client's stream)

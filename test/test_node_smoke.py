@@ -39,6 +39,9 @@ def test_node_publishes_dbw_enabled_on_vehicle(ros_process):
         ok = wait_for(lambda: len(got) >= 3, 10.0, spin=spin)
         assert ok, f"no /vehicle/dbw_enabled; node output:\n{proc.output()}"
         assert got[0].data is False
+        # one start line names what runs and where (vehicle, level, time, interfaces, namespace, domain)
+        assert (f"simulating a Polaris Ranger at 120 Hz, time_mode=realtime, reports=mission, interfaces=ds_dbw, "
+                f"namespace=/vehicle, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}") in proc.output()
         # The node's name reaches the graph in its own discovery message, which may come after
         # the first samples (shown as _NODE_NAME_UNKNOWN_ until then).
         def names():
