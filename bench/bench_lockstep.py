@@ -63,6 +63,15 @@ def _step(node, client) -> None:
         raise RuntimeError("no answer to ~/step")
 
 
+def _drive(node, client, sim_s: float) -> tuple[int, float]:
+    """Step ``sim_s`` of simulated time as fast as the answers come: (calls, wall time of the loop [s])."""
+    calls = int(round(sim_s * STEP_HZ / STEPS_PER_CALL))
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        _step(node, client)
+    return calls, time.perf_counter() - t0
+
+
 def delivery(sim_s: float, slow_ms: float) -> bool:
     """The slow-client run; True when nothing was lost."""
     import rclpy
@@ -92,11 +101,7 @@ def delivery(sim_s: float, slow_ms: float) -> bool:
                 node.create_subscription(TFMessage, "/tf", take("tf", lambda m: m.transforms[0].header.stamp), qos)]
         client = node.create_client(Trigger, "/vehicle/dbw_node/step")
         _wait_matched(node, subs, client)
-        calls = int(round(sim_s * STEP_HZ / STEPS_PER_CALL))
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            _step(node, client)
-        loop_s = time.perf_counter() - t0
+        calls, loop_s = _drive(node, client, sim_s)
         end = time.monotonic() + 30.0
         want = calls * STEPS_PER_CALL
         while time.monotonic() < end and any(len(v) < want for v in got.values()):
@@ -144,11 +149,7 @@ def speed(sim_s: float) -> None:
             subs.append(node.create_subscription(msg_type, topic, lambda _m: count.__setitem__(0, count[0] + 1),
                                                  qos))
         _wait_matched(node, subs, client)
-        calls = int(round(sim_s * STEP_HZ / STEPS_PER_CALL))
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            _step(node, client)
-        loop_s = time.perf_counter() - t0
+        calls, loop_s = _drive(node, client, sim_s)
         print(f"speed: a subscriber on each of {len(subs)} topics, {sim_s:g} s simulated in {loop_s:.2f} s: "
               f"{sim_s / loop_s:.1f}x real time ({count[0]} messages taken)", flush=True)
     finally:
