@@ -45,7 +45,9 @@ class UlcDrive(Node):
         self.create_subscription(Bool, "/vehicle/dbw_enabled", self.on_enabled, 1)
         self.create_subscription(GearReport, "/vehicle/gear/report", self.on_gear, 1)
         self.create_subscription(UlcReport, "/vehicle/ulc/report", self.on_ulc, 1)
+        # enabled: None while not known (after a disable, until a report says so)
         self.enabled, self.gear, self.reject, self.speed_mps = False, Gear.NONE, 0, 0.0
+        self.disengaging = False   # set by disengage(): the phases no longer tick
         # The first phase starts at the first tick: with use_sim_time the clock reads 0 until
         # the first /clock message, and the node's clock may be far past 0 by then.
         self.phase, self.t_phase, self.t_shift, self.result = "engage", None, 0.0, None
@@ -87,7 +89,7 @@ class UlcDrive(Node):
                                     limit_accel=0.0, limit_decel=0.0))
 
     def tick(self) -> None:
-        if self.result is not None:
+        if self.result is not None or self.disengaging:
             return
         if self.t_phase is None:
             self.t_phase = self.now_s()
@@ -123,13 +125,16 @@ class UlcDrive(Node):
         """Send ``disable`` every 0.1 s until ``dbw_enabled`` reads false (True), at most
         ``timeout_s`` of wall time: a client that leaves should not leave the DBW engaged."""
         end = time.monotonic() + timeout_s
-        self.enabled = True   # judged only by a report that comes after the disable
+        # Judged only by a report that comes after the disable (None until one does); the timer,
+        # which still fires in the spin below, does nothing from now on (no command after a disable).
+        self.disengaging = True
+        self.enabled = None
         while time.monotonic() < end:
             self.disable.publish(Empty())
             resend = min(time.monotonic() + 0.1, end)
             while time.monotonic() < resend:
                 rclpy.spin_once(self, timeout_sec=0.02)
-                if not self.enabled:
+                if self.enabled is False:
                     return True
         return False
 

@@ -211,22 +211,43 @@ def test_demo_stopped_with_ctrl_c_exits_130_and_leaves_the_dbw_disabled(ros_proc
         rclpy.try_shutdown()
 
 
-def test_the_demo_does_not_drive_on_while_it_disengages():
-    """``DemoDriver.disengage`` spins its node to wait for ``dbw_enabled`` false; the figure-eight's
-    timer fires in that spin and must do nothing. (It once read the wait's own 'not known yet' as
-    enabled and logged engage -> accelerate after a Ctrl-C that came before any DBW answered, in
-    CI on 2 December.) No DBW runs in this test's domain: nothing answers the disable."""
-    from acres_dbw_sim.demo_driver import DemoDriver
+def _example_client():
+    """``examples/ulc_drive.py``'s client (the example stays a file to copy, not a module of the package)."""
+    import importlib.util
+    path = Path(__file__).resolve().parents[1] / "examples" / "ulc_drive.py"
+    spec = importlib.util.spec_from_file_location("ulc_drive_example", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.UlcDrive()
 
+
+def _demo_client():
+    from acres_dbw_sim.demo_driver import DemoDriver
+    return DemoDriver()
+
+
+@pytest.mark.parametrize("make, published", [
+    (_demo_client, ("pub_ulc", "pub_steer", "pub_enable")), (_example_client, ("ulc_cmd", "gear_cmd", "enable"))],
+    ids=["demo_driver", "examples/ulc_drive.py"])
+def test_a_client_does_not_drive_on_while_it_disengages(make, published):
+    """``disengage`` spins the client to wait for ``dbw_enabled`` false; its timer fires in that spin and
+    must do nothing: no phase advances and no command but ``disable`` is sent, also on a Ctrl-C before
+    the DBW ever answered. (Both once read the wait's own 'not known yet' as enabled and logged
+    'engage done', then sent a shift and ULC commands during the disable.) No DBW runs in this test's
+    domain: nothing answers the disable."""
     rclpy.init()
-    demo = DemoDriver()
+    client = make()
     try:
-        rclpy.spin_once(demo, timeout_sec=0.05)
-        assert demo.phase == "engage" and demo.dbw_enabled is False
-        assert demo.disengage(0.3) is False   # nobody answered
-        assert demo.phase == "engage", demo.phase   # 15 ticks fell in the wait and did nothing
+        rclpy.spin_once(client, timeout_sec=0.05)
+        sent = []
+        for name in published:
+            pub = getattr(client, name)
+            pub.publish = lambda msg, _n=name: sent.append(_n)
+        assert client.disengage(0.3) is False   # nobody answered
+        assert client.phase == "engage", client.phase   # 15 ticks fell in the wait and did nothing
+        assert sent == [], sent
     finally:
-        demo.destroy_node()
+        client.destroy_node()
         rclpy.try_shutdown()
 
 
