@@ -29,7 +29,7 @@ import sys
 import time
 
 from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
-from acres_dbw_sim.usage import demo_usage, print_usage, wants_help
+from acres_dbw_sim.usage import demo_usage, print_usage, waiting_text, wants_help
 
 # Started as the program (demo_driver, acres-demo): a SIGINT or SIGTERM during the imports
 # below is kept for main() instead of ending in a KeyboardInterrupt traceback (as the node).
@@ -37,6 +37,7 @@ _STOP = stop_flag_for_imports(("demo_driver", "acres-demo", "demo_driver.py"))
 
 import rclpy  # noqa: E402
 from ds_dbw_msgs.msg import Gear, GearReport, SteeringCmd, UlcCmd, UlcReport  # noqa: E402
+from rclpy.clock import Clock as RosClock, ClockType  # noqa: E402
 from rclpy.executors import ExternalShutdownException  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.signals import SignalHandlerOptions  # noqa: E402
@@ -44,6 +45,7 @@ from sensor_msgs.msg import Imu  # noqa: E402
 from std_msgs.msg import Bool, Empty  # noqa: E402
 
 COMMAND_PERIOD_S = 0.02  # 50 Hz, as Dataspeed's joystick demo
+WAIT_NOTICE_S = 5.0     # while no dbw_enabled has come, say so this often (wall time) [s]
 DISABLE_CONFIRM_S = 2.0  # wall time from the first disable to dbw_enabled false, at most [s]
 
 
@@ -80,12 +82,24 @@ class DemoDriver(Node):
         self.done: int | None = None
         self.disengaging = False   # set by disengage(): the figure-eight no longer ticks
         self.create_timer(COMMAND_PERIOD_S, self._tick)
+        # Silence is the likeliest first-run failure (no simulator in this DDS domain): say what is awaited.
+        self._heard = False
+        self._started = time.monotonic()
+        self.create_timer(WAIT_NOTICE_S, self._say_waiting, clock=RosClock(clock_type=ClockType.STEADY_TIME))
+        self._t0_s: float | None = None   # ROS time of the first tick: the log's times count from it
 
     def _now(self) -> float:
         return self.get_clock().now().nanoseconds * 1e-9
 
     def _on_enabled(self, msg: Bool) -> None:
         self.dbw_enabled = msg.data
+        self._heard = True
+
+    def _say_waiting(self) -> None:
+        """Every WAIT_NOTICE_S of wall time while no ``dbw_enabled`` has come: what is awaited, and where."""
+        if not self._heard and not self.disengaging:
+            self.get_logger().warning(waiting_text(self.pub_enable.topic_name.replace("enable", "dbw_enabled"),
+                                                   time.monotonic() - self._started))
 
     def _on_gear(self, msg: GearReport) -> None:
         self.gear = msg.gear.value
@@ -101,7 +115,7 @@ class DemoDriver(Node):
         self._last_imu_t, self.yaw_rate_rad_s = t, w
 
     def _enter(self, phase: str) -> None:
-        self.get_logger().info(f"{self.phase} -> {phase} at t={self._now():.3f} s "
+        self.get_logger().info(f"{self.phase} -> {phase} at t={self._now() - (self._t0_s or 0.0):.3f} s "
                                f"(heading {math.degrees(self.heading_rad):.0f} deg)")
         self.phase, self.phase_start_s = phase, self._now()
 
@@ -116,7 +130,7 @@ class DemoDriver(Node):
         if self.done is not None or self.disengaging:
             return
         if self.phase_start_s is None:
-            self.phase_start_s = self._now()
+            self.phase_start_s = self._t0_s = self._now()
         if self._now() - self.phase_start_s > self.timeout_s:
             self.get_logger().error(f"phase '{self.phase}' timed out")
             self.done = 1

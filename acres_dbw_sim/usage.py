@@ -10,7 +10,7 @@ import textwrap
 
 from .interface import PARAMETERS
 
-__all__ = ["wants_help", "node_usage", "demo_usage", "print_usage"]
+__all__ = ["wants_help", "node_usage", "demo_usage", "print_usage", "waiting_text"]
 
 TOOLS = ("acres-scenario (headless scenarios), acres-replay (bags), acres-sweep (parameter sweeps), "
          "acres-calibrate (fit parameters to a bag), acres-demo (the demo client); each takes --help")
@@ -61,3 +61,13 @@ def print_usage(text: str) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())   # Python's flush at exit must not fail again
     return 0
+
+
+def waiting_text(topic: str, waited_s: float) -> str:
+    """What a client says while no simulator answers on ``topic``: the DDS domain and discovery range it
+    looks in (the likeliest mistake is another ``ROS_DOMAIN_ID``) and what to start."""
+    domain = os.environ.get("ROS_DOMAIN_ID", "") or "0 (unset)"
+    reach = os.environ.get("ROS_AUTOMATIC_DISCOVERY_RANGE", "") or "SUBNET (unset)"
+    return (f"no message on {topic} after {waited_s:.0f} s: waiting for a simulator in ROS_DOMAIN_ID={domain}, "
+            f"discovery range {reach}; start one there (make run, or sim_node) or give this client the "
+            f"simulator's ROS_DOMAIN_ID")

@@ -11,12 +11,14 @@ however it ends, it sends ``disable`` until ``dbw_enabled`` reads false (at most
 """
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import time
 
 import rclpy
 from ds_dbw_msgs.msg import Gear, GearCmd, GearReport, UlcCmd, UlcReport
+from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 from std_msgs.msg import Bool, Empty
@@ -52,12 +54,24 @@ class UlcDrive(Node):
         # the first /clock message, and the node's clock may be far past 0 by then.
         self.phase, self.t_phase, self.t_shift, self.result = "engage", None, 0.0, None
         self.create_timer(PERIOD_S, self.tick)
+        # No simulator in this DDS domain is the likeliest first-run mistake: say what is awaited.
+        self.heard, self.started = False, time.monotonic()
+        self.create_timer(5.0, self.say_waiting, clock=Clock(clock_type=ClockType.STEADY_TIME))
 
     def now_s(self) -> float:
         return self.get_clock().now().nanoseconds * 1e-9
 
     def on_enabled(self, msg: Bool) -> None:
-        self.enabled = msg.data
+        self.enabled, self.heard = msg.data, True
+
+    def say_waiting(self) -> None:
+        if not self.heard and not self.disengaging:
+            domain = os.environ.get("ROS_DOMAIN_ID", "") or "0 (unset)"
+            reach = os.environ.get("ROS_AUTOMATIC_DISCOVERY_RANGE", "") or "SUBNET (unset)"
+            self.get_logger().warning(
+                f"no message on /vehicle/dbw_enabled after {time.monotonic() - self.started:.0f} s: waiting for a "
+                f"simulator in ROS_DOMAIN_ID={domain}, discovery range {reach}; start one there (make run, or "
+                f"sim_node) or give this client the simulator's ROS_DOMAIN_ID")
 
     def on_gear(self, msg: GearReport) -> None:
         self.gear, self.reject = msg.gear.value, msg.reject.value

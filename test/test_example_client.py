@@ -6,6 +6,7 @@ README's stand-in for `ros2 topic echo`, reads the gear report: PARK.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ from helpers.dds import wait_for
 pytestmark = pytest.mark.dds
 
 ROOT = Path(__file__).resolve().parents[1]
-NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
+LIB = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim"
+NODE_EXE = LIB / "sim_node"
 
 
 def _wait_exit(proc, timeout_s: float) -> int | None:
@@ -59,3 +61,15 @@ def test_client_engages_drives_10_mps_stops_and_parks(ros_process):
     assert _wait_exit(watch, 60.0) == 0, watch.output()
     assert watch.output().strip().splitlines()[-1] == str(Gear.PARK), watch.output()
     assert node.alive(), node.output()
+
+
+@pytest.mark.parametrize("argv", [["examples/ulc_drive.py"], ["demo_driver"]], ids=["example", "demo"])
+def test_a_client_without_a_simulator_says_what_it_waits_for(ros_process, argv):
+    """No simulator in the domain (the likeliest first-run mistake): within a few seconds the client
+    names what it waits for, the domain and the discovery range; Ctrl-C still ends it cleanly."""
+    root = Path(__file__).resolve().parents[1]
+    exe = root / argv[0] if argv[0].endswith(".py") else LIB / argv[0]
+    proc = ros_process([str(exe)], name="lonely_client")
+    want = f"waiting for a simulator in ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}, discovery range LOCALHOST"
+    assert wait_for(lambda: want in proc.output() or not proc.alive(), 20.0), proc.output()
+    assert proc.stop() in (0, 130), proc.output()
