@@ -10,7 +10,7 @@ import textwrap
 
 from .interface import PARAMETERS
 
-__all__ = ["wants_help", "node_usage", "demo_usage", "print_usage", "waiting_text"]
+__all__ = ["wants_help", "node_usage", "demo_usage", "print_usage", "waiting_text", "pipe_safe"]
 
 TOOLS = ("acres-scenario (headless scenarios), acres-replay (bags), acres-sweep (parameter sweeps), "
          "acres-calibrate (fit parameters to a bag), acres-demo (the demo client); each takes --help")
@@ -71,3 +71,21 @@ def waiting_text(topic: str, waited_s: float) -> str:
     return (f"no message on {topic} after {waited_s:.0f} s: waiting for a simulator in ROS_DOMAIN_ID={domain}, "
             f"discovery range {reach}; start one there (make run, or sim_node) or give this client the "
             f"simulator's ROS_DOMAIN_ID")
+
+
+def pipe_safe(main):
+    """Decorate a command-line ``main``: a reader that closes stdout early (``acres-scenario --columns |
+    head``) ends the program quietly with status 0 instead of a ``BrokenPipeError`` traceback. Whatever
+    the program was writing to stdout then is lost, as with any Unix tool in such a pipe."""
+    import functools
+    import sys
+
+    @functools.wraps(main)
+    def wrapped(*args, **kwargs):
+        try:
+            return main(*args, **kwargs)
+        except BrokenPipeError:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())   # Python's flush at exit must not fail again
+            return 0
+    return wrapped

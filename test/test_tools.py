@@ -69,3 +69,15 @@ def test_default_output_folders_are_ignored_by_git():
     for d in (scenario_cli.DEFAULT_OUT, replay_cli.DEFAULT_OUT, sweep_cli.DEFAULT_OUT, calibrate_cli.DEFAULT_OUT):
         r = subprocess.run(["git", "check-ignore", "-q", f"{d}/x/summary.json"], cwd=ROOT)
         assert r.returncode == 0, f"{d}/ is not in .gitignore"
+
+
+@pytest.mark.parametrize("cmd", ["acres-scenario --columns", "acres-sweep --check sweeps/braking_uncertainty.yaml",
+                                 "acres-scenario --help", "acres-replay --help", "acres-calibrate --help",
+                                 "acres-sweep --help"])
+def test_a_reader_that_closes_the_pipe_gets_no_traceback(cmd):
+    """`TOOL ... | head -1`: the tool ends quietly (exit 0) when its reader stops reading (here a reader
+    that has gone before the tool writes: `| true`)."""
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(f"set -o pipefail; {cmd} | true", shell=True, executable="/bin/bash", cwd=root,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr, out.stderr

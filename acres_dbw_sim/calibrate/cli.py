@@ -15,6 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..usage import pipe_safe
 from ..replay.cli import _params
 from ..replay.reader import BagReadError
 from ..replay.topics import TopicMap, TopicMapError
@@ -61,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 @sigterm_interrupts
+@pipe_safe
 def main(argv: list | None = None) -> int:
     """Entry point of ``acres-calibrate``; returns the exit status."""
     args = _parser().parse_args(argv)

@@ -22,6 +22,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..usage import pipe_safe
 from ..stop_signals import sigterm_interrupts
 from .reader import BagReadError, exit_status
 from .topics import NODE_DEFAULTS, TopicMap, TopicMapError
@@ -138,6 +139,7 @@ def _quiet_stdout() -> None:
 
 
 @sigterm_interrupts
+@pipe_safe
 def main(argv: list | None = None) -> int:
     """Entry point of ``acres-replay``; returns the exit status.
 

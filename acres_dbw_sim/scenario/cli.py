@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..usage import pipe_safe
 from ..stop_signals import sigterm_interrupts
 from .source import ScenarioError
 
@@ -274,6 +275,7 @@ def _batch(files: list, out_root: Path, sets: list, plots: bool, jobs: int, quie
 
 
 @sigterm_interrupts
+@pipe_safe
 def main(argv: list | None = None) -> int:
     """Entry point of ``acres-scenario``; returns the exit status."""
     args = _parser().parse_args(argv)

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..usage import pipe_safe
 from ..scenario.source import ScenarioError
 from ..stop_signals import sigterm_interrupts
 from .design import make_samples
@@ -227,6 +228,7 @@ def _report(sweep: Sweep, res: SweepOutcome) -> str:
 
 
 @sigterm_interrupts
+@pipe_safe
 def main(argv: list | None = None) -> int:
     """Entry point of ``acres-sweep``; returns the exit status."""
     args = _parser().parse_args(argv)
