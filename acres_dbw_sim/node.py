@@ -79,6 +79,7 @@ except ImportError:  # rclpy before Jazzy
     EventsExecutor = None
 from dataclasses import dataclass
 
+from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 from rclpy.parameter import Parameter
@@ -376,6 +377,9 @@ class SimNode(Node):
                     clock_ns=lambda: stamp_ns(self._epoch_s + self.sim.time_s))
             except BagError as err:
                 raise StartupError(f"parameter 'record_bag': {err}") from err
+        if p["time_mode"] != "sim" and p["rate_factor"] != PARAMETERS["rate_factor"][0]:
+            self.get_logger().warning(f"rate_factor {p['rate_factor']:g} has no effect in time_mode "
+                                      f"{p['time_mode']} (sim mode only)")
         level = "" if p["model"] == "full" else f" ({p['model']} model level)"
         self.get_logger().info(
             f"simulating a {'Case IH Maxxum 150' if p['vehicle'] == 'maxxum150' else 'Polaris Ranger'}{level} "
@@ -390,7 +394,11 @@ class SimNode(Node):
         overrides = getattr(self, "_parameter_overrides", {})  # rclpy keeps them here only
         unknown = sorted(n for n in overrides if n not in known)
         if unknown:
-            raise StartupError(f"unknown parameter(s) {unknown}; known: {sorted(PARAMETERS)}")
+            import difflib
+            hints = [f"'{n}' (did you mean '{close[0]}'?)" if (close := difflib.get_close_matches(n, known, 1))
+                     else f"'{n}'" for n in unknown]
+            raise StartupError(f"unknown parameter(s) {', '.join(hints)}; known: {sorted(PARAMETERS)} "
+                               f"(sim_node --help)")
         for name, prm in list(overrides.items()):   # declare_parameter checks the type first
             if name in PARAMETERS:
                 overrides[name] = _as_declared(prm)
@@ -453,6 +461,10 @@ class SimNode(Node):
                 if why:
                     return SetParametersResult(successful=False,
                                                reason=f"{prm.name} = {prm.value!r}: {why}")
+                if prm.name == "rate_factor" and self._p["time_mode"] != "sim":
+                    return SetParametersResult(successful=False, reason=(
+                        f"rate_factor: applies in time_mode sim only (this node runs in {self._p['time_mode']}, "
+                        f"set at start-up)"))
                 if prm.name in TRACTOR_PARAMETERS and self._p["vehicle"] != "maxxum150":
                     return SetParametersResult(successful=False, reason=(
                         f"{prm.name}: only for vehicle 'maxxum150' (this node simulates a Polaris Ranger)"))
@@ -1243,7 +1255,12 @@ def main(argv: list[str] | None = None) -> int:
     with stop_on_signals(stop):
         use_fast_discovery_profile()
         try:
-            rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+            try:
+                rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+            except _rclpy.RCLError as err:   # a bad --ros-args (a params file that does not open, a typo)
+                why = str(err).split(", at /")[0]
+                print(f"sim_node: error: the ROS arguments: {why}", file=sys.stderr, flush=True)
+                return 2
             if stop:
                 rclpy.try_shutdown()
                 return 0

@@ -107,9 +107,11 @@ def test_integers_and_gear_names_from_the_command_line_and_runtime_changes(ros_p
     assert params.get("use_sim_time")[0] is False
     assert params.get("rate_factor")[0] == 10.0
 
-    # Accepted and applied: an integer for a double, and the report rates.
-    assert params.set("rate_factor", 2).successful
-    assert params.get("rate_factor") == (2.0, ParameterType.PARAMETER_DOUBLE)
+    # Accepted and applied: an integer for a double, and the report rates; rate_factor paces sim mode only
+    assert params.set("status_period_s", 2).successful
+    assert params.get("status_period_s") == (2.0, ParameterType.PARAMETER_DOUBLE)
+    result = params.set("rate_factor", 2.0)
+    assert not result.successful and "time_mode sim only" in result.reason, result.reason
 
     def rate(seconds=1.0):
         gear_reports.clear()
@@ -154,3 +156,24 @@ def test_gear_names_survive_ros_yaml(gear, accepted):
     named = "drive_mode" if accepted else "initial_gear"
     assert f"parameter '{named}'" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_rate_factor_outside_sim_mode_is_warned_about_and_refused_at_run_time(ros_process, client_node):
+    """rate_factor paces sim mode only: given at start-up to a realtime node it is warned about, and a
+    run-time change is refused with the reason (it was accepted and did nothing)."""
+    proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "rate_factor:=4.0"], name="sim_node")
+    c = ParamClient(client_node, "vehicle")
+    c.ready(proc)
+    assert "rate_factor 4 has no effect in time_mode realtime (sim mode only)" in proc.output()
+    res = c.set("rate_factor", 2.0)
+    assert not res.successful and "time_mode sim only" in res.reason, res.reason
+
+
+@pytest.mark.parametrize("args, words", [
+    (["-p", "stepp_hz:=100.0"], "'stepp_hz' (did you mean 'step_hz'?)"),
+    (["--params-file", "/no/such/params.yaml"], "the ROS arguments: failed to initialize rcl: Couldn't parse params"),
+])
+def test_a_mistyped_parameter_or_a_missing_params_file_is_one_error_line(args, words):
+    proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", *args], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
