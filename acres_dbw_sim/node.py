@@ -726,7 +726,12 @@ class SimNode(Node):
 
     def _on_reset(self, _req, res):
         self._reset(*self._initial)
-        res.success, res.message = True, "reset to the initial pose"
+        x, y, yaw, v, gear, mode = self._initial
+        res.success = True
+        res.message = (f"reset to x={x:g} m, y={y:g} m, yaw={yaw:g} rad, {v:g} m/s, gear {Gear(gear).name}: "
+                       f"the DBW is at power-on (disengaged, steering calibration and odometer restarted; the "
+                       f"real vehicle has no reset); time goes on")
+        self.get_logger().info(res.message)
         return res
 
     def _on_initialpose(self, msg: PoseWithCovarianceStamped) -> None:
@@ -737,6 +742,8 @@ class SimNode(Node):
             self.get_logger().warning("/initialpose with a non-finite pose ignored")
             return
         self._reset(x, y, yaw, 0.0, self._initial[4], self._initial[5])
+        self.get_logger().info(f"/initialpose: reset to x={x:g} m, y={y:g} m, yaw={yaw:g} rad at rest; the DBW is at "
+                               f"power-on (disengaged)")
 
     def _on_fault(self, name: str, req, res):
         self.sim.set_fault(name, req.data)

@@ -165,3 +165,26 @@ def test_the_stall_warning_says_how_far_behind_and_what_was_skipped():
         node.destroy_node()
     finally:
         rclpy.try_shutdown()
+
+
+def test_a_reset_says_what_it_does_to_the_dbw():
+    """~/reset puts the DBW at power-on (the real vehicle has no reset): engaged before, disengaged after,
+    and the response and the log say so."""
+    from std_srvs.srv import Trigger
+
+    from acres_dbw_sim.dbw.commands import ENABLE
+    from acres_dbw_sim.node import SimNode
+
+    rclpy.init()
+    try:
+        node = SimNode()
+        node.sim.submit(ENABLE)
+        node.sim.step()
+        assert node.sim.dbw_enabled
+        reset = next(s for s in node.services if s.srv_name == "~/reset")
+        res = reset.callback(Trigger.Request(), Trigger.Response())
+        assert res.success and "DBW is at power-on (disengaged" in res.message
+        assert not node.sim.dbw_enabled
+        node.destroy_node()
+    finally:
+        rclpy.try_shutdown()
