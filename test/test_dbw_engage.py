@@ -249,3 +249,20 @@ def test_system_state_codes():
     t = run(dbw, veh, 0.0, 0.2, all_every(dbw))
     rep = dbw.reports(t).system_report
     assert rep.state == 2 and rep.enabled and rep.reason_not_ready == 0  # ACTIVE
+
+
+def test_a_disable_then_silence_logs_no_command_timeout_warning():
+    """A stack that disables and stops sending (the correct way to leave) gets no 'command timeout'
+    warnings (Dataspeed's driver warns only of a subsystem still enabled when it times out); a stack that
+    falls silent while enabled still does."""
+    for disable_first, warned in ((True, False), (False, True)):
+        dbw, veh = make(), FakeVehicle()
+        dbw.submit(ENABLE, 0.0)
+        run(dbw, veh, 0.0, 1.0, lambda k, t: dbw.submit(SteeringCmd(cmd=10.0, cmd_type=2, enable=True), t)
+            if k % 2 == 0 else None)
+        dbw.drain_log()
+        if disable_first:
+            dbw.submit(DISABLE, 1.0)
+        run(dbw, veh, 1.0, 1.0, lambda k, t: None)
+        log = [text for _level, text in dbw.drain_log()]
+        assert any("command timeout" in t for t in log) is warned, log

@@ -867,8 +867,10 @@ class DbwSystem:
                 continue
             if st.disengage == 4:
                 self.disengage_reason = base + 4
-                self._log(WARN, f"{_NAMES[k]} subsystem disengaged: no command for "
-                                f"{1000.0 * st.timeout_s:.0f} ms (command timeout)")
+                if self.dbw_enabled:   # after a disable the stack's commands stop by design: no warning then,
+                    # as Dataspeed's driver warns only of a subsystem still enabled when it times out
+                    self._log(WARN, f"{_NAMES[k]} subsystem disengaged: no command for "
+                                    f"{1000.0 * st.timeout_s:.0f} ms (command timeout)")
             elif st.disengage == 1 and self.dbw_enabled:
                 self.disengage_reason = base + 1
 
