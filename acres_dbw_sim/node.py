@@ -934,7 +934,7 @@ class SimNode(Node):
                     self.get_logger().warning(f"{len(names)} publishers on {topic} ({', '.join(names)}): {why}")
             for topic in self._shared:
                 if topic not in shared:
-                    self.get_logger().info(f"one publisher on {topic} again")
+                    self.get_logger().info(f"{topic} has a single publisher again (or none)")
             self._shared = shared
 
     def _publish(self, force: bool = False) -> None:
@@ -1264,8 +1264,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             try:
                 rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-            except _rclpy.RCLError as err:   # a bad --ros-args (a params file that does not open, a typo)
-                why = str(err).split(", at /")[0]
+            except (_rclpy.RCLError, _rclpy.UnknownROSArgsError) as err:   # a bad --ros-args (a params file
+                # that does not open, an unknown ROS argument)
+                why = (f"unknown ROS argument(s) {err} (the program's own options, --help, go before --ros-args)"
+                       if isinstance(err, _rclpy.UnknownROSArgsError) else str(err).split(", at /")[0])
                 print(f"sim_node: error: the ROS arguments: {why}", file=sys.stderr, flush=True)
                 return 2
             if stop:

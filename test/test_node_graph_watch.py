@@ -49,7 +49,7 @@ def test_two_publishers_on_a_command_topic_are_named_in_the_log_and_on_diagnosti
         values = {kv.key: kv.value for kv in _status(diags).values}
         assert values == {"/vehicle/steering/cmd": "/stack_a, /stack_b"}
         b.destroy_publisher(pub_b)
-        assert wait_for(lambda: "one publisher on /vehicle/steering/cmd again" in proc.output(), 10.0,
+        assert wait_for(lambda: "/vehicle/steering/cmd has a single publisher again" in proc.output(), 10.0,
                         spin=lambda: ex.spin_once(timeout_sec=0.05)), proc.output()
         ex.shutdown()
     finally:
