@@ -388,6 +388,16 @@ class SimNode(Node):
             f"namespace={self.get_namespace()}, ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID', '0 (unset)')}"
             + (f", recording to {p['record_bag']}" if p["record_bag"] else ""))
 
+    def create_publisher(self, msg_type, topic, qos_profile, **kwargs):
+        """``Node.create_publisher``; in ``lockstep`` a depth given as a number is raised to at least
+        ``lockstep_steps`` (as set at start-up): a writer keeps every message of a ~/step call until its
+        readers have acknowledged it (:func:`await_acknowledgements`), so a reader that takes them late
+        loses none. In the other modes the depths are the real driver's (2 for the DBW reports)."""
+        p = getattr(self, "_p", None)
+        if p is not None and p["time_mode"] == "lockstep" and isinstance(qos_profile, int):
+            qos_profile = max(qos_profile, p["lockstep_steps"])
+        return super().create_publisher(msg_type, topic, qos_profile, **kwargs)
+
     # ------------------------------------------------------------------ parameters
     def _read_parameters(self) -> dict:
         known = set(PARAMETERS) | {"use_sim_time"}
