@@ -55,8 +55,9 @@ $(STAMPS)/venv:
 	  exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { \
 	  echo "error: $(PYTHON) is not Python 3.11; the ROS 2 Kilted wheels need CPython 3.11 (set PYTHON=...)"; exit 1; }
-	rm -rf $(VENV)
-	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	@echo "bootstrap: creating the Python 3.11 venv in $(VENV) (then: ROS 2 wheels ~1 min, interface builds ~4 min, model kernels ~0.5 min on 2 cores)"
+	@rm -rf $(VENV)
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "error: could not create the venv: install the venv module (apt-get install python3.11-venv)"; exit 1; }
 	@mkdir -p $(STAMPS) && touch $@
 

@@ -58,3 +58,18 @@ def test_install_index_reports_a_missing_console_script(tmp_path):
     (tmp_path / "bin").mkdir()
     with pytest.raises(bootstrap.BootstrapError, match="sim_node"):
         bootstrap.install_index(tmp_path)
+
+
+def test_a_long_build_step_prints_its_progress(monkeypatch, tmp_path, capsys):
+    """The interface build is minutes of silence otherwise: a line every PROGRESS_PERIOD_S with the time so far
+    and the build's last percentage from its log; the exit status is the command's."""
+    monkeypatch.setattr(bootstrap, "PROGRESS_PERIOD_S", 0.3)
+    log = tmp_path / "build.log"
+    with log.open("w") as out:
+        rc = bootstrap._run_with_progress(
+            ["sh", "-c", "echo '[ 10%] Building C object'; sleep 0.5; echo '[ 55%] Linking'; sleep 0.6; exit 3"],
+            out, dict(__import__("os").environ), log, "ds_dbw_msgs")
+    assert rc == 3
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("bootstrap:   ds_dbw_msgs: sh -c")]
+    assert len(lines) >= 2 and "running for" in lines[0]
+    assert lines[-1].endswith("55 % built"), lines

@@ -152,10 +152,31 @@ def build_interfaces(prefix: Path, build_root: Path, jobs: int) -> None:
         print(f"bootstrap: building {pkg} (log: {log})", flush=True)
         with log.open("w") as out:
             for cmd in steps:
-                if subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env).returncode:
+                if _run_with_progress(cmd, out, env, log, pkg):
                     tail = "".join(log.read_text(errors="replace").splitlines(True)[-25:])
                     raise BootstrapError(f"building {pkg} failed at `{' '.join(cmd[:2])}`; "
                                          f"last lines of {log}:\n{tail}")
+
+
+#: A line of progress at least this often while an interface builds [s] (the build is silent otherwise).
+PROGRESS_PERIOD_S = 20.0
+
+
+def _run_with_progress(cmd: list[str], out, env: dict, log: Path, pkg: str) -> int:
+    """Run ``cmd`` with its output to ``out`` (the build log); every PROGRESS_PERIOD_S print how long it
+    has run and the build's last ``[ NN%]`` from the log. Returns the exit status."""
+    import re
+    import time
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+    while True:
+        try:
+            return proc.wait(timeout=PROGRESS_PERIOD_S)
+        except subprocess.TimeoutExpired:
+            out.flush()
+            done = re.findall(r"^\[\s*(\d+)%\]", log.read_text(errors="replace"), flags=re.M)
+            print(f"bootstrap:   {pkg}: {' '.join(cmd[:2])} running for {time.monotonic() - t0:.0f} s"
+                  + (f", {done[-1]} % built" if done else ""), flush=True)
 
 
 def _symlink(target: Path, link: Path) -> None:
