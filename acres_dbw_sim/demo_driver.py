@@ -115,7 +115,9 @@ class DemoDriver(Node):
         self._last_imu_t, self.yaw_rate_rad_s = t, w
 
     def _enter(self, phase: str) -> None:
-        self.get_logger().info(f"{self.phase} -> {phase} at t={self._now() - (self._t0_s or 0.0):.3f} s "
+        # the run's own time; on the simulator's clock (use_sim_time) also that clock, to match its stamps
+        clock = (f" (/clock {self._now():.3f} s)" if self.get_parameter("use_sim_time").value else "")
+        self.get_logger().info(f"{self.phase} -> {phase} at t={self._now() - (self._t0_s or 0.0):.3f} s{clock} "
                                f"(heading {math.degrees(self.heading_rad):.0f} deg)")
         self.phase, self.phase_start_s = phase, self._now()
 

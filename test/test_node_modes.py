@@ -151,8 +151,8 @@ def test_demo_drives_a_figure_eight_back_to_its_start(ros_process):
         spin_for(probe, 0.5)   # the odometry up to the demo's end, still on its way
         # The demo logs the (sim) time of each phase change: the figure starts with the
         # left turn and ends when the right turn is back at the starting heading.
-        t_start = float(re.search(r"-> left at t=([\d.]+)", out)[1])
-        t_end = float(re.search(r"-> stop at t=([\d.]+)", out)[1])
+        t_start = float(re.search(r"-> left at t=[\d.]+ s \(/clock ([\d.]+) s\)", out)[1])
+        t_end = float(re.search(r"-> stop at t=[\d.]+ s \(/clock ([\d.]+) s\)", out)[1])
 
         def pose_at(t):
             o = min(odoms, key=lambda o: abs(o.header.stamp.sec + 1e-9 * o.header.stamp.nanosec - t))
