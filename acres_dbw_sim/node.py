@@ -144,6 +144,7 @@ DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 #: Parameters every vehicle of one process must share (``vehicles``): one step loop
 #: and one /clock pace them all. Set at start-up only (``/**`` in a params file).
+FLEET_SPACING_M = 4.0   # 'vehicles': the distance between two vehicles along +y without initial_y_m [m]
 FLEET_WIDE = ("step_hz", "time_mode", "rate_factor", "lockstep_steps", "clock_owner")
 _NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
@@ -161,12 +162,15 @@ class FleetMember:
     of its frames (``car1/``), the topic of its RViz pose tool (``/car1/initialpose``)
     and whether it is the lead: the vehicle whose node publishes ``/clock`` (sim and
     lockstep modes, with ``clock_owner``) and whose pacing the step loop follows.
+    ``initial_y_m`` [m] is its ``initial_y_m`` when none is given for it: the vehicles
+    stand ``FLEET_SPACING_M`` apart along +y, as ``vehicles.launch.py`` places them.
     """
 
     namespace: str
     frame_prefix: str
     initialpose_topic: str
     lead: bool
+    initial_y_m: float = 0.0
 
 
 def parse_vehicles(value: object) -> list[FleetMember]:
@@ -202,7 +206,8 @@ def parse_vehicles(value: object) -> list[FleetMember]:
         if namespace in seen:
             raise ValueError(f"name {raw!r}: namespace {namespace} given twice")
         seen.add(namespace)
-        members.append(FleetMember(namespace, path + "/", f"/{path}/initialpose", lead=i == 0))
+        members.append(FleetMember(namespace, path + "/", f"/{path}/initialpose", lead=i == 0,
+                                   initial_y_m=i * FLEET_SPACING_M))
     return members
 
 
@@ -415,6 +420,8 @@ class SimNode(Node):
         if self._member is not None and "frame_prefix" not in overrides:
             overrides["frame_prefix"] = Parameter("frame_prefix", Parameter.Type.STRING,
                                                   self._member.frame_prefix)
+        if self._member is not None and "initial_y_m" not in overrides:   # side by side, not stacked
+            overrides["initial_y_m"] = Parameter("initial_y_m", Parameter.Type.DOUBLE, self._member.initial_y_m)
         values = {}
         for name, (default, text) in PARAMETERS.items():
             try:   # an empty list has no type of its own: declared as a string array

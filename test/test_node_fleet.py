@@ -41,6 +41,7 @@ def test_vehicle_names_give_namespaces_prefixes_and_reasons():
         "/car1/vehicle", "car1/", "/car1/initialpose", True)
     assert (b.namespace, b.frame_prefix, b.initialpose_topic, b.lead) == (
         "/fleet/car_2", "fleet/car_2/", "/fleet/car_2/initialpose", False)
+    assert (a.initial_y_m, b.initial_y_m) == (0.0, 4.0)   # side by side, as vehicles.launch.py places them
     assert parse_vehicles([]) == [] and parse_vehicles(None) == []
     for bad, why in ((["car1", "car1"], "twice"), (["1car"], "letters"), (["car-1"], "letters"),
                      ([""], "letters"), ("car1", "list of names"), ([3], "list of names")):
@@ -293,3 +294,19 @@ def test_realtime_vehicles_share_the_step_grid(ros_process):
         node.destroy_node()
         rclpy.try_shutdown()
     assert proc.stop() == 0, proc.output()
+
+
+@pytest.mark.dds   # the nodes in this process (a participant that discovers nothing)
+def test_vehicles_without_a_pose_stand_side_by_side_and_a_given_pose_wins():
+    """Three vehicles in one process with no initial_y_m stand 0, 4 and 8 m along +y (they were stacked at the
+    origin); an initial_y_m given (here on the command line, for all) is theirs."""
+    from acres_dbw_sim.node import FleetNode
+    for args, want in (([], [0.0, 4.0, 8.0]), (["--ros-args", "-p", "initial_y_m:=-3.0"], [-3.0, -3.0, -3.0])):
+        rclpy.init(args=["sim_node", *args])
+        try:
+            fleet = FleetNode(["car1", "car2", "car3"])
+            assert [round(v.sim.state.position_m[1], 6) for v in fleet.vehicles] == want
+            fleet.destroy_vehicles()
+            fleet.destroy_node()
+        finally:
+            rclpy.try_shutdown()
