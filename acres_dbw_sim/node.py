@@ -32,8 +32,8 @@ Time modes (parameter ``time_mode``):
     Advances only when asked: each call of the service ``~/step``
     (std_srvs/Trigger) runs ``lockstep_steps`` physics steps and publishes
     after each. Deterministic: identical inputs give identical outputs. After
-    each step's publication the node waits until every reliable subscriber has
-    acknowledged it (``LOCKSTEP_ACK_TIMEOUT_S`` at most per call), so a
+    the call's steps the node waits until every reliable subscriber has
+    acknowledged their messages (``LOCKSTEP_ACK_TIMEOUT_S`` at most), so a
     subscriber whose depth is at least ``lockstep_steps`` has every message of
     the call before the response arrives. Nothing but the latched topics is
     published before the first step (a stamp of 0 means "latest" to tf2).
@@ -56,7 +56,7 @@ import sys
 import time
 
 from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
-from acres_dbw_sim.usage import node_usage, print_usage, wants_help
+from acres_dbw_sim.usage import node_usage, print_usage, silence_stdout, wants_help
 
 # Started as the node program (sim_node, acres-sim, python -m acres_dbw_sim.node): a SIGINT
 # or SIGTERM during the imports below is kept for main(). Imported as a library: untouched.
@@ -838,8 +838,7 @@ class SimNode(Node):
                 self._print_status()
             except BrokenPipeError:   # nobody reads stdout any more (| head, a killed launch): go on silently
                 self._stdout_closed = True
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
+                silence_stdout()
 
     def _wheel_transforms(self, position: list, stamp) -> list:
         """The URDF's moving joints (steer knuckles, wheels, steering wheel) as transforms

@@ -10,7 +10,7 @@ import textwrap
 
 from .interface import PARAMETERS
 
-__all__ = ["wants_help", "node_usage", "demo_usage", "print_usage", "waiting_text", "pipe_safe"]
+__all__ = ["wants_help", "node_usage", "demo_usage", "print_usage", "waiting_text", "pipe_safe", "silence_stdout"]
 
 TOOLS = ("acres-scenario (headless scenarios), acres-replay (bags), acres-sweep (parameter sweeps), "
          "acres-calibrate (fit parameters to a bag), acres-demo (the demo client); each takes --help")
@@ -58,9 +58,15 @@ def print_usage(text: str) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())   # Python's flush at exit must not fail again
+        silence_stdout()
     return 0
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null after its reader has gone (a ``BrokenPipeError``), so that later writes and
+    Python's flush at exit do not fail again."""
+    import sys
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def waiting_text(topic: str, waited_s: float) -> str:
@@ -78,14 +84,12 @@ def pipe_safe(main):
     head``) ends the program quietly with status 0 instead of a ``BrokenPipeError`` traceback. Whatever
     the program was writing to stdout then is lost, as with any Unix tool in such a pipe."""
     import functools
-    import sys
 
     @functools.wraps(main)
     def wrapped(*args, **kwargs):
         try:
             return main(*args, **kwargs)
         except BrokenPipeError:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())   # Python's flush at exit must not fail again
+            silence_stdout()
             return 0
     return wrapped
