@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.params import DbwParameters
@@ -33,7 +34,7 @@ from .model.vehicle import Vehicle, VehicleInputs
 _GEAR_OF = {int(g): g for g in Gear}
 _DRIVE_MODE_OF = {int(m): m for m in DriveMode}
 
-__all__ = ["Simulation", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS", "VEHICLES", "tractor_dbw_parameters"]
+__all__ = ["Simulation", "RecordedStart", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS", "VEHICLES", "tractor_dbw_parameters"]
 
 #: Model levels behind the DBW: the full Polaris model, or the kinematic one (model/kinematic.py).
 MODELS = ("full", "kinematic")
@@ -60,6 +61,39 @@ def tractor_dbw_parameters(tp) -> DbwParameters:
         "dbw.gear.manual_gears": 16,
         "vehicle.mass_kg": tp.chassis.mass_kg + (tp.implement.mass_kg if tp.implement.attachment == "mounted"
                                                  else 0.0)})
+
+
+@dataclass(frozen=True)
+class RecordedStart:
+    """The state a recording gives at the moment a replay starts, beyond pose, speed and gear.
+
+    A reset starts the DBW at power-on (actuators released) and the model at
+    the reference's reset state. A replay started in the middle of a recording
+    (a calibration segment) needs the vehicle as it was there: the brake
+    holding it on a slope, the throttle pressed, the wheels slipping, the
+    engine above idle. Each field is the recorded report's value; None keeps
+    the reset's.
+
+    Attributes
+    ----------
+    brake_bar : float or None
+        Brake pressure output [bar] (``brake/report`` ``pressure_output``).
+    pedal_pct : float or None
+        Throttle pedal output [%] (``throttle/report`` ``percent_output``).
+    steering_wheel_deg : float or None
+        Reported steering-wheel angle [deg] (``steering/report``; the report's
+        offset is taken off to give the servo's raw angle).
+    wheel_spin_rad_s : tuple of 4 float or None
+        FL, FR, RL, RR [rad/s] (``wheel_speeds``).
+    engine_rpm : float or None
+        Engine speed [rpm] (``throttle/info``).
+    """
+
+    brake_bar: float | None = None
+    pedal_pct: float | None = None
+    steering_wheel_deg: float | None = None
+    wheel_spin_rad_s: tuple | None = None
+    engine_rpm: float | None = None
 
 
 class Simulation:
@@ -145,8 +179,16 @@ class Simulation:
         self.reset(gear=gear, drive_mode=drive_mode)
 
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
-              gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD) -> None:
+              gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD,
+              start: RecordedStart | None = None) -> None:
         """Reset the vehicle (pose, speed, gear, drive mode) and the DBW to power-on.
+
+        With ``start`` the actuators are settled at the recorded outputs
+        (``DbwSystem.hold_actuators``, the steering servo at the recorded angle)
+        and, for a vehicle model with a powertrain state to set (the full Polaris
+        model: ``Vehicle.start_running``), the wheel spins, engine speed, belt
+        ratio and torque request are set from the recording; other models start
+        from the speed alone. The DBW's engagement stays at power-on.
 
         Raises
         ------
@@ -157,7 +199,16 @@ class Simulation:
             if not math.isfinite(v):
                 raise ValueError(f"{name}={v!r}: must be finite")
         self.vehicle.reset(x_m, y_m, yaw_rad, speed_mps, Gear(gear), DriveMode(drive_mode))
-        self.dbw.reset(self.vehicle.steering_wheel_deg, int(drive_mode))
+        steer = self.vehicle.steering_wheel_deg
+        if start is not None and start.steering_wheel_deg is not None:
+            steer = float(start.steering_wheel_deg) - self.dbw.steering.offset0_deg
+        self.dbw.reset(steer, int(drive_mode))
+        if start is not None:
+            pedal = start.pedal_pct if start.pedal_pct is not None else 0.0
+            self.dbw.hold_actuators(pedal, start.brake_bar if start.brake_bar is not None else 0.0)
+            running = getattr(self.vehicle, "start_running", None)
+            if running is not None:
+                running(start.wheel_spin_rad_s, start.engine_rpm, pedal * 0.01)
         self._steps = 0
         self.time_s = 0.0
 

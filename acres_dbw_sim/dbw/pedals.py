@@ -108,6 +108,26 @@ class BrakeActuator:
         self.ulc_bar = 0.0
         self.hold_exhausted = False
 
+    def hold(self, bar: float) -> None:
+        """Settle the actuator at ``bar`` [bar]: set-point, dead-time cells, lag and output.
+
+        For a start from a recorded state (:meth:`acres_dbw_sim.simulation.Simulation.reset`
+        with a :class:`~acres_dbw_sim.simulation.RecordedStart`): the next command of the same
+        value meets an actuator that has held it for longer than its dead time and lag, as the
+        recording's did. Status flags stay at power-on (the enable arrives as an event).
+
+        Raises
+        ------
+        ValueError
+            If ``bar`` is not finite.
+        """
+        if not math.isfinite(bar):
+            raise ValueError(f"brake_bar={bar!r}: must be finite")
+        b = clamp(float(bar), 0.0, self.p.brake_max_bar)
+        self._dead.reset(b)
+        self._lag.y = b
+        self.target_bar = self.setpoint_bar = self.actuator_bar = self.line_bar = b
+
     def command(self, t_s: float, msg: BrakeCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``BrakeCmd`` (see the module docstring and decode.py)."""
         typ = as_enum(getattr(msg, "cmd_type", 0), _BRAKE_TYPES)
@@ -240,6 +260,21 @@ class ThrottleActuator:
         self.rate_dec = self._default_dec
         self.limiting_value = False
         self.limiting_rate = False
+
+    def hold(self, pct: float) -> None:
+        """Settle the actuator at ``pct`` [%] (as :meth:`BrakeActuator.hold`).
+
+        Raises
+        ------
+        ValueError
+            If ``pct`` is not finite.
+        """
+        if not math.isfinite(pct):
+            raise ValueError(f"pedal_pct={pct!r}: must be finite")
+        v = clamp(float(pct), 0.0, 100.0)
+        self._dead.reset(v)
+        self._lag.y = v
+        self.target_pct = self.setpoint_pct = self.actuator_pct = self.output_pct = v
 
     def command(self, t_s: float, msg: ThrottleCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``ThrottleCmd`` (see the module docstring and decode.py)."""

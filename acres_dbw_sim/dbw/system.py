@@ -519,6 +519,24 @@ class DbwSystem:
         self._logged_park_brake = False
         self._logged_shift_park = False
 
+    def hold_actuators(self, pedal_pct: float = 0.0, brake_bar: float = 0.0) -> None:
+        """Settle the throttle at ``pedal_pct`` [%] and the brake at ``brake_bar`` [bar] after a :meth:`reset`.
+
+        A start from a recorded state (``Simulation.reset`` with a ``RecordedStart``): the
+        actuators' set-points, dead-time cells and lags hold the recorded outputs, so the
+        re-delivered commands of the recording meet actuators that already produce them. The
+        engagement stays at power-on. The steering servo is settled by :meth:`reset`'s angle.
+
+        Raises
+        ------
+        ValueError
+            If a value is not finite.
+        """
+        self.throttle.hold(pedal_pct)
+        self.brake.hold(brake_bar)
+        self.outputs.pedal = self.throttle.output_pct * 0.01
+        self.outputs.brake_line_bar = self.brake.line_bar
+
     def _log(self, level: int, text: str) -> None:
         """Queue one log event (``logging`` level, text) for the node (the oldest beyond 1000 dropped)."""
         ev = self.log_events
@@ -543,6 +561,16 @@ class DbwSystem:
     def dbw_enabled(self) -> bool:
         """What ``/vehicle/dbw_enabled`` publishes (§4.1; §4.2: system state ACTIVE)."""
         return self.sync.active if self.firmware_managed else self.engage.enabled
+
+    @property
+    def measured_speed_mps(self) -> float:
+        """The speed ``vehicle_velocity`` reports, before its 0.01 km/h quantum [m/s].
+
+        The body's forward speed of the vehicle state read by the last :meth:`reports`;
+        under ``DIR_PRNDL`` (``dbw.vehicle_velocity_dir_src`` = 1) its magnitude with the
+        lever's sign (a vehicle rolling back in D reports a positive speed).
+        """
+        return self._state.v
 
     @property
     def invalid_commands(self) -> int:

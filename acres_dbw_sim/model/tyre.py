@@ -105,6 +105,33 @@ def deflection_end_m(u_m: float, vx_mps: float, omega: float, dt_s: float, radiu
     return lim if u > lim else -lim if u < -lim else u
 
 
+def steady_deflection_m(omega: float, vx_mps: float, radius_m: float, sigma_x_m: float,
+                        slip_limit: float) -> float:
+    """The deflection :func:`deflection_end_m` settles at for constant spin and speed [m].
+
+    Its fixed point: ``u = sigma_x (omega R_t - v_x) / |v_x|``, clamped to
+    ``slip_limit sigma_x``; 0 below 0.05 m/s, where the fixed point is the
+    history's, not the speed's. Used to start a rolling wheel from a recorded
+    state (``Vehicle.start_running``).
+
+    Parameters
+    ----------
+    omega : float
+        Wheel spin [rad/s].
+    vx_mps : float
+        Forward speed of the contact point [m/s].
+    radius_m, sigma_x_m : float
+        R_t [m], relaxation length [m].
+    slip_limit : float
+        Largest |u| / sigma_x [-].
+    """
+    if abs(vx_mps) < 0.05:
+        return 0.0
+    u = sigma_x_m * (omega * radius_m - vx_mps) / abs(vx_mps)
+    lim = slip_limit * sigma_x_m
+    return lim if u > lim else -lim if u < -lim else u
+
+
 @njit(inline=True)
 def reported_slip(omega_rad_s: float, vx_mps: float, radius_m: float, floor_mps: float) -> float:
     """Kinematic longitudinal slip (omega R_t - v_x) / max(|v_x|, v_floor) [-] that the wheel reports.

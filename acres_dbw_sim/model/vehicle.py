@@ -44,13 +44,14 @@ from .enums import DriveMode, Gear, GearReject
 from .gearbox import GearLever, gear_table, two_way_lock
 from .mass import G_MPS2
 from .params import VehicleParameters, load_parameters
-from .stages import (K_DT, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE, O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA,
+from .stages import (K_DT, K_K_SLIP, K_RADIUS, K_SIGMA_X, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE, O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA,
                      O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW,
                      O_TB, O_TC, O_TE, O_U, O_VB, O_WB, O_WHEEL_ANGLE, SW_ANGLE, SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z,
                      W_SIZE, chassis_stage, kinematics, place_on_ground, prepare_wheels, settle_powertrain,
                      shared_constants, wheel_ledger)
 from .steering import ackermann_rad, bicycle_angle_rad, rack_limited_deg, steering_wheel_for_curvature_deg
 from .suspension import corner_springs, tyre_membrane_rate_n_m
+from .tyre import SATURATION, steady_deflection_m
 from .terrain import FlatTerrain, Terrain
 
 __all__ = ["VehicleInputs", "Vehicle"]
@@ -467,6 +468,71 @@ class Vehicle:
         self.front_engaged = (False, False)
         self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
         kinematics(self._k, ch.x, self._sw, self._out)
+        self._publish_kinematics(to_list(self._out))
+
+    def start_running(self, wheel_spin_rad_s=None, engine_rpm: float | None = None, pedal: float = 0.0) -> None:
+        """Set the powertrain of a moving start to a recorded state, after :meth:`reset`.
+
+        The reference's moving start (Reset State) assumes a light-load cruise:
+        wheels at v0 / R_t, belt at the light-load shift speed. A vehicle recorded
+        climbing, slipping or under throttle is in none of these. With its
+        reports the state is set as it was: the wheel spins (``wheel_speeds``),
+        each tread deflection at the value the wheel's slip holds it
+        (:func:`~acres_dbw_sim.model.tyre.steady_deflection_m`), the engine
+        speed (``throttle/info`` ``engine_rpm``, at least idle) with
+        the belt at the ratio that joins it to the rear wheels,
+        ``r = clamp(omega_e / omega_s, r_high, r_low)`` with
+        ``omega_s = |omega_RL + omega_RR| / 2 i_r`` (the reset's own relation, solved
+        for r), and the torque request at its steady value for ``pedal``
+        (``u = u*``, polaris-ranger-dynamics.md Engine). ``None`` keeps the reset's value.
+
+        Parameters
+        ----------
+        wheel_spin_rad_s : sequence of 4 float, optional
+            FL, FR, RL, RR [rad/s].
+        engine_rpm : float, optional
+            Engine speed [rpm].
+        pedal : float
+            Accelerator pedal 0..1 in force.
+
+        Raises
+        ------
+        ValueError
+            If a value is not finite or ``wheel_spin_rad_s`` has not 4 entries.
+        """
+        P = self.params
+        sw, st = self._sw, self._s
+        if wheel_spin_rad_s is not None:
+            spins = [float(x) for x in wheel_spin_rad_s]
+            if len(spins) != 4 or not all(math.isfinite(x) for x in spins):
+                raise ValueError(f"wheel_spin_rad_s={wheel_spin_rad_s!r}: 4 finite values needed")
+            k = self._k
+            s_lim = min(1.0, SATURATION / k[K_K_SLIP])   # the tighter of the hard-ground and soil limits
+            vx = float(self.velocity_body_mps[0])
+            for j in range(4):
+                sw[SW_OMEGA + j] = spins[j]
+                sw[SW_U + j] = steady_deflection_m(spins[j], vx, k[K_RADIUS + j], k[K_SIGMA_X], s_lim)
+            self.carrier_speed_rad_s = 0.5 * (spins[2] + spins[3])
+        if not math.isfinite(pedal):
+            raise ValueError(f"pedal={pedal!r}: must be finite")
+        e = P.engine
+        info = self.gears[self.lever.gear]
+        ws = abs(0.5 * (sw[SW_OMEGA + 2] + sw[SW_OMEGA + 3])) * info.rear_ratio
+        if engine_rpm is not None:
+            if not math.isfinite(engine_rpm):
+                raise ValueError(f"engine_rpm={engine_rpm!r}: must be finite")
+            we = max(e.idle_rad_s, float(engine_rpm) / _RAD_S_TO_RPM)
+            st[S_WE] = we
+            if info.direction != 0 and ws > 1e-6:
+                st[S_R] = min(P.cvt.low_ratio, max(P.cvt.high_ratio, we / ws))
+        we = float(st[S_WE])
+        u_idle = _eng.idle_request(we, e.idle_rad_s, e.idle_gain, self._t_wot_idle, self._t_fr_idle,
+                                   self.curves.pumping_nm, e.accessory_drag_nm)
+        v_r = abs(0.5 * (sw[SW_OMEGA + 2] + sw[SW_OMEGA + 3])) * P.tyres.radius_m
+        g_v = _eng.speed_governor(self._kp[P_MAX_SPEED], v_r, self._kp[P_GOVERNOR_BAND])
+        st[S_UREQ] = _eng.torque_target(min(1.0, max(0.0, pedal)), self._kp[P_PEDAL_EXPONENT], g_v, u_idle, False)
+        self.torque_request = float(st[S_UREQ])
+        kinematics(self._k, self.chassis.x, self._sw, self._out)
         self._publish_kinematics(to_list(self._out))
 
     # ------------------------------------------------------------------ outputs

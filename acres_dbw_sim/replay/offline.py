@@ -46,23 +46,28 @@ from ..model.terrain import FlatTerrain
 from ..scenario.runner import RunResult, finite_json, write_outputs
 from ..scenario.schema import InitialSpec, Scenario, TerrainSpec
 from ..scenario.signals import RowReader
-from ..simulation import MODELS, VEHICLES, Simulation
+from ..simulation import MODELS, VEHICLES, RecordedStart, Simulation
 from .reader import BagScan, Problem, scan_bag
 from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EVENT_TOPICS, IMU_PERIOD_S,
                      NODE_DEFAULTS, REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
 
 __all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "check_parameters", "run_replay", "replay_bag",
            "check_output_dir", "OUTPUT_NAMES", "engagement_changes",
-           "SIM_SIGNALS", "GEARS", "DRIVE_MODES", "REPLAY_DEFAULTS"]
+           "SIM_SIGNALS", "STATE_SIGNALS", "GEARS", "DRIVE_MODES", "REPLAY_DEFAULTS"]
 
 GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE, "L": Gear.LOW}
 DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
 _GEAR_LETTER = {1: "P", 2: "R", 3: "N", 4: "D", 5: "L"}
 #: Simulated signals kept per step for the comparison: name -> unit.
+#: Recorded state read besides the compared signals (a segment's start, :class:`RecordedStart`):
+#: ``brake/report`` pressure output [bar], ``throttle/report`` percent output [%], ``throttle/info``
+#: engine speed [rpm], ``gear/report`` gear (ds_dbw_msgs Gear value).
+STATE_SIGNALS = ("brake_pressure_bar", "pedal_pct", "engine_rpm", "gear")
 SIM_SIGNALS = {"speed_mps": "m/s", "yaw_rate_rad_s": "rad/s", "steering_wheel_angle_deg": "deg",
                "wheel_speed_fl_rad_s": "rad/s", "wheel_speed_fr_rad_s": "rad/s", "wheel_speed_rl_rad_s": "rad/s",
                "wheel_speed_rr_rad_s": "rad/s"}
 _STEP_SLACK = 1e-3
+_EXACT = ("speed_mps", "yaw_rate_rad_s")   # ReplayResult.exact_signals, after SIM_SIGNALS in each row
 #: Where the replay's default differs from the node's (:data:`.topics.NODE_DEFAULTS`): the output bag
 #: carries the reports at the real CAN periods, as the vehicle sends them (the node's default,
 #: ``mission``, is every report at every physics step). A value recorded in the bag or given as an
@@ -103,8 +108,12 @@ class ReplayInput:
     command_counts : dict
         ``{bag topic: commands delivered}``.
     references : dict
-        ``{signal: (t_s array, value array)}``: recorded reports on the sim time axis.
+        ``{signal: (t_s array, value array)}``: recorded reports on the sim time axis: the
+        compared signals (:data:`SIM_SIGNALS`) and the recorded state (:data:`STATE_SIGNALS`).
     problems : list of Problem
+    start : RecordedStart or None
+        Actuator and powertrain state at step 0 beyond the ``initial_*`` parameters
+        (``Simulation.reset``); None for a power-on start (a whole bag).
     """
 
     bag: Path
@@ -118,6 +127,7 @@ class ReplayInput:
     command_counts: dict
     references: dict
     problems: list = field(default_factory=list)
+    start: RecordedStart | None = None
 
 
 @dataclass
@@ -132,7 +142,11 @@ class ReplayResult:
     sim_t_s : ndarray
         End time of every step [s].
     sim_signals : dict
-        ``{name: ndarray}`` per step (:data:`SIM_SIGNALS`).
+        ``{name: ndarray}`` per step (:data:`SIM_SIGNALS`), as the simulated reports give them.
+    exact_signals : dict
+        ``{name: ndarray}`` per step, the same reports before their quantum: ``speed_mps``
+        (``DbwSystem.measured_speed_mps``) and ``yaw_rate_rad_s`` (the body's yaw rate); empty
+        without references.
     comparison : dict
         From :func:`acres_dbw_sim.replay.compare.compare` (empty without references).
     wall_s : float
@@ -147,6 +161,7 @@ class ReplayResult:
     sim_t_s: np.ndarray
     sim_signals: dict
     comparison: dict = field(default_factory=dict)
+    exact_signals: dict = field(default_factory=dict)
     wall_s: float = 0.0
     bag_messages: int = 0
     files: list = field(default_factory=list)
@@ -309,7 +324,8 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     counts: dict = {}
     refs: dict = {name: ([], []) for name in ("speed_mps", "speed_brake_mps", "yaw_rate_rad_s",
                                               "steering_wheel_angle_deg", "wheel_speed_fl_rad_s",
-                                              "wheel_speed_fr_rad_s", "wheel_speed_rl_rad_s", "wheel_speed_rr_rad_s")}
+                                              "wheel_speed_fr_rad_s", "wheel_speed_rl_rad_s", "wheel_speed_rr_rad_s")
+                                 + STATE_SIGNALS}
     first_gear = None
     first_cmd_ns = None
     bad: dict = {}
@@ -350,8 +366,16 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
                 for w, v in zip(("fl", "fr", "rl", "rr"), (msg.front_left, msg.front_right, msg.rear_left,
                                                           msg.rear_right)):
                     _add(refs, f"wheel_speed_{w}_rad_s", t_s, v)
-            elif ours == "gear/report" and first_gear is None and first_cmd_ns is None:
-                first_gear = int(msg.gear.value)   # reported before any command: the initial lever position
+            elif ours == "gear/report":
+                _add(refs, "gear", t_s, float(msg.gear.value))
+                if first_gear is None:
+                    first_gear = (t_s, int(msg.gear.value))
+            elif ours == "brake/report":
+                _add(refs, "brake_pressure_bar", t_s, msg.pressure_output)
+            elif ours == "throttle/report":
+                _add(refs, "pedal_pct", t_s, msg.percent_output)
+            elif ours == "throttle/info":
+                _add(refs, "engine_rpm", t_s, msg.engine_rpm)
         except Exception as err:  # corrupt bytes or a definition mismatch: count, report once per topic
             b = bad.setdefault(scan.channels[cid].topic, [0, str(err)])
             b[0] += 1
@@ -379,12 +403,18 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
         problems.append(Problem("not_replayed", "/initialpose", "pose resets are not replayed offline"))
 
     # initial state from the recorded reports when the bag has no node parameters
-    if source["initial_gear"] == "default" and first_gear in _GEAR_LETTER:
-        p["initial_gear"], source["initial_gear"] = _GEAR_LETTER[first_gear], "reports"
+    # the first gear report is the initial lever position when it comes within 0.15 s of the start and
+    # before any gear command could have moved the lever
+    t_gear_cmd = min((k * dt_ns * 1e-9 for k, obj in events if isinstance(obj, core_cmd.GearCmd)), default=math.inf)
+    if (source["initial_gear"] == "default" and first_gear is not None and first_gear[1] in _GEAR_LETTER
+            and first_gear[0] < min(0.15, t_gear_cmd + 1e-9)):
+        p["initial_gear"], source["initial_gear"] = _GEAR_LETTER[first_gear[1]], "reports"
     if source["initial_speed_mps"] == "default" and refs["speed_mps"][0]:
         t_first, v_first = refs["speed_mps"][0][0], refs["speed_mps"][1][0]
         t_cmd = (first_cmd_ns - t0_ns) * 1e-9 if first_cmd_ns is not None else math.inf
-        if t_first < min(0.1, t_cmd + 1e-9) and math.isfinite(v_first) and abs(v_first) > 0.05:
+        # the first report within 0.1 s of the start and at most 50 ms after the first command still
+        # shows the vehicle as it was (a command needs its dead time and lag to act)
+        if t_first < min(0.1, t_cmd + 0.05 + 1e-9) and math.isfinite(v_first) and abs(v_first) > 0.05:
             p["initial_speed_mps"], source["initial_speed_mps"] = float(v_first), "reports"
 
     n_steps = max(1, math.ceil((end_ns - t0_ns) / dt_ns - _STEP_SLACK), (events[-1][0] + 1) if events else 1)
@@ -553,7 +583,7 @@ def _bag_store(ch, typename: str):
 # ---------------------------------------------------------------------------------- stepping
 
 
-def _simulation(p: dict) -> tuple:
+def _simulation(p: dict, start: RecordedStart | None = None) -> tuple:
     try:
         if p["vehicle"] not in VEHICLES:
             raise ReplayError(f"vehicle = {p['vehicle']!r}: must be one of {', '.join(VEHICLES)}")
@@ -577,7 +607,7 @@ def _simulation(p: dict) -> tuple:
                          gear=gear, drive_mode=mode, model=p["model"], vehicle=p["vehicle"])
         initial = InitialSpec(p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"], p["initial_speed_mps"],
                               gear, mode)
-        sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode)
+        sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode, start)
     except ParameterError as err:   # names the key: "parameter 'mass.cargo_kg': ..."
         raise ReplayError(str(err)) from err
     except KeyError as err:
@@ -686,7 +716,7 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
     if speed is not None and not (speed > 0 and math.isfinite(speed)):
         raise ReplayError(f"speed = {speed}: must be a positive number")
     p = inp.params
-    sim, params, terrain, initial = _simulation(p)
+    sim, params, terrain, initial = _simulation(p, inp.start)
     tm = topic_map or TopicMap()
     n = inp.n_steps
     dt = sim.dt_s
@@ -731,7 +761,8 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
                     ws = reports.wheel_speeds
                     sig.extend((reports.vehicle_velocity.vehicle_velocity_propulsion,
                                 reports.imu.angular_velocity_z, reports.steering_report.steering_wheel_angle,
-                                ws.front_left, ws.front_right, ws.rear_left, ws.rear_right))
+                                ws.front_left, ws.front_right, ws.rear_left, ws.rear_right,
+                                dbw.measured_speed_mps, vehicle.yaw_rate_rad_s))
             if speed is not None and not kk & 63:
                 ahead = kk * dt / speed - (time.perf_counter() - t_wall0)
                 if ahead > 0:
@@ -753,10 +784,12 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
     run = RunResult(sc, data, n, n * dt, "end of bag", wall, ledger=led)
     t_sim = np.arange(1, n + 1, dtype=float) * dt
     names = list(SIM_SIGNALS)
-    s = np.frombuffer(sig, dtype=np.float64).reshape(-1, len(names)) if keep_signals else np.zeros((0, len(names)))
+    width = len(names) + len(_EXACT)
+    s = np.frombuffer(sig, dtype=np.float64).reshape(-1, width) if keep_signals else np.zeros((0, width))
     signals = {name: s[:, i] for i, name in enumerate(names)}
+    exact = {name: s[:, len(names) + i] for i, name in enumerate(_EXACT)} if keep_signals else {}
     res = ReplayResult(inp, run, t_sim, signals, wall_s=wall,
-                       bag_messages=writer.message_count if writer is not None else 0)
+                       bag_messages=writer.message_count if writer is not None else 0, exact_signals=exact)
     if keep_signals:
         from .compare import compare
         res.comparison = compare(t_sim, signals, inp.references)

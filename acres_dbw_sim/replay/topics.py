@@ -17,12 +17,15 @@ COMMAND_TOPICS = tuple((topic, type_name) for topic, type_name, _depth in interf
 #: (relative topic, core event) of the std_msgs/Empty command topics.
 EVENT_TOPICS = (("enable", core_cmd.ENABLE), ("disable", core_cmd.DISABLE),
                 ("steering/calibrate", core_cmd.STEERING_CALIBRATE))
-#: Recorded reports compared with the simulation: (relative topic, message type).
+#: Recorded reports compared with the simulation or giving its state: (relative topic, message type).
 REFERENCE_TOPICS = (("steering/report", "ds_dbw_msgs/msg/SteeringReport"),
                     ("wheel_speeds", "ds_dbw_msgs/msg/WheelSpeeds"),
                     ("vehicle_velocity", "ds_dbw_msgs/msg/VehicleVelocity"),
                     ("imu/data_raw", "sensor_msgs/msg/Imu"),
-                    ("gear/report", "ds_dbw_msgs/msg/GearReport"))
+                    ("gear/report", "ds_dbw_msgs/msg/GearReport"),
+                    ("brake/report", "ds_dbw_msgs/msg/BrakeReport"),
+                    ("throttle/report", "ds_dbw_msgs/msg/ThrottleReport"),
+                    ("throttle/info", "ds_dbw_msgs/msg/ThrottleInfo"))
 #: Reports that show the engagement, in the order the replay prefers them when the bag has no
 #: ``enable`` message: (relative topic, message type, field holding the engaged flag).
 ENGAGEMENT_TOPICS = (("dbw_enabled", "std_msgs/msg/Bool", "data"),
