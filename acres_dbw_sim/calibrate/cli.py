@@ -4,10 +4,14 @@
 
     acres-calibrate BAG [--params KEYS] [--out DIR] [--param NAME=VALUE ...] [--namespace NS]
                     [--topic-map BAG_TOPIC=OURS ...] [--no-plots] [--quiet]
-    acres-calibrate --make-field-bag DIR [--cycles N] [--surface S] [--truth 'key=value;...'] [--steering-only]
+    acres-calibrate --make-field-bag DIR [--cycles N] [--surface S] [--grade PCT] [--truth 'key=value;...']
+                    [--steering-only]
 
 Exit status: 0 done (also when some parameters are not identifiable: the
-report says which), 2 invalid arguments or nothing replayable, 130 interrupted.
+report says which), 2 invalid arguments or nothing replayable, 3 the fitted
+values do not improve the whole-bag error by more than 2 % (nothing written
+but the report: ``calibration.json``, ``report.md``, the figures; no
+``overrides.txt``), 130 interrupted.
 """
 from __future__ import annotations
 
@@ -25,6 +29,8 @@ from .keys import GROUPS, CalibrationError
 __all__ = ["main"]
 
 DEFAULT_OUT = Path("calibration_out")
+#: Exit status when the fit does not improve the whole bag (nothing but the report written).
+NOT_IMPROVED = 3
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
                     "scenario runner and the replay), calibration.json and report.md. Details: "
                     "docs/calibration.md.",
         epilog="exit status: 0 done (not identifiable parameters are reported), 2 invalid arguments or nothing "
-               "replayable, 130 interrupted")
+               "replayable, 3 the fit does not improve the whole-bag error by more than 2 %% (no overrides.txt "
+               "written; report.md says which figures got worse), 130 interrupted")
     p.add_argument("bag", nargs="?", help="rosbag2 directory, or a .mcap / .db3 file")
     p.add_argument("--params", metavar="KEYS", help="comma-separated variables or groups to fit (default all): "
                    "steering.center_deg, steering.ratio, tyres.cornering_per_load, mass.dry_kg, "
@@ -58,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
                    "vehicle that drives it (default: none, the shipped vehicle; docs/calibration.md shows "
                    "a perturbed one)")
     p.add_argument("--steering-only", action="store_true", help="field bag: steering sweeps only")
+    p.add_argument("--grade", type=float, default=0.0, metavar="PCT", help="field bag: grade of the ground in "
+                   "percent, uphill ahead (default 0; calibrate it with --param grade_pct=PCT)")
     return p
 
 
@@ -76,7 +85,7 @@ def main(argv: list | None = None) -> int:
                 raise CalibrationError(f"--cycles {args.cycles}: must be >= 1")
             try:
                 info = make_field_bag(args.make_field_bag, args.cycles, args.surface, args.truth,
-                                      args.steering_only)
+                                      args.steering_only, args.grade)
             except (ScenarioError, FileExistsError, BagError) as err:
                 raise CalibrationError(str(err)) from None
             if not args.quiet:
@@ -86,7 +95,7 @@ def main(argv: list | None = None) -> int:
         if not args.bag:
             raise CalibrationError("a BAG is needed (or --make-field-bag DIR)")
         from ..replay import ReplayError
-        from .core import calibrate
+        from .core import IMPROVEMENT_TOL, calibrate
         tm = TopicMap(args.namespace, args.topic_map)
         out = Path(args.out) if args.out else DEFAULT_OUT / Path(args.bag).stem
         log = None if args.quiet else (lambda s: print(s, flush=True))
@@ -100,12 +109,20 @@ def main(argv: list | None = None) -> int:
                     se = f" ± {vr.se:.3g}" if vr.se is not None else ""
                     print(f"  {vr.var.name:40s} {vr.var.start:12.6g} -> {vr.value:12.6g}{se}"
                           + (f"  [{vr.note}]" if vr.note else ""))
-            for name in ("speed_mps", "yaw_rate_rad_s"):
-                b, a = res.comparison_before.get(name), res.comparison_after.get(name)
-                if b and a:
-                    print(f"  whole bag {name:16s} RMS {b['rms']:.4g} -> {a['rms']:.4g}")
-            print(f"overrides: {res.overrides or '(none)'}")
+            for name in sorted(res.whole_before):
+                print(f"  whole bag {name:16s} RMS {res.whole_before[name]:.4g} -> "
+                      f"{res.whole_after.get(name, float('nan')):.4g}")
+            print(f"  whole-bag error {res.error_before:.4g} -> {res.error_after:.4g}")
+            if res.accepted or not res.candidate_overrides:
+                print(f"overrides: {res.overrides or '(none)'}")
             print(f"{res.wall_s:.1f} s; wrote " + ", ".join(str(f) for f in res.files))
+        if res.candidate_overrides and not res.accepted:
+            worse = "; ".join(f"{c} RMS {res.whole_before[c]:.4g} -> {res.whole_after[c]:.4g}" for c in res.worse)
+            print(f"acres-calibrate: the fitted values do not improve the whole-bag error by more than "
+                  f"{IMPROVEMENT_TOL:.0%} ({res.error_before:.4g} -> {res.error_after:.4g})"
+                  + (f"; worse: {worse}" if worse else "") + "; overrides not written (see report.md)",
+                  file=sys.stderr)
+            return NOT_IMPROVED
         return 0
     except (BagReadError, TopicMapError, CalibrationError) as err:
         print(f"acres-calibrate: error: {err}", file=sys.stderr)

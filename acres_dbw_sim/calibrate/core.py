@@ -9,19 +9,26 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
 
 from ..model.params import ParameterError, _parse_value, parse_overrides
 from ..replay import ReplayError, ReplayInput, load_replay, run_replay
 from ..scenario.runner import finite_json
 from ..replay.topics import TopicMap
-from .fit import fit_groups, overrides_text
+from .fit import RESOLUTION, fit_groups, overrides_text
 from .keys import CalibrationError, catalogue, file_entries, select_vars
-from .segments import find_segments
+from .segments import Segment, find_segments, residual
 
-__all__ = ["CalibrationResult", "calibrate", "values_in_force"]
+__all__ = ["CalibrationResult", "calibrate", "values_in_force", "whole_bag_error", "IMPROVEMENT_TOL"]
+
+#: The overrides are written only when the whole-bag error (:func:`whole_bag_error`) falls by more
+#: than this fraction of its value with them.
+IMPROVEMENT_TOL = 0.02
 
 
 @dataclass
@@ -35,7 +42,20 @@ class CalibrationResult:
     segments : list of Segment
     groups : list of GroupResult
     overrides : str
-        ``key=value;...`` of every identifiable fitted key (empty if none).
+        ``key=value;...`` of every identified fitted key when the fit improves the whole bag
+        (:attr:`accepted`); empty otherwise.
+    candidate_overrides : str
+        The same whether or not it improves the whole bag (empty if nothing was identified).
+    whole_before, whole_after : dict
+        ``{channel: RMS}`` of the whole bag replayed open loop with the start values and with
+        the candidate overrides, on the fit's own residual (:func:`.segments.residual`) [unit of
+        the channel]: the fitted groups' signals and always the speed.
+    error_before, error_after : float
+        The whole-bag error (:func:`whole_bag_error`) [-].
+    accepted : bool
+        The whole-bag error fell by more than :data:`IMPROVEMENT_TOL` of its value.
+    worse : list of str
+        Channels whose whole-bag RMS grew.
     values : dict
         ``{variable name: value}`` after the fit (start value where not identifiable).
     se : dict
@@ -61,6 +81,13 @@ class CalibrationResult:
     identifiable: dict
     comparison_before: dict = field(default_factory=dict)
     comparison_after: dict = field(default_factory=dict)
+    candidate_overrides: str = ""
+    whole_before: dict = field(default_factory=dict)
+    whole_after: dict = field(default_factory=dict)
+    error_before: float = math.nan
+    error_after: float = math.nan
+    accepted: bool = False
+    worse: list = field(default_factory=list)
     wall_s: float = 0.0
     cpu_s: float = 0.0
     files: list = field(default_factory=list)
@@ -151,9 +178,15 @@ def calibrate(bag, params: str | None = None, out_dir=None, replay_params: dict 
             if vr.identifiable:
                 fitted.update(vr.var.overrides(vr.value))
     ov = overrides_text(fitted)
-    before = _whole(inp, "")
-    after = _whole(inp, ov) if ov else before
-    res = CalibrationResult(inp, segments, groups, ov, vals, se, ident, before, after)
+    channels = sorted({g.signal for g in groups if any(vr.identifiable for vr in g.variables)} | {"speed_mps"})
+    before, whole_before = _whole(inp, "", channels)
+    after, whole_after = _whole(inp, ov, channels) if ov else (before, whole_before)
+    e0, e1 = whole_bag_error(whole_before), whole_bag_error(whole_after)
+    accepted = bool(ov) and math.isfinite(e1) and e1 < (1.0 - IMPROVEMENT_TOL) * e0
+    res = CalibrationResult(inp, segments, groups, ov if accepted else "", vals, se, ident, before, after,
+                            candidate_overrides=ov, whole_before=whole_before, whole_after=whole_after,
+                            error_before=e0, error_after=e1, accepted=accepted,
+                            worse=[c for c in whole_before if whole_after.get(c, math.inf) > whole_before[c]])
     res.wall_s, res.cpu_s = time.perf_counter() - t0, time.process_time() - c0
     if out_dir is not None:
         from .report import write_report
@@ -161,16 +194,35 @@ def calibrate(bag, params: str | None = None, out_dir=None, replay_params: dict 
     return res
 
 
-def _whole(inp: ReplayInput, overrides: str) -> dict:
-    """Whole-bag replay errors with ``overrides`` added to the bag's."""
+def whole_bag_error(rms: dict) -> float:
+    """The whole-bag error: ``sqrt(mean_c (RMS_c / resolution_c)^2)`` over the channels of ``rms``.
+
+    Each channel's RMS (``{channel: RMS}``, the fit's own residual over the whole bag) is
+    taken in units of its resolution (:data:`.fit.RESOLUTION`: 0.005 m/s, 0.001 rad/s), so
+    that speed and yaw rate weigh alike; NaN without channels.
+    """
+    terms = [(x / RESOLUTION[c]) ** 2 for c, x in rms.items() if math.isfinite(x)]
+    return math.sqrt(sum(terms) / len(terms)) if terms else math.nan
+
+
+def _whole(inp: ReplayInput, overrides: str, channels: list) -> tuple:
+    """Whole bag replayed with ``overrides`` added to the bag's: (comparison, {channel: RMS of the residual})."""
     if not inp.references:
-        return {}
+        return {}, {}
     p = dict(inp.params)
     p["overrides"] = ";".join(x for x in (p.get("overrides") or "", overrides) if x)
     try:
-        return run_replay(dataclasses.replace(inp, params=p)).comparison
+        run = run_replay(dataclasses.replace(inp, params=p))
     except ReplayError:
-        return {}
+        return {}, {}
+    whole = Segment("whole", 0, 0, inp.n_steps, 0.0, inp.n_steps * inp.dt_s, 0.0, "", 0.0)
+    rms = {}
+    for c in channels:
+        if c in inp.references:
+            r = residual(run, whole, c)[1]
+            if len(r):
+                rms[c] = float(np.sqrt(np.mean(r * r)))
+    return run.comparison, rms
 
 
 def result_json(res: CalibrationResult) -> dict:
@@ -189,6 +241,11 @@ def result_json(res: CalibrationResult) -> dict:
             "correlation": {"variables": g.fitted, "matrix": [[float(x) for x in row] for row in g.correlation]},
         })
     return finite_json({"bag": str(res.input.bag), "parameters": res.input.params, "overrides": res.overrides,
+                "accepted": res.accepted, "candidate_overrides": res.candidate_overrides,
+                "whole_bag": {"channels": sorted(res.whole_before), "rms_before": res.whole_before,
+                              "rms_after": res.whole_after, "error_before": res.error_before,
+                              "error_after": res.error_after, "improvement_tolerance": IMPROVEMENT_TOL,
+                              "worse": res.worse},
                 "groups": groups, "comparison_before": res.comparison_before,
                 "comparison_after": res.comparison_after, "wall_s": res.wall_s, "cpu_s": res.cpu_s})
 

@@ -29,7 +29,7 @@ _AMPLITUDES = ((70.0, 90.0, 40.0, 12.0), (85.0, 150.0, 45.0, 20.0), (60.0, 60.0,
 
 
 def round_trip_truth(shipped: dict) -> dict:
-    """Issue 18's perturbed vehicle: the "truth" of the round-trip test, the bench and the docs.
+    """The perturbed vehicle: the "truth" of the round-trip test, the bench and the docs.
 
     Steering centre +3 deg, steering ratio +5 %, both brake gains -10 %,
     throttle lag +40 ms, dry mass +150 kg, gravel rolling coefficient x1.5.
@@ -62,7 +62,7 @@ def round_trip_truth(shipped: dict) -> dict:
 
 
 def field_scenario_yaml(cycles: int = 1, surface: str = "gravel", truth: str = "", center_deg: float = 12.53,
-                        steering_only: bool = False, name: str = "field") -> str:
+                        steering_only: bool = False, name: str = "field", grade_pct: float = 0.0) -> str:
     """The scenario (YAML text) of the field drive.
 
     Parameters
@@ -79,6 +79,8 @@ def field_scenario_yaml(cycles: int = 1, surface: str = "gravel", truth: str = "
         Start at 4 m/s in D with a constant throttle, then steering sweeps only (no pedal
         step, no coast, no brake): a bag that excites the steering alone.
     name : str
+    grade_pct : float
+        Grade of the plane [%], uphill along the start heading (+x).
 
     Returns
     -------
@@ -88,7 +90,7 @@ def field_scenario_yaml(cycles: int = 1, surface: str = "gravel", truth: str = "
     c0 = center_deg
     lines = [f"name: {name}", "description: generated field drive for calibration",
              f"duration_s: {cycles * CYCLE_S + 0.5:g}", "step_hz: 120", "command_rate_hz: 50",
-             f"terrain: {{surface: {surface}}}",
+             f"terrain: {{surface: {surface}, grade_pct: {grade_pct:g}}}",
              "initial: {gear: H, speed_mps: 4.0}" if steering_only else "initial: {gear: P}"]
     if truth:
         lines.append(f"vehicle: {{overrides: {json.dumps(truth)}}}")
@@ -133,8 +135,12 @@ def field_scenario_yaml(cycles: int = 1, surface: str = "gravel", truth: str = "
 
 
 def make_field_bag(path: str | Path, cycles: int = 1, surface: str = "gravel", truth: str = "",
-                   steering_only: bool = False) -> dict:
+                   steering_only: bool = False, grade_pct: float = 0.0) -> dict:
     """Write the field drive as a rosbag2 at ``path`` (as from the vehicle: no node metadata).
+
+    The drive of :func:`field_scenario_yaml` with the same arguments; a bag on a grade is
+    replayed and calibrated with ``grade_pct`` given (``--param grade_pct=...``), as a real
+    bag's slope would be.
 
     Returns
     -------
@@ -152,10 +158,10 @@ def make_field_bag(path: str | Path, cycles: int = 1, surface: str = "gravel", t
     from ..scenario import ScenarioError
     with tempfile.TemporaryDirectory() as d:
         f = Path(d) / "field.yaml"
-        f.write_text(field_scenario_yaml(cycles, surface, truth, steering_only=steering_only))
+        f.write_text(field_scenario_yaml(cycles, surface, truth, steering_only=steering_only, grade_pct=grade_pct))
         try:
             sc = load_scenario(f)
         except ScenarioError as err:
-            option = {"terrain.surface": "--surface"}.get(err.key, "--truth")
+            option = {"terrain.surface": "--surface", "terrain.grade_pct": "--grade"}.get(err.key, "--truth")
             raise ScenarioError(option, err.key, err.reason) from None
         return scenario_to_bag(sc, path)

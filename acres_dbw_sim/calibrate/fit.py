@@ -26,13 +26,19 @@ open loop (:func:`.segments.replay_segment`) with the values fitted so far
    p continuous variables), the correlation ``cov_ij / (se_i se_j)``. A dead
    time's uncertainty is its grid: it is reported *resolved* when both
    neighbouring steps raise the sum of squares by more than ``s^2``.
-   A variable whose standard error exceeds a quarter of its bound width is
-   moved back to its start value and reported not identifiable
-   (the bag does not determine it), and the rest is fitted again; so is,
-   of two variables correlated beyond +-0.99, the one with the larger
-   standard error relative to its bound width (e.g. the drag area against
-   the rolling resistance in a bag without fast coast-downs).
-5. A value within 0.1 % of the bound width of a bound is reported *at bound*.
+   A variable is moved back to its start value and reported not identifiable,
+   and the rest is fitted again, when the bag does not determine it:
+   its covariance is degenerate (standard error zero or not finite, a
+   correlation not finite); its standard error exceeds a quarter of its bound
+   width; the fit ends within 0.1 % of the bound width of a bound (the optimum
+   may lie beyond); of two variables correlated beyond +-0.99, the one with
+   the larger standard error relative to its bound width (e.g. the drag area
+   against the rolling resistance in a bag without fast coast-downs); a dead
+   time whose search ends on the edge of its grid, or whose neighbouring
+   steps fit as well.
+5. **Bounds hold.** Continuous values are clipped to their bounds; a dead time
+   searches only the whole steps inside them (:func:`delay_grid`), so every
+   reported value lies within the reported bounds.
 """
 from __future__ import annotations
 
@@ -47,7 +53,7 @@ from scipy.optimize import least_squares
 from .keys import GROUP_SEGMENTS, GROUP_SIGNAL, GROUPS, FitVar, fmt_value
 from .segments import replay_segment, residual
 
-__all__ = ["VarResult", "GroupResult", "fit_groups", "overrides_text", "RESOLUTION"]
+__all__ = ["VarResult", "GroupResult", "fit_groups", "overrides_text", "delay_grid", "RESOLUTION"]
 
 #: Resolution of each residual signal (the identifiability threshold): a little above the report
 #: quantum (vehicle_velocity 0.01 km/h) and a small yaw rate.
@@ -174,14 +180,38 @@ def _lsq(prob: _Problem, cont: list, assign: dict) -> tuple:
     sol = least_squares(f, u0, bounds=(0.0, 1.0), method="trf", diff_step=_DIFF_STEP, x_scale=1.0,
                         xtol=1e-5, ftol=1e-6, max_nfev=25)
     out = dict(assign)
-    out.update({v: float(lo[i] + w[i] * sol.x[i]) for i, v in enumerate(cont)})
+    out.update({v: min(v.upper, max(v.lower, float(lo[i] + w[i] * sol.x[i]))) for i, v in enumerate(cont)})
     return out, sol.jac / w[None, :], sol.fun, sol.x
 
 
+def delay_grid(var: FitVar, dt_s: float) -> tuple:
+    """``(k_lo, k_hi, k_start)``: the whole steps a dead time may take inside its bounds.
+
+    ``k_lo = ceil(lower / dt)``, ``k_hi = floor(upper / dt)`` (so that every value
+    ``k dt`` of the search lies within ``lower..upper``), and the start value's own step
+    ``round(start / dt)`` (the model's, dbw/actuators.py), which may lie outside when the
+    start value is off the grid near a bound.
+
+    Raises
+    ------
+    ValueError
+        If no whole step lies within the bounds.
+    """
+    k_lo = math.ceil(var.lower / dt_s - 1e-9)
+    k_hi = math.floor(var.upper / dt_s + 1e-9)
+    if k_hi < k_lo:
+        raise ValueError(f"{var.name}: no whole step of {dt_s:g} s within {var.lower:g}..{var.upper:g}")
+    return k_lo, k_hi, int(round(var.start / dt_s))
+
+
 def _delay_search(prob: _Problem, var: FitVar, assign: dict, dt_s: float) -> tuple:
-    """Downhill on the step grid of a dead time; returns (assign, {step: ssr})."""
-    k_lo, k_hi = int(round(var.lower / dt_s)), int(round(var.upper / dt_s))
-    k = int(round(assign[var] / dt_s))
+    """Downhill on the step grid of a dead time; returns (assign, {step: ssr}).
+
+    The search starts at the start value's step (clamped into the grid) and moves only
+    within :func:`delay_grid`'s steps; a result on the start value's step returns the start value.
+    """
+    k_lo, k_hi, k0 = delay_grid(var, dt_s)
+    k = min(k_hi, max(k_lo, int(round(assign[var] / dt_s))))
     ssr: dict = {}
 
     def cost(kk: int) -> float:
@@ -201,7 +231,7 @@ def _delay_search(prob: _Problem, var: FitVar, assign: dict, dt_s: float) -> tup
         if k_lo <= kk <= k_hi:
             cost(kk)
     out = dict(assign)
-    out[var] = var.start if int(round(var.start / dt_s)) == k else k * dt_s
+    out[var] = var.start if k0 == k else k * dt_s
     return out, ssr
 
 
@@ -252,8 +282,9 @@ def fit_groups(inp, segments: list, variables: list, dt_s: float, log=None) -> l
         for v in gvars:      # 1. identifiability probe
             a = dict(start)
             if v.delay:
+                k_lo, k_hi, k0 = delay_grid(v, dt_s)
                 step = max(1, int(round(_PROBE * (v.upper - v.lower) / dt_s)))
-                a[v] = (int(round(v.start / dt_s)) + (step if v.start + step * dt_s <= v.upper else -step)) * dt_s
+                a[v] = min(k_hi, max(k_lo, k0 + step if k0 + step <= k_hi else k0 - step)) * dt_s
             else:
                 d = _PROBE * (v.upper - v.lower)
                 a[v] = v.start + d if v.start + d <= v.upper else v.start - d
@@ -294,12 +325,45 @@ def fit_groups(inp, segments: list, variables: list, dt_s: float, log=None) -> l
                         corr = cov / np.outer(se, se)
                 except np.linalg.LinAlgError:
                     pass
-            bad = [v for i, v in enumerate(cont) if not se[i] <= _SE_LIMIT * (v.upper - v.lower)]
+            bad = {}
+            for i, v in enumerate(cont):
+                tol = _AT_BOUND * (v.upper - v.lower)
+                if not (math.isfinite(se[i]) and se[i] > 0.0) or not np.isfinite(corr[i]).all():
+                    bad[v] = (f"not identifiable: degenerate covariance (standard error {se[i]:.3g}"
+                              + ("" if np.isfinite(corr[i]).all() else ", correlations not finite")
+                              + "); left at its start value")
+                elif not se[i] <= _SE_LIMIT * (v.upper - v.lower):
+                    bad[v] = (f"not identifiable: standard error {se[i]:.3g} exceeds a quarter of its "
+                              f"range {v.lower:g}..{v.upper:g}; left at its start value")
+                elif assign[v] <= v.lower + tol or assign[v] >= v.upper - tol:
+                    side, bound = ("lower", v.lower) if assign[v] <= v.lower + tol else ("upper", v.upper)
+                    bad[v] = (f"not identifiable: the fit ends on its {side} bound {bound:g} (the optimum may "
+                              "lie beyond: the range, or the model, needs a look); left at its start value")
             if bad:
-                for v in bad:
-                    i = cont.index(v)
-                    vres[v].note = (f"not identifiable: standard error {se[i]:.3g} exceeds a quarter of its "
-                                    f"range {v.lower:g}..{v.upper:g}; left at its start value")
+                for v, why in bad.items():
+                    vres[v].note = why
+                    vres[v].at_bound = ("lower" if assign[v] <= v.lower + _AT_BOUND * (v.upper - v.lower) else
+                                        "upper" if assign[v] >= v.upper - _AT_BOUND * (v.upper - v.lower) else None)
+                    active.remove(v)
+                    assign[v] = v.start
+                continue
+            # a dead time on the edge of its grid, or not resolved to one step, is not identified either
+            loose = {}
+            for v in delays:
+                k_lo, k_hi, k0 = delay_grid(v, dt_s)
+                k = min(k_hi, max(k_lo, int(round(assign[v] / dt_s))))
+                grid = ssr_grid[v]
+                rise = [grid[kk] - grid[k] for kk in (k - 1, k + 1) if kk in grid]
+                if k != k0 and k in (k_lo, k_hi):
+                    side = "lower" if k == k_lo else "upper"
+                    loose[v] = (f"not identifiable: the grid search ends on its {side} bound ({k} steps, "
+                                f"{k * dt_s:.4g} s; the optimum may lie beyond); left at its start value", side)
+                elif not (rise and min(rise) > s2):
+                    loose[v] = (f"not identifiable: {k} and a neighbouring step of {dt_s * 1e3:.2f} ms fit as well "
+                                "(sum-of-squares rise below the residual variance); left at its start value", None)
+            if loose:
+                for v, (why, side) in loose.items():
+                    vres[v].note, vres[v].at_bound = why, side
                     active.remove(v)
                     assign[v] = v.start
                 continue
@@ -316,27 +380,15 @@ def fit_groups(inp, segments: list, variables: list, dt_s: float, log=None) -> l
                 continue
             break
         for i, v in enumerate(cont):
-            x = assign[v]
             vr = vres[v]
-            vr.value, vr.se, vr.identifiable = x, float(se[i]), True
-            tol = _AT_BOUND * (v.upper - v.lower)
-            vr.at_bound = "lower" if x <= v.lower + tol else "upper" if x >= v.upper - tol else None
-            if vr.at_bound:
-                bound = v.lower if vr.at_bound == "lower" else v.upper
-                vr.note = f"at {vr.at_bound} bound {bound:g}: the optimum may lie beyond"
+            vr.value, vr.se, vr.identifiable, vr.at_bound = assign[v], float(se[i]), True, None
         for v in delays:
             vr = vres[v]
-            k = int(round(assign[v] / dt_s))
-            grid = ssr_grid[v]
-            rise = [grid[kk] - grid[k] for kk in (k - 1, k + 1) if kk in grid]
-            resolved = bool(rise) and min(rise) > s2
-            vr.value, vr.identifiable = (v.start if int(round(v.start / dt_s)) == k else k * dt_s), True
-            vr.note = (f"{k} steps of {dt_s * 1e3:.2f} ms (grid search); "
-                       + ("resolved to one step" if resolved else "not resolved to one step: neighbours fit as well"))
-            k_lo, k_hi = int(round(v.lower / dt_s)), int(round(v.upper / dt_s))
-            if k in (k_lo, k_hi) and len(grid) > 1:
-                vr.at_bound = "lower" if k == k_lo else "upper"
-                vr.note += f"; at {vr.at_bound} bound"
+            k_lo, k_hi, k0 = delay_grid(v, dt_s)
+            k = min(k_hi, max(k_lo, int(round(assign[v] / dt_s))))
+            vr.value, vr.identifiable = (v.start if k0 == k else k * dt_s), True
+            vr.note = (f"{k} steps of {dt_s * 1e3:.2f} ms (grid search over {k_lo}..{k_hi} steps, "
+                       f"{k_lo * dt_s:.4g}..{k_hi * dt_s:.4g} s); resolved to one step")
         gr.fitted = [v.name for v in cont]
         gr.correlation = corr
         after = prob.per_segment(assign)

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..replay.compare import COMPARED
-from .core import CalibrationResult, write_json
+from .core import IMPROVEMENT_TOL, CalibrationResult, write_json
 from .segments import replay_segment, residual
 
 __all__ = ["write_report", "MAX_PLOTTED"]
@@ -37,10 +37,13 @@ def write_report(res: CalibrationResult, out: Path, plots: bool = True) -> list:
     """Write every output into ``out`` (created); returns the files written."""
     out.mkdir(parents=True, exist_ok=True)
     files = []
-    tmp = out / ".overrides.txt.tmp"
-    tmp.write_text(res.overrides + "\n", encoding="utf-8")
-    os.replace(tmp, out / "overrides.txt")
-    files.append(out / "overrides.txt")
+    if res.accepted or not res.candidate_overrides:
+        tmp = out / ".overrides.txt.tmp"
+        tmp.write_text(res.overrides + "\n", encoding="utf-8")
+        os.replace(tmp, out / "overrides.txt")
+        files.append(out / "overrides.txt")
+    elif (out / "overrides.txt").is_file() and (out / "calibration.json").is_file():
+        (out / "overrides.txt").unlink()     # an earlier calibration's: it must not pass for this one's
     write_json(res, out / "calibration.json")
     files.append(out / "calibration.json")
     figs = {}
@@ -76,7 +79,19 @@ def _markdown(res: CalibrationResult, figs: dict) -> str:
     L += ["", "`brakes.gain_scale` multiplies both brake gains (`brakes.front_nm_per_bar`, `brakes.rear_nm_per_bar`): "
           "the speed sees their sum. Standard errors are from the Jacobian (s² (JᵀJ)⁻¹); dead times are "
           "searched on the step grid and carry no standard error.", "",
-          "## Overrides", "", "```text", res.overrides or "(nothing identifiable was fitted)", "```", ""]
+          "## Overrides", ""]
+    if res.accepted:
+        L += ["Written to `overrides.txt`: the whole-bag error falls from "
+              f"{_g(res.error_before, 4)} to {_g(res.error_after, 4)} (see below).", "",
+              "```text", res.overrides, "```", ""]
+    elif res.candidate_overrides:
+        worse = ", ".join(f"{c} {_g(res.whole_before[c], 4)} -> {_g(res.whole_after[c], 4)}" for c in res.worse)
+        L += [f"**Not written.** With the fitted values the whole-bag error goes from {_g(res.error_before, 4)} "
+              f"to {_g(res.error_after, 4)}: not a fall of more than {IMPROVEMENT_TOL:.0%}"
+              + (f"; worse: {worse}" if worse else "") + ". The fitted values, for reference only:", "",
+              "```text", res.candidate_overrides, "```", ""]
+    else:
+        L += ["```text", "(nothing identifiable was fitted)", "```", ""]
     for g in res.groups:
         if len(g.fitted) > 1:
             L += [f"### Correlation, {g.group}", "", "| | " + " | ".join(f"`{n}`" for n in g.fitted) + " |",
@@ -90,8 +105,16 @@ def _markdown(res: CalibrationResult, figs: dict) -> str:
             b = g.rms_before[i] if i < len(g.rms_before) else None
             a = g.rms_after[i] if i < len(g.rms_after) else None
             L.append(f"| {g.group} | {s.label} | {g.signal} | {_g(b, 4)} | {_g(a, 4)} |")
-    L += ["", "## Whole bag, replayed open loop", "", "| signal | RMS before | RMS after | max before | max after |",
-          "|---|---|---|---|---|"]
+    L += ["", "## Whole bag, replayed open loop", "",
+          "The fit's own residual over the whole bag (simulated report before its quantum minus recorded) on "
+          "the fitted channels and the speed; the whole-bag error is sqrt(mean((RMS / resolution)²)) with "
+          "resolutions 0.005 m/s and 0.001 rad/s.", "",
+          "| channel | RMS before | RMS after |", "|---|---|---|"]
+    for c in sorted(res.whole_before):
+        L.append(f"| {c} | {_g(res.whole_before[c], 4)} | {_g(res.whole_after.get(c), 4)} |")
+    L += [f"| **whole-bag error** | {_g(res.error_before, 4)} | {_g(res.error_after, 4)} |", "",
+          "The simulated reports against the recorded ones:", "",
+          "| signal | RMS before | RMS after | max before | max after |", "|---|---|---|---|---|"]
     for name in COMPARED:
         b, a = res.comparison_before.get(name), res.comparison_after.get(name)
         if b and a:
@@ -112,7 +135,7 @@ def _plot_group(res: CalibrationResult, g, path: Path) -> Path:
     fig, axes = plt.subplots(len(segs), 1, figsize=(10, 2.4 * len(segs)), squeeze=False, constrained_layout=True)
     fig.suptitle(f"{g.group}: recorded, simulated before and after ({g.signal})", fontsize=10)
     for ax, seg in zip(axes[:, 0], segs):
-        for ov, style, label in (("", "--", "before"), (res.overrides, "-", "after")):
+        for ov, style, label in (("", "--", "before"), (res.candidate_overrides, "-", "after")):
             r = replay_segment(res.input, seg, ov, (g.signal,))
             t, e, rec = residual(r, seg, g.signal)
             if label == "before":

@@ -49,22 +49,30 @@ import numpy as np
 
 from ..dbw import commands as C
 from ..replay import ReplayInput, run_replay
+from ..simulation import RecordedStart
 from ..replay.offline import GEARS
-from ..scenario.signals import COLUMN_NAMES
 
-__all__ = ["Segment", "MAX_PER_KIND", "find_segments", "segment_input", "replay_segment", "residual"]
+__all__ = ["Segment", "MAX_PER_KIND", "find_segments", "segment_input", "recorded_start", "recorded_at", "recorded_pose",
+           "replay_segment", "residual"]
 
 _TIMEOUT_S = 0.1
 #: Segments kept per kind (the most excited): the fit's cost grows with them, its information
 #: soon stops growing (a 5-minute drive has about 18 of each).
 MAX_PER_KIND = 6
-_COL = {name: i for i, name in enumerate(COLUMN_NAMES)}
 #: The replay of a segment starts this long before the end of the last standstill [s]
 #: (the actuators settle on the re-delivered commands) ...
 _SETTLE_S = 0.8
 #: ... and at most this long before it [s]; without one, this long before it from the recorded speed:
 _LOOKBACK_S = 15.0
 _FALLBACK_S = 2.0
+#: A segment that starts rolling (recorded speed at least this [m/s]) is replayed from the recorded
+#: state this long before it [s].
+_ROLLING_MPS = 1.5
+_LEAD_S = 0.5
+#: A standstill reached within this time [s] of rolling at this speed [m/s] or more is anchored at the
+#: rolling state before it.
+_STOP_S = 6.0
+_STOP_FROM_MPS = 0.5
 _GEAR_LETTER = {int(g): letter for letter, g in GEARS.items() if letter != "H"}
 
 
@@ -186,10 +194,21 @@ def find_segments(inp: ReplayInput, max_per_kind: int | None = MAX_PER_KIND) -> 
     for k, obj in inp.events:
         if isinstance(obj, C.GearCmd) and k < n:
             rest[k:k + s(1.5)] = False
-    # the latest anchor of each standstill lies 0.8 s before its end, so that the actuators settle
-    # on the re-delivered commands before the next change
-    rest_k = sorted({0} | {int(b) - 1 - s(_SETTLE_S) for a, b in _runs(rest) if b - 1 - s(_SETTLE_S) >= a})
-    rest_k = np.array(rest_k, dtype=int)
+    # the anchor of each standstill: the rolling state shortly before the vehicle came to rest, so
+    # that the replay brings it to rest as the recording did (the tyres keep what the stop wound into
+    # them, which no report shows and which sets how it moves off, most on a slope); a standstill not
+    # reached from rolling is anchored 0.8 s before its end, so that the actuators settle on the
+    # re-delivered commands before the next change
+    anchors = {0}
+    rolling = np.flatnonzero(v >= _STOP_FROM_MPS)
+    for a, b in _runs(rest):
+        j = np.searchsorted(rolling, a) - 1
+        kr = int(rolling[j]) - s(_LEAD_S) if j >= 0 else -1
+        if kr >= 0 and a - kr <= s(_STOP_S):
+            anchors.add(kr)
+        elif b - 1 - s(_SETTLE_S) >= a:
+            anchors.add(int(b) - 1 - s(_SETTLE_S))
+    rest_k = np.array(sorted(anchors), dtype=int)
 
     def add(kind: str, k0: int, k1: int, peak: float) -> None:
         k0, k1 = max(0, int(k0)), min(n, int(k1))
@@ -198,9 +217,15 @@ def find_segments(inp: ReplayInput, max_per_kind: int | None = MAX_PER_KIND) -> 
         i = np.searchsorted(rest_k, k0, side="right") - 1
         if i >= 0 and rest_k[i] >= k0 - s(_LOOKBACK_S):
             kw = int(rest_k[i])
+        elif v[k0] >= _ROLLING_MPS and k0 >= s(_LEAD_S):
+            kw = k0 - s(_LEAD_S)         # rolling: from the recorded state just before
         else:
             kw = max(0, k0 - s(_FALLBACK_S))
-        speed = float(max(0.0, v[kw])) if math.isfinite(v[kw]) else float(inp.params["initial_speed_mps"])
+        if rest[kw]:          # a standstill: at rest, whatever the report's last quantum says
+            speed = 0.0
+        else:
+            vk = recorded_at(inp, "speed_mps", kw * dt)
+            speed = max(0.0, vk) if vk is not None else float(inp.params["initial_speed_mps"])
         segs.append(Segment(kind, kw, k0, k1, k0 * dt, k1 * dt, speed, gear[kw], float(peak)))
 
     driving = (thr > 2.0) & (brk <= 0.5)
@@ -295,8 +320,12 @@ def segment_input(inp: ReplayInput, seg: Segment, overrides: str, signals: tuple
     p = dict(inp.params)
     base = p.get("overrides") or ""
     p["overrides"] = ";".join(x for x in (base, overrides) if x)
-    p["initial_speed_mps"] = float(seg.speed_mps)
-    p["initial_gear"] = seg.gear if not (seg.gear == "P" and seg.speed_mps > 0.3) else "D"
+    start = None
+    if kw > 0:    # at the bag's first step the segment starts as the whole bag does
+        p["initial_speed_mps"] = float(seg.speed_mps)
+        p["initial_gear"] = seg.gear if not (seg.gear == "P" and seg.speed_mps > 0.3) else "D"
+        start = recorded_start(inp, kw, seg.speed_mps == 0.0, latest if enabled else {})
+        p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"] = recorded_pose(inp, kw * inp.dt_s)
     t0 = kw * inp.dt_s
     refs = {}
     for name in signals:
@@ -305,7 +334,128 @@ def segment_input(inp: ReplayInput, seg: Segment, overrides: str, signals: tuple
             m = (tr >= t0) & (tr <= ke * inp.dt_s + 1e-9)
             refs[name] = (tr[m] - t0, vr[m])
     return dataclasses.replace(inp, params=p, n_steps=ke - kw, events=prefix + body, references=refs,
-                               problems=[])
+                               problems=[], start=start)
+
+
+def recorded_pose(inp: ReplayInput, t_s: float) -> tuple:
+    """``(x_m, y_m, yaw_rad)`` in the odom frame at ``t_s``, dead-reckoned from the recording.
+
+    The heading integrates the recorded IMU yaw rate from the bag's initial yaw
+    (``initial_yaw_rad``), the position the recorded speed along it from
+    ``initial_x_m, initial_y_m`` (trapezoidal rule, ``scipy.integrate.cumulative_trapezoid``).
+    On a slope the heading decides the grade the vehicle climbs; a bag without a yaw rate
+    keeps the initial heading, without a speed the initial position. The body's yaw rate is
+    taken as the heading's rate, which on a grade of g is off by about g^2/2 (0.5 % at 10 %).
+
+    Returns
+    -------
+    tuple of float
+        x [m], y [m], yaw [rad].
+    """
+    from scipy.integrate import cumulative_trapezoid
+    p = inp.params
+    x0, y0, yaw0 = float(p["initial_x_m"]), float(p["initial_y_m"]), float(p["initial_yaw_rad"])
+
+    def integral(name: str, f=None, t_end: float = t_s) -> tuple:
+        ref = inp.references.get(name)
+        if ref is None or len(ref[0]) < 2:
+            return None
+        tr, vr = np.asarray(ref[0], float), np.asarray(ref[1], float)
+        ok = np.isfinite(vr)
+        tr, vr = np.concatenate(([0.0], tr[ok])), np.concatenate(([vr[ok][0] if ok.any() else 0.0], vr[ok]))
+        m = tr <= t_end + 1e-9
+        tr, vr = tr[m], vr[m]
+        return tr, cumulative_trapezoid(vr if f is None else f(tr, vr), tr, initial=0.0)
+
+    yaw = integral("yaw_rate_rad_s")
+    yaw_at = (lambda t: yaw0 + np.interp(t, yaw[0], yaw[1])) if yaw is not None else (lambda t: yaw0 + 0.0 * t)
+    psi = float(yaw_at(t_s))
+    xs = integral("speed_mps", lambda t, v: v * np.cos(yaw_at(t)))
+    ys = integral("speed_mps", lambda t, v: v * np.sin(yaw_at(t)))
+    if xs is None:
+        return x0, y0, psi
+    return x0 + float(xs[1][-1]), y0 + float(ys[1][-1]), psi
+
+
+#: Half width of the window of recorded samples a rolling start's speeds are fitted over [s].
+STATE_WINDOW_S = 0.1
+
+
+def recorded_at(inp: ReplayInput, name: str, t_s: float, half_window_s: float = STATE_WINDOW_S) -> float | None:
+    """A recorded signal's value at ``t_s``: the straight line fitted to its samples within
+    ``t_s +- half_window_s`` (``numpy.polynomial.Polynomial.fit``), evaluated at ``t_s``.
+
+    Exact for a signal that changes linearly across the window; averages the report's
+    quantum and a sensor's noise over the window's samples (11 of a 50 Hz report, 21 of a
+    100 Hz one). The window is short because a rolling start often lies where the pedals
+    change (a kink in the speed). With fewer than three samples, linear interpolation; None
+    without samples.
+    """
+    ref = inp.references.get(name)
+    if ref is None:
+        return None
+    tr, vr = np.asarray(ref[0], float), np.asarray(ref[1], float)
+    ok = np.isfinite(vr)
+    tr, vr = tr[ok], vr[ok]
+    if not len(tr):
+        return None
+    m = np.abs(tr - t_s) <= half_window_s + 1e-9
+    if m.sum() >= 3 and np.ptp(tr[m]) > 0:
+        return float(np.polynomial.Polynomial.fit(tr[m], vr[m], 1)(t_s))
+    return float(np.interp(t_s, tr, vr))
+
+
+def _latest(inp: ReplayInput, name: str, t_s: float) -> float | None:
+    """The last finite recorded sample of ``name`` at or before ``t_s`` (None if there is none)."""
+    ref = inp.references.get(name)
+    if ref is None:
+        return None
+    tr, vr = np.asarray(ref[0], float), np.asarray(ref[1], float)
+    i = int(np.searchsorted(tr, t_s + 1e-9, side="right")) - 1
+    while i >= 0 and not math.isfinite(vr[i]):
+        i -= 1
+    return float(vr[i]) if i >= 0 else None
+
+
+def recorded_start(inp: ReplayInput, k: int, still: bool, commands: dict) -> RecordedStart:
+    """The recorded state at step ``k`` (:class:`~acres_dbw_sim.simulation.RecordedStart`).
+
+    Each value is the last recorded report at or before the step: brake pressure output,
+    throttle pedal output, steering-wheel angle, wheel speeds, engine speed. A bag without
+    the actuator reports gives the held command instead (``commands``: ``{type: (step,
+    command)}`` of the latest command of each stream while the DBW is enabled; pressure and
+    percent commands only). ``still``: the vehicle stands (an anchor): wheels at rest.
+
+    Parameters
+    ----------
+    inp : ReplayInput
+        The whole bag.
+    k : int
+        Physics step of the start.
+    still : bool
+    commands : dict
+
+    Returns
+    -------
+    RecordedStart
+    """
+    t = k * inp.dt_s
+    brake = _latest(inp, "brake_pressure_bar", t)
+    pedal = _latest(inp, "pedal_pct", t)
+    steer = _latest(inp, "steering_wheel_angle_deg", t)
+    if brake is None:
+        cmd = commands.get(C.BrakeCmd, (0, None))[1]
+        brake = float(cmd.cmd) if cmd is not None and cmd.cmd_type == C.BrakeCmd.CMD_PRESSURE else None
+    if pedal is None:
+        cmd = commands.get(C.ThrottleCmd, (0, None))[1]
+        pedal = float(cmd.cmd) if cmd is not None and cmd.cmd_type == C.ThrottleCmd.CMD_PERCENT else None
+    if steer is None:
+        cmd = commands.get(C.SteeringCmd, (0, None))[1]
+        steer = float(cmd.cmd) if cmd is not None and cmd.cmd_type == C.SteeringCmd.CMD_ANGLE else None
+    spins = [recorded_at(inp, f"wheel_speed_{w}_rad_s", t) for w in ("fl", "fr", "rl", "rr")]
+    wheel = (0.0, 0.0, 0.0, 0.0) if still else (tuple(spins) if all(x is not None for x in spins) else None)
+    return RecordedStart(brake_bar=brake, pedal_pct=pedal, steering_wheel_deg=steer, wheel_spin_rad_s=wheel,
+                         engine_rpm=_latest(inp, "engine_rpm", t))
 
 
 def replay_segment(inp: ReplayInput, seg: Segment, overrides: str, signals: tuple):
@@ -327,11 +477,12 @@ def replay_segment(inp: ReplayInput, seg: Segment, overrides: str, signals: tupl
 def residual(res, seg: Segment, signal: str) -> tuple:
     """Simulated - recorded ``signal`` at the recorded samples of ``[k_start, k_end)``.
 
-    The simulated side is the model's state (the replay's ``timeseries`` column of the same
-    name, at the end of every step, linearly interpolated), not the simulated report: the
-    report's quantisation (``vehicle_velocity`` 0.01 km/h, IMU 0.0002 rad/s) would make the sum
-    of squares a staircase in the parameters and the finite-difference Jacobian noise. The
-    recorded side keeps its quantisation, a zero-mean error.
+    The simulated side is the simulated report before its quantum (the replay's
+    ``exact_signals``: the speed ``vehicle_velocity`` measures, with the lever's sign under
+    DIR_PRNDL, and the body's yaw rate; at the end of every step, linearly interpolated), not
+    the quantised report: the quantum (``vehicle_velocity`` 0.01 km/h, IMU 0.0002 rad/s) would
+    make the sum of squares a staircase in the parameters and the finite-difference Jacobian
+    noise. The recorded side keeps its quantisation, a zero-mean error.
 
     ``res`` may be the replay of a longer window from the same ``k_warm`` (segments
     sharing an anchor are replayed once).
@@ -342,10 +493,9 @@ def residual(res, seg: Segment, signal: str) -> tuple:
         On the segment's time axis [s] (0 at ``k_warm``); the unit of the signal.
     """
     tr, vr = res.input.references.get(signal, (np.zeros(0), np.zeros(0)))
-    data = res.run.data
-    t_sim = data[:, _COL["t_s"]]
+    t_sim = res.sim_t_s
     lo = (seg.k_start - seg.k_warm) * res.input.dt_s
     hi = min(t_sim[-1], (seg.k_end - seg.k_warm) * res.input.dt_s)
     m = np.isfinite(vr) & (tr >= lo - 1e-9) & (tr <= hi + 1e-9)
-    sim = np.interp(tr[m], t_sim, data[:, _COL[signal]])
+    sim = np.interp(tr[m], t_sim, res.exact_signals[signal])
     return tr[m], sim - vr[m], vr[m]
