@@ -403,12 +403,6 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
         problems.append(Problem("not_replayed", "/initialpose", "pose resets are not replayed offline"))
 
     # initial state from the recorded reports when the bag has no node parameters
-    # the first gear report is the initial lever position when it comes within 0.15 s of the start and
-    # before any gear command could have moved the lever
-    t_gear_cmd = min((k * dt_ns * 1e-9 for k, obj in events if isinstance(obj, core_cmd.GearCmd)), default=math.inf)
-    if (source["initial_gear"] == "default" and first_gear is not None and first_gear[1] in _GEAR_LETTER
-            and first_gear[0] < min(0.15, t_gear_cmd + 1e-9)):
-        p["initial_gear"], source["initial_gear"] = _GEAR_LETTER[first_gear[1]], "reports"
     if source["initial_speed_mps"] == "default" and refs["speed_mps"][0]:
         t_first, v_first = refs["speed_mps"][0][0], refs["speed_mps"][1][0]
         t_cmd = (first_cmd_ns - t0_ns) * 1e-9 if first_cmd_ns is not None else math.inf
@@ -416,6 +410,15 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
         # shows the vehicle as it was (a command needs its dead time and lag to act)
         if t_first < min(0.1, t_cmd + 0.05 + 1e-9) and math.isfinite(v_first) and abs(v_first) > 0.05:
             p["initial_speed_mps"], source["initial_speed_mps"] = float(v_first), "reports"
+    # the first gear report is the initial lever position when it comes before any command, or, for a
+    # vehicle the reports show rolling at the start, within 0.15 s and before any gear command (a
+    # rolling lever does not move sooner)
+    t_cmd0 = (first_cmd_ns - t0_ns) * 1e-9 if first_cmd_ns is not None else math.inf
+    t_gear_cmd = min((k * dt_ns * 1e-9 for k, obj in events if isinstance(obj, core_cmd.GearCmd)), default=math.inf)
+    rolling = source["initial_speed_mps"] == "reports"
+    if (source["initial_gear"] == "default" and first_gear is not None and first_gear[1] in _GEAR_LETTER
+            and (first_gear[0] < t_cmd0 or (rolling and first_gear[0] < min(0.15, t_gear_cmd + 1e-9)))):
+        p["initial_gear"], source["initial_gear"] = _GEAR_LETTER[first_gear[1]], "reports"
 
     n_steps = max(1, math.ceil((end_ns - t0_ns) / dt_ns - _STEP_SLACK), (events[-1][0] + 1) if events else 1)
     events.sort(key=lambda e: e[0])   # stable: file order within a step
