@@ -14,7 +14,7 @@ coast      throttle <= 2 %, brake released, recorded speed >= 1.5 m/s for >= 1.5
 brake      a brake command rises above 0.5 (bar or %) at >= 1 m/s; until the speed
            falls below 0.3 m/s (at most 8 s)
 sweep      recorded speed >= 1 m/s and the steering angle command moves by >= 10 deg
-           within a window of at most 10 s
+           within a window of at most 10 s, from 1 s before it first moves
 turn       a sweep reaching a lateral acceleration |v r| >= 2 m/s^2
 ========== ============================================================================
 
@@ -22,22 +22,30 @@ Of each kind, the :data:`MAX_PER_KIND` segments with the largest excitation
 are kept. Bags driven by the ULC (``ulc/cmd``) carry no pedal commands: their
 longitudinal segments are not found (steering ones are).
 
-Each segment is replayed **open loop from a recorded initial state** with
+Each segment is replayed **open loop from the recorded state** with
 :func:`acres_dbw_sim.replay.run_replay`: a copy of the bag's
 :class:`~acres_dbw_sim.replay.ReplayInput` cut to the segment, with the DBW
 enabled if it was and the latest command of each stream re-delivered at step
-0. The simulation's reset state is exact only for a vehicle standing still
-(a moving reset puts the engine and belt at a light-load cruise, which a
-coasting or accelerating vehicle is not in; the speed error of such a start
-never decays in an open-loop replay). So the replay starts at an *anchor*:
-the last standstill (speed below 0.02 m/s and throttle released for 0.5 s)
-with the lever settled (no gear command in the 1.5 s before), 0.8 s before
-the standstill ends (the actuators settle on the re-delivered commands), at
-most 15 s before the segment, or the bag's first step. Without one,
-it starts 2 s before the segment from the recorded speed, which is
-approximate. The time from the anchor to the segment is replayed but left
-out of the residual; it is driven by the parameters of groups fitted before
-(see :data:`.keys.GROUPS` for the order).
+0, the actuators, wheels and powertrain as the reports give them
+(:func:`recorded_start`), and the pose dead-reckoned (:func:`recorded_pose`).
+Where the replay starts is the segment's *anchor* (``k_warm``):
+
+* the last standstill (speed below 0.02 m/s and throttle released for 0.5 s,
+  no gear command in the 1.5 s before) within 15 s before the segment, 0.8 s
+  before the standstill ends (the actuators settle on the re-delivered
+  commands), or the bag's first step (the segment then starts as the whole
+  bag does);
+* the recorded state 0.5 s before a segment rolling at 1.5 m/s or more (at
+  both instants) when there is no such standstill, or on a slope steeper
+  than 2 % (a standstill there holds in its tyres what the stop wound into
+  them, which sets how the vehicle moves off and no report shows), unless
+  the recorded speed gives that state only to more than 0.003 m/s
+  (:func:`recorded_se`: a noisy sensor);
+* otherwise 2 s before the segment.
+
+The time from the anchor to the segment is replayed but left out of the
+residual; it is driven by the parameters of groups fitted before (see
+:data:`.keys.GROUPS` for the order).
 """
 from __future__ import annotations
 
@@ -52,7 +60,7 @@ from ..replay import ReplayInput, run_replay
 from ..simulation import RecordedStart
 from ..replay.offline import GEARS
 
-__all__ = ["Segment", "MAX_PER_KIND", "find_segments", "segment_input", "recorded_start", "recorded_at", "recorded_pose",
+__all__ = ["Segment", "MAX_PER_KIND", "find_segments", "segment_input", "recorded_start", "recorded_at", "recorded_se", "recorded_pose",
            "replay_segment", "residual"]
 
 _TIMEOUT_S = 0.1
@@ -69,10 +77,11 @@ _FALLBACK_S = 2.0
 #: state this long before it [s].
 _ROLLING_MPS = 1.5
 _LEAD_S = 0.5
-#: A standstill reached within this time [s] of rolling at this speed [m/s] or more is anchored at the
-#: rolling state before it.
-_STOP_S = 6.0
-_STOP_FROM_MPS = 0.5
+#: ... on ground steeper than this [%] (or without a standstill within the lookback), and when the
+#: recorded speed gives that state to this standard error [m/s] (:func:`recorded_se`); a noisier
+#: recording starts from the last standstill within the lookback, which is exact.
+_LEVEL_PCT = 2.0
+_START_SE_MPS = 0.003
 _GEAR_LETTER = {int(g): letter for letter, g in GEARS.items() if letter != "H"}
 
 
@@ -194,39 +203,39 @@ def find_segments(inp: ReplayInput, max_per_kind: int | None = MAX_PER_KIND) -> 
     for k, obj in inp.events:
         if isinstance(obj, C.GearCmd) and k < n:
             rest[k:k + s(1.5)] = False
-    # the anchor of each standstill: the rolling state shortly before the vehicle came to rest, so
-    # that the replay brings it to rest as the recording did (the tyres keep what the stop wound into
-    # them, which no report shows and which sets how it moves off, most on a slope); a standstill not
-    # reached from rolling is anchored 0.8 s before its end, so that the actuators settle on the
-    # re-delivered commands before the next change
-    anchors = {0}
-    rolling = np.flatnonzero(v >= _STOP_FROM_MPS)
-    for a, b in _runs(rest):
-        j = np.searchsorted(rolling, a) - 1
-        kr = int(rolling[j]) - s(_LEAD_S) if j >= 0 else -1
-        if kr >= 0 and a - kr <= s(_STOP_S):
-            anchors.add(kr)
-        elif b - 1 - s(_SETTLE_S) >= a:
-            anchors.add(int(b) - 1 - s(_SETTLE_S))
-    rest_k = np.array(sorted(anchors), dtype=int)
+    # the latest anchor of each standstill lies 0.8 s before its end, so that the actuators settle
+    # on the re-delivered commands before the next change
+    rest_k = sorted({0} | {int(b) - 1 - s(_SETTLE_S) for a, b in _runs(rest) if b - 1 - s(_SETTLE_S) >= a})
+    rest_k = np.array(rest_k, dtype=int)
 
-    def add(kind: str, k0: int, k1: int, peak: float) -> None:
+    # on a slope a standstill holds in its tyres what the stop wound into them (no report shows it,
+    # and it sets how the vehicle moves off): there a rolling segment starts from the recorded state
+    sloped = math.hypot(float(inp.params.get("grade_pct") or 0.0), float(inp.params.get("bank_pct") or 0.0)) \
+        > _LEVEL_PCT
+
+    def add(kind: str, k0: int, k1: int, peak: float, kw: int | None = None) -> int | None:
+        """Append a segment (replayed from ``kw`` if given); returns its ``k_warm``."""
         k0, k1 = max(0, int(k0)), min(n, int(k1))
         if k1 - k0 < s(0.8) or not math.isfinite(v[k0]):
-            return
-        i = np.searchsorted(rest_k, k0, side="right") - 1
-        if i >= 0 and rest_k[i] >= k0 - s(_LOOKBACK_S):
-            kw = int(rest_k[i])
-        elif v[k0] >= _ROLLING_MPS and k0 >= s(_LEAD_S):
-            kw = k0 - s(_LEAD_S)         # rolling: from the recorded state just before
-        else:
-            kw = max(0, k0 - s(_FALLBACK_S))
+            return None
+        if kw is None:
+            i = np.searchsorted(rest_k, k0, side="right") - 1
+            k_lead = k0 - s(_LEAD_S)
+            rolling = k_lead >= 0 and min(v[k0], v[k_lead]) >= _ROLLING_MPS
+            anchored = i >= 0 and rest_k[i] >= k0 - s(_LOOKBACK_S)
+            if rolling and (not anchored or (sloped and recorded_se(inp, "speed_mps", k_lead * dt) <= _START_SE_MPS)):
+                kw = k_lead              # rolling: from the recorded state just before
+            elif anchored:
+                kw = int(rest_k[i])
+            else:
+                kw = max(0, k0 - s(_FALLBACK_S))
         if rest[kw]:          # a standstill: at rest, whatever the report's last quantum says
             speed = 0.0
         else:
             vk = recorded_at(inp, "speed_mps", kw * dt)
             speed = max(0.0, vk) if vk is not None else float(inp.params["initial_speed_mps"])
         segs.append(Segment(kind, kw, k0, k1, k0 * dt, k1 * dt, speed, gear[kw], float(peak)))
+        return kw
 
     driving = (thr > 2.0) & (brk <= 0.5)
     for a, b in _runs(driving):
@@ -248,14 +257,21 @@ def find_segments(inp: ReplayInput, max_per_kind: int | None = MAX_PER_KIND) -> 
     moving = v >= 1.0
     for a, b in _runs(moving):
         k = a
+        # a window begins 1 s before the steering command first moves in the run (not in a launch)
+        held = steer[a:b]
+        moved = np.flatnonzero(np.isfinite(held) & (np.abs(held - held[0]) > 1.0)) if np.isfinite(held[0]) else []
+        if len(moved):
+            k = max(a, a + int(moved[0]) - s(1.0))
+        warm = None     # the windows after the first of a run replay from the first's start (not mid-turn)
         while k < b - s(0.8):
             e = min(b, k + s(10.0))
             w = steer[k:e]
             if np.isfinite(w).any() and np.nanmax(w) - np.nanmin(w) >= 10.0:
-                add("sweep", k, e, float(np.nanmax(w) - np.nanmin(w)))
+                kw = add("sweep", k, e, float(np.nanmax(w) - np.nanmin(w)), warm)
+                warm = kw if warm is None else warm
                 ay = np.abs(v[k:e] * r[k:e])
                 if np.isfinite(ay).any() and np.nanmax(ay) >= 2.0:
-                    add("turn", k, e, float(np.nanmax(ay)))
+                    add("turn", k, e, float(np.nanmax(ay)), kw)
             k = e
     order = {"sweep": 0, "turn": 1, "throttle": 2, "coast": 3, "brake": 4}
     if max_per_kind is not None:
@@ -377,19 +393,19 @@ def recorded_pose(inp: ReplayInput, t_s: float) -> tuple:
     return x0 + float(xs[1][-1]), y0 + float(ys[1][-1]), psi
 
 
-#: Half width of the window of recorded samples a rolling start's speeds are fitted over [s].
-STATE_WINDOW_S = 0.1
+#: Length of the window of recorded samples before a rolling start its speeds are fitted over [s].
+STATE_WINDOW_S = 0.2
 
 
-def recorded_at(inp: ReplayInput, name: str, t_s: float, half_window_s: float = STATE_WINDOW_S) -> float | None:
+def recorded_at(inp: ReplayInput, name: str, t_s: float, window_s: float = STATE_WINDOW_S) -> float | None:
     """A recorded signal's value at ``t_s``: the straight line fitted to its samples within
-    ``t_s +- half_window_s`` (``numpy.polynomial.Polynomial.fit``), evaluated at ``t_s``.
+    ``[t_s - window_s, t_s]`` (``numpy.polynomial.Polynomial.fit``), evaluated at ``t_s``.
 
     Exact for a signal that changes linearly across the window; averages the report's
     quantum and a sensor's noise over the window's samples (11 of a 50 Hz report, 21 of a
-    100 Hz one). The window is short because a rolling start often lies where the pedals
-    change (a kink in the speed). With fewer than three samples, linear interpolation; None
-    without samples.
+    100 Hz one). The window ends at ``t_s``: a command given then (a rolling start often
+    lies where the pedals change) acts only later, after its dead time. With fewer than
+    three samples, linear interpolation; None without samples.
     """
     ref = inp.references.get(name)
     if ref is None:
@@ -399,10 +415,28 @@ def recorded_at(inp: ReplayInput, name: str, t_s: float, half_window_s: float = 
     tr, vr = tr[ok], vr[ok]
     if not len(tr):
         return None
-    m = np.abs(tr - t_s) <= half_window_s + 1e-9
+    m = (tr >= t_s - window_s - 1e-9) & (tr <= t_s + 1e-9)
     if m.sum() >= 3 and np.ptp(tr[m]) > 0:
         return float(np.polynomial.Polynomial.fit(tr[m], vr[m], 1)(t_s))
     return float(np.interp(t_s, tr, vr))
+
+
+def recorded_se(inp: ReplayInput, name: str, t_s: float, window_s: float = STATE_WINDOW_S) -> float:
+    """Standard error of :func:`recorded_at` at ``t_s`` [unit of the signal] (inf without three samples).
+
+    ``2 s / sqrt(n)``: the scatter ``s`` of the window's ``n`` samples about their line, and the
+    factor of a line's value at the end of its window.
+    """
+    ref = inp.references.get(name)
+    if ref is None:
+        return math.inf
+    tr, vr = np.asarray(ref[0], float), np.asarray(ref[1], float)
+    m = np.isfinite(vr) & (tr >= t_s - window_s - 1e-9) & (tr <= t_s + 1e-9)
+    if m.sum() < 3 or np.ptp(tr[m]) <= 0:
+        return math.inf
+    line = np.polynomial.Polynomial.fit(tr[m], vr[m], 1)
+    res = vr[m] - line(tr[m])
+    return float(2.0 * np.sqrt(np.sum(res * res) / (m.sum() - 2)) / np.sqrt(m.sum()))
 
 
 def _latest(inp: ReplayInput, name: str, t_s: float) -> float | None:
