@@ -144,6 +144,10 @@ DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 #: Parameters every vehicle of one process must share (``vehicles``): one step loop
 #: and one /clock pace them all. Set at start-up only (``/**`` in a params file).
+#: Parameters of the process, not of a vehicle: ``main`` reads them from the command line and only
+#: the node they create declares them (``vehicles``: :class:`FleetNode`, with the names given). A
+#: vehicle node leaves them out, so that every parameter it lists has a value (``ros2 param dump``).
+PROCESS_PARAMETERS = frozenset({"vehicles"})
 FLEET_SPACING_M = 4.0   # 'vehicles': the distance between two vehicles along +y without initial_y_m [m]
 FLEET_WIDE = ("step_hz", "time_mode", "rate_factor", "lockstep_steps", "clock_owner")
 _NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -424,9 +428,10 @@ class SimNode(Node):
             overrides["initial_y_m"] = Parameter("initial_y_m", Parameter.Type.DOUBLE, self._member.initial_y_m)
         values = {}
         for name, (default, text) in PARAMETERS.items():
-            try:   # an empty list has no type of its own: declared as a string array
-                self.declare_parameter(name, Parameter.Type.STRING_ARRAY if default == [] else default,
-                                       _descriptor(name, default, text))
+            if name in PROCESS_PARAMETERS:   # main() reads it; a vehicle node has no value to list for it
+                continue
+            try:
+                self.declare_parameter(name, default, _descriptor(name, default, text))
                 value = self.get_parameter(name).value
             except ParameterUninitializedException as err:  # rclpy reads '[]' as unset
                 if not isinstance(default, list):

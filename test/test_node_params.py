@@ -14,7 +14,7 @@ import rclpy
 import ds_dbw_msgs.msg as dbw_msgs
 from ament_index_python.packages import get_package_prefix
 from rcl_interfaces.msg import Parameter as ParameterMsg, ParameterType, ParameterValue
-from rcl_interfaces.srv import DescribeParameters, GetParameters, SetParameters
+from rcl_interfaces.srv import DescribeParameters, GetParameters, ListParameters, SetParameters
 from std_srvs.srv import Trigger
 
 from helpers.dds import call_service, matched, spin_for, wait_for
@@ -32,7 +32,8 @@ class ParamClient:
         self.node = node
         self.clients = {n: node.create_client(t, SERVICE.format(ns=ns, name=n)) for n, t in (
             ("get_parameters", GetParameters), ("set_parameters", SetParameters),
-            ("describe_parameters", DescribeParameters), ("reset", Trigger))}
+            ("describe_parameters", DescribeParameters), ("list_parameters", ListParameters),
+            ("reset", Trigger))}
 
     def ready(self, proc, subscriptions=()) -> None:
         """Every service matched, and the test's ``subscriptions`` with a message."""
@@ -178,3 +179,18 @@ def test_a_mistyped_parameter_or_a_missing_params_file_is_one_error_line(args, w
     proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", *args], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_every_listed_parameter_has_a_value_for_param_dump(ros_process, client_node):
+    """``ros2 param dump`` lists the names, then gets them all in one request: rclpy answers an empty
+    list when one of them has no value. Every parameter a vehicle node lists has one; the process's
+    ``vehicles`` is only declared by the node it creates (with the names given)."""
+    proc = ros_process([str(NODE_EXE), "--ros-args", "-r", "__ns:=/pdump"], name="dump")
+    params = ParamClient(client_node, "pdump")
+    params.ready(proc)
+    names = params.call("list_parameters", ListParameters.Request()).result.names
+    assert "step_hz" in names and "vehicles" not in names, names
+    values = params.call("get_parameters", GetParameters.Request(names=list(names))).values
+    assert len(values) == len(names), "an uninitialised parameter empties the whole answer"
+    unset = [n for n, v in zip(names, values) if v.type == ParameterType.PARAMETER_NOT_SET]
+    assert not unset, unset
