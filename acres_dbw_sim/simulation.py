@@ -160,8 +160,9 @@ class Simulation:
             self.params = params if params is not None else load_maxxum_parameters()
             self.vehicle = DbwTractor(self.params, self.terrain, dt_s)
             self.dt_s = self.vehicle.dt_s
+            from .vehicles.maxxum150 import VIN
             self.dbw = DbwSystem(dbw_params if dbw_params is not None else tractor_dbw_parameters(self.params),
-                                 self.dt_s)
+                                 self.dt_s, vin=VIN)
             self._inputs = VehicleInputs()
             self._steps = 0
             self.reset(gear=gear, drive_mode=drive_mode)

@@ -47,6 +47,16 @@ def test_vin_and_ecu_identities():
     assert all(len(e.mac_addr) == 17 and len(e.config_hash) == 8 for e in rep.ecu_info)
 
 
+def test_each_vehicle_reports_its_own_vin():
+    from acres_dbw_sim.simulation import Simulation
+    from acres_dbw_sim.vehicles.maxxum150 import VIN
+    ranger, tractor = Simulation().reports().vin, Simulation(vehicle="maxxum150").reports().vin
+    assert ranger == SIM_VIN and tractor == VIN and tractor != ranger and _vin_ok(tractor)
+    for bad in ("3NSRRE995SE00000", "3NSRRE995SE00000O", "3nsrre995se000001"):
+        with pytest.raises(ValueError, match="vin="):
+            DbwSystem(make().p, 1 / 120, vin=bad)
+
+
 def test_ecu_clock_follows_the_report_time_and_the_identities_stay():
     """The identities are filled once (at construction); the modules' clock with every report."""
     dbw = make()

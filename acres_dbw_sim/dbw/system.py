@@ -393,11 +393,15 @@ class DbwSystem:
         centre ``steering.center_deg``.
     drive_mode : int, optional
         Initial AWD switch position (model ``DriveMode``), default AWD.
+    vin : str, optional
+        VIN of the vehicle the kit is fitted to (``system/report``); default :data:`SIM_VIN`,
+        the simulated Ranger's.
 
     Raises
     ------
     ValueError
-        If ``dt_s`` is not within [1e-3, 1/60] or the initial values are invalid.
+        If ``dt_s`` is not within [1e-3, 1/60], the initial values are invalid or ``vin`` is
+        not 17 characters of ISO 3779 (capitals and digits, no I, O, Q).
 
     Notes
     -----
@@ -408,9 +412,14 @@ class DbwSystem:
     """
 
     def __init__(self, params: DbwParameters, dt_s: float, steering_wheel_deg: float | None = None,
-                 drive_mode: int = AWD) -> None:
+                 drive_mode: int = AWD, vin: str = SIM_VIN) -> None:
         if not (isinstance(dt_s, (int, float)) and 1e-3 - 1e-12 <= dt_s <= 1.0 / 60.0 + 1e-12):
             raise ValueError(f"dt_s={dt_s!r}: must lie in [0.001, 1/60] s")
+        if not (isinstance(vin, str) and len(vin) == 17 and vin.isalnum() and vin.isupper()
+                and not set("IOQ") & set(vin)):
+            raise ValueError(f"vin={vin!r}: 17 capital letters and digits, no I, O or Q (ISO 3779)")
+        #: The VIN the system report gives (the vehicle's; ``vehicles.<name>`` defines its own).
+        self.vin = vin
         self.p = params
         self.dt_s = float(dt_s)
         self.steering = SteeringActuator(params, self.dt_s, params.steering_center_deg)
@@ -964,7 +973,7 @@ class DbwSystem:
         clock_s = _EPOCH_S + int(max(0.0, t_s))   # the modules' real-time clock
         for e in self._ecu:
             e.datetime = clock_s
-        r.vin = SIM_VIN
+        r.vin = self.vin
         return r
 
     def _fill_steering_report(self, r: DbwReports) -> None:

@@ -22,7 +22,12 @@ Module                        Page section
                               trailed implement), Implement Coupling
 ============================  ==================================================
 
+``VIN`` is the simulated tractor's identity in the DBW's ``system/report``.
+
 Frames: body x forward, y left, z up (REP-103; the page's y points right, so
 its lateral signs are mirrored here where stated). The body origin is 0.4 L
 ahead of the rear axle at the height h_cg. Wheels 0 FL, 1 FR, 2 RL, 3 RR.
 """
+
+#: Simulated VIN of the tractor (17 characters, ISO 3779, valid check digit; not a real vehicle).
+VIN = "JJAMXM152TS000001"
