@@ -395,7 +395,9 @@ class SimNode(Node):
             f"at {p['step_hz']:g} Hz, time_mode={p['time_mode']}, "
             f"reports={p['report_rates']}, interfaces={','.join(p['interfaces'])}, "
             f"namespace={self.get_namespace()}, ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID', '0 (unset)')}"
-            + (f", recording to {p['record_bag']}" if p["record_bag"] else ""))
+            + (f", recording to {p['record_bag']}" if p["record_bag"] else "")
+            + ("" if p["status_period_s"] > 0 else
+               "; running, no live status line (-p status_period_s:=1.0 prints one)"))
 
     def create_publisher(self, msg_type, topic, qos_profile, **kwargs):
         """``Node.create_publisher``; in ``lockstep`` a depth given as a number is raised to at least

@@ -42,6 +42,8 @@ def test_node_publishes_dbw_enabled_on_vehicle(ros_process):
         # one start line names what runs and where (vehicle, level, time, interfaces, namespace, domain)
         assert (f"simulating a Polaris Ranger at 120 Hz, time_mode=realtime, reports=mission, interfaces=ds_dbw, "
                 f"namespace=/vehicle, ROS_DOMAIN_ID={os.environ['ROS_DOMAIN_ID']}") in proc.output()
+        # without config/sim.yaml no status line follows: the start line says how to get one
+        assert "running, no live status line (-p status_period_s:=1.0 prints one)" in proc.output()
         # The node's name reaches the graph in its own discovery message, which may come after
         # the first samples (shown as _NODE_NAME_UNKNOWN_ until then).
         def names():
