@@ -343,6 +343,8 @@ class SimNode(Node):
             self.sim = Simulation(params, terrain, 1.0 / p["step_hz"], gear=p["initial_gear"],
                                   drive_mode=p["drive_mode"], model=p["model"], vehicle=p["vehicle"])
         except ParameterError as err:
+            if err.key == "<file>":    # the file itself: name the node parameter that gave it
+                raise StartupError(f"parameter 'vehicle_config' = {p['vehicle_config']!r}: {err.reason}") from err
             raise StartupError(f"parameter 'vehicle_config'/'overrides': {err}") from err
         except KeyError as err:   # the terrain names a surface the table lacks
             raise StartupError(f"parameter 'surface': {err.args[0]}") from err

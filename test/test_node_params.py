@@ -174,6 +174,8 @@ def test_rate_factor_outside_sim_mode_is_warned_about_and_refused_at_run_time(ro
     (["-p", "stepp_hz:=100.0"], "'stepp_hz' (did you mean 'step_hz'?)"),
     (["--params-file", "/no/such/params.yaml"], "the ROS arguments: failed to initialize rcl: Couldn't parse params"),
     (["--help"], "unknown ROS argument(s) ['--help'] (the program's own options, --help, go before --ros-args)"),
+    (["-p", "vehicle_config:=/no/such/vehicle.json"],
+     "parameter 'vehicle_config' = '/no/such/vehicle.json': cannot read /no/such/vehicle.json"),
 ])
 def test_a_mistyped_parameter_or_a_missing_params_file_is_one_error_line(args, words):
     proc = subprocess.run([sys.executable, str(NODE_EXE), "--ros-args", *args], capture_output=True, text=True,

@@ -329,3 +329,10 @@ def test_an_unknown_initial_gear_names_the_choices(vehicle_bag):
     _sc, path, _info = vehicle_bag
     with pytest.raises(ReplayError, match="PARK.*any case"):
         run_replay(load_replay(path, params={"initial_gear": "TOP"}))
+
+
+def test_a_missing_vehicle_config_is_named_as_the_parameter_that_gave_it(vehicle_bag):
+    _sc, path, _info = vehicle_bag
+    inp = load_replay(path, params={"vehicle_config": "/no/such/vehicle.json"})
+    with pytest.raises(ReplayError, match=r"parameter 'vehicle_config' = '/no/such/vehicle.json': cannot read"):
+        run_replay(inp)

@@ -116,6 +116,9 @@ def values_in_force(params: dict) -> tuple:
             if idx is None and key in values:
                 values[key] = _parse_value(raw)
     except ParameterError as err:
+        if err.key == "<file>":
+            raise CalibrationError(f"parameter 'vehicle_config' = {params.get('vehicle_config')!r}: "
+                                   f"{err.reason}") from err
         raise CalibrationError(f"parameter 'vehicle_config'/'overrides': {err}") from err
     return values, entries
 

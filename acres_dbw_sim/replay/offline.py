@@ -612,6 +612,8 @@ def _simulation(p: dict, start: RecordedStart | None = None) -> tuple:
                               gear, mode)
         sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode, start)
     except ParameterError as err:   # names the key: "parameter 'mass.cargo_kg': ..."
+        if err.key == "<file>":     # the file itself: the replay parameter that named it
+            raise ReplayError(f"parameter 'vehicle_config' = {p['vehicle_config']!r}: {err.reason}") from err
         raise ReplayError(str(err)) from err
     except KeyError as err:
         raise ReplayError(f"parameter 'surface': {err.args[0]}") from err
