@@ -79,7 +79,7 @@ def test_occupants_and_cargo_arguments():
 
 
 @pytest.mark.parametrize("overrides,key,reason", [
-    ("engine.idle_rmp=1300", "engine.idle_rmp", "unknown key"),
+    ("engine.idle_rmp=1300", "engine.idle_rmp", "unknown key (did you mean 'engine.idle_rpm'?)"),
     ("engine.idle_rpm=fast", "engine.idle_rpm", "wrong type"),
     ("engine.torque_curve_nm=[1,2,3]", "engine.torque_curve_nm", "wrong array length"),
     ("engine.torque_curve_rpm[10]=9000", "engine.torque_curve_rpm[10]", "index out of range"),

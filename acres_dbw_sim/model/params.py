@@ -16,6 +16,7 @@ naming the key and the reason.
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 import math
 import re
@@ -656,11 +657,24 @@ def check_between(key: str, values: dict, key_min: str, key_max: str) -> None:
         raise ParameterError(key, f"{v} is outside {key_min} .. {key_max} ({lo} .. {hi}): the model would clamp it")
 
 
+def _tree_keys(tree: dict, prefix: str = "") -> list:
+    """Dotted keys of every parameter (an entry with a ``value``) of a parameter file's tree."""
+    out = []
+    for name, item in tree.items():
+        key = f"{prefix}.{name}" if prefix else name
+        if isinstance(item, dict) and "value" in item:
+            out.append(key)
+        elif isinstance(item, dict):
+            out += _tree_keys(item, key)
+    return out
+
+
 def _tree_get(tree: dict, key: str) -> dict:
     node = tree
     for part in key.split("."):
         if not isinstance(node, dict) or part not in node:
-            raise ParameterError(key, "unknown key")
+            close = difflib.get_close_matches(key, _tree_keys(tree), 1, 0.75)
+            raise ParameterError(key, "unknown key" + (f" (did you mean {close[0]!r}?)" if close else ""))
         node = node[part]
     if not isinstance(node, dict) or "value" not in node:
         raise ParameterError(key, "unknown key (a section, not a parameter)")
