@@ -551,7 +551,7 @@ def test_sigterm_to_a_ray_sweep_stops_it_and_its_local_ray(tmp_path):
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 130, err
-        assert "interrupted: the finished runs are in runs.csv" in err
+        assert "finished runs are in" in err and "runs.csv; run the same command again to resume" in err
         deadline = time.monotonic() + 30
         while session() and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -563,3 +563,16 @@ def test_sigterm_to_a_ray_sweep_stops_it_and_its_local_ray(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_an_interrupt_before_the_first_run_says_nothing_was_written(tmp_path, capsys, monkeypatch):
+    import acres_dbw_sim.sweep.cli as cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "run_sweep", interrupted)
+    sw = small_sweep(tmp_path, samples=1200)
+    assert main([str(sw), "--out", str(tmp_path / "out"), "--no-plots"]) == 130
+    err = capsys.readouterr().err
+    assert "drawing 1200 samples" in err       # a large design says what it is doing first
+    assert "interrupted before the first run finished: no results written" in err and "runs.csv" not in err

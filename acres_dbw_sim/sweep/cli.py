@@ -201,6 +201,10 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+#: From this many samples on the sweep says it is drawing them (a Sobol' design of 2^14 takes seconds).
+LARGE_SAMPLES = 1000
+
+
 def _g(x) -> str:
     return "-" if x is None else f"{x:.4g}"
 
@@ -232,6 +236,7 @@ def _report(sweep: Sweep, res: SweepOutcome) -> str:
 def main(argv: list | None = None) -> int:
     """Entry point of ``acres-sweep``; returns the exit status."""
     args = _parser().parse_args(argv)
+    out = None
     try:
         if args.jobs < 0:
             raise ScenarioError("<command line>", "--jobs", f"must be >= 0, got {args.jobs}")
@@ -255,6 +260,9 @@ def main(argv: list | None = None) -> int:
                     print(f"  sample {s.sample_id}: invalid: {s.invalid}")
             return 0
         progress = not args.no_progress and sys.stderr.isatty()
+        if not args.quiet and sweep.samples >= LARGE_SAMPLES:
+            print(f"{sweep.name}: drawing {sweep.samples} samples ({sweep.design}) and checking each draw ...",
+                  file=sys.stderr, flush=True)
         res = run_sweep(sweep, out, args.engine, args.jobs, args.address, args.fresh, progress, not args.no_plots)
         if not args.quiet:
             print(_report(sweep, res))
@@ -274,7 +282,16 @@ def main(argv: list | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted: the finished runs are in runs.csv; run the same command again to resume",
-              file=sys.stderr)
+        runs = out / "runs.csv" if out is not None else None
+        done = 0
+        if runs is not None and runs.is_file():
+            with runs.open(encoding="utf-8", errors="replace") as f:
+                done = max(0, sum(1 for _ in f) - 1)
+        if done:
+            print(f"interrupted: {done} finished runs are in {runs}; run the same command again to resume",
+                  file=sys.stderr)
+        else:
+            print("interrupted before the first run finished: no results written; run the same command again "
+                  "to start", file=sys.stderr)
         return 130
 
