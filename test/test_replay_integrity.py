@@ -207,6 +207,21 @@ def test_a_data_section_cut_reports_the_losses_per_topic(drive, tmp_path):
     assert tr.count == sum(lost.values()) > 0
 
 
+def test_the_losses_of_many_topics_print_as_one_line_with_the_table_in_replay_json(drive, tmp_path, capsys):
+    _sc, src = drive
+    bag = _copy_bag(src, tmp_path / "bag")
+    f = next(bag.glob("*.mcap"))
+    f.write_bytes(f.read_bytes()[:int(f.stat().st_size * 0.6)])
+    lost = _lost(scan_bag(bag).problems)
+    assert len(lost) > 5
+    assert main([str(bag), "--out", str(tmp_path / "out"), "--no-plots", "--no-bag", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert sum("messages that metadata.yaml lists" in ln for ln in err.splitlines()) == 0, err
+    assert f"{sum(lost.values())} messages lost on {len(lost)} topics" in err and "per topic in" in err, err
+    rep = json.loads((tmp_path / "out" / "replay.json").read_text())
+    assert {p["topic"]: p["count"] for p in rep["problems"] if p["kind"] == "lost" and p["topic"]} == lost
+
+
 def test_a_damaged_chunk_header_without_summary_resumes_at_the_next_chunk(tmp_path):
     """A recording that was not closed (no footer, no metadata.yaml) with the header of its second chunk
     overwritten: the chunks after it are read (the walk resumes at the next chunk), the damage and the

@@ -88,9 +88,24 @@ def _params(items: list) -> dict:
     return out
 
 
-def _print_problems(problems: list, stream) -> None:
+#: Topics with lost messages printed one per line up to this many; more become one summary line.
+LOST_LINES = 5
+
+
+def _print_problems(problems: list, stream, where: str | None = None) -> None:
+    """Print the problems; with ``where`` (a file that lists them all), more than :data:`LOST_LINES`
+    topics with lost messages are summed up in one line (the largest first)."""
+    lost = [pr for pr in problems if pr.kind == "lost" and pr.topic is not None]
+    many = where is not None and len(lost) > LOST_LINES
     for pr in problems:
+        if many and pr in lost:
+            continue
         print(f"  bag problem{' (serious)' if pr.serious else ''}: {pr}", file=stream)
+    if many:
+        top = sorted(lost, key=lambda p: -p.count)
+        print(f"  bag problem (serious): {sum(p.count for p in lost)} messages lost on {len(lost)} topics ("
+              + ", ".join(f"{p.topic} {p.count}" for p in top[:3]) + f", ...); per topic in {where}",
+              file=stream)
 
 
 def _info(bag: str, tm: TopicMap, params: dict, max_backjump_s: float, state: dict) -> int:
@@ -185,7 +200,7 @@ def _main(argv: list | None, state: dict) -> int:
             return 2
         inp = res.input
         state["status"] = exit_status(inp.problems)
-        _print_problems(inp.problems, sys.stderr)
+        _print_problems(inp.problems, sys.stderr, str(out / "replay.json"))
         if not args.quiet:
             n_cmd = sum(inp.command_counts.values())
             print(f"{inp.bag.name}: {res.run.simulated_s:.3f} s replayed in {res.wall_s:.3g} s "
