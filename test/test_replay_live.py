@@ -47,6 +47,9 @@ def test_live_replay_drives_a_running_node_at_recorded_timing(ros_process, tmp_p
             player.output()
         spin_for(probe, 0.3)   # what the player sent last is still on its way
         assert player.proc.returncode == 0, player.output()
+        # it says what it publishes before it starts
+        assert re.search(r"bag: publishing \d+ commands on 3 topics over [23]\.\d\d s of bag time at 1x, "
+                         r"/clock at 50 Hz \(ROS_DOMAIN_ID=\d+\)", player.output()), player.output()
         published = re.search(r"published (\d+) commands", player.output())
         assert published and int(published.group(1)) >= len(recorded), player.output()   # nothing dropped
         # This probe is not the node: the player waits for the node's subscription only, so on a loaded

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import os
 import sys
 import time
 from pathlib import Path
@@ -31,6 +32,8 @@ from .topics import COMMAND_TOPICS, ENGAGEMENT_TOPICS, EVENT_TOPICS, TopicMap
 __all__ = ["play"]
 
 _DISCOVERY_S = 5.0
+#: The live replay prints where it is every this many seconds of wall time.
+PROGRESS_S = 10.0
 
 
 def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0, clock_hz: float | None = None,
@@ -103,9 +106,16 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
         if lonely and not quiet:
             print(f"  no subscriber (yet) on {', '.join(lonely)}", file=sys.stderr)
         t_first = records[0][0]
+        span_s = (records[-1][0] - t_first) * 1e-9
+        if not quiet:
+            n_topics = len({usable[cid] for _t, cid, _d in records})
+            print(f"{Path(bag).name}: publishing {len(records)} commands on {n_topics} topics over {span_s:.2f} s "
+                  f"of bag time at {speed:g}x" + (f", /clock at {clock_hz:g} Hz" if clock_hz else "")
+                  + f" (ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID', '0 (unset)')})", flush=True)
         period = 1.0 / clock_hz if clock_hz else None
         wall0 = time.monotonic()
         next_clock = wall0
+        next_progress = wall0 + PROGRESS_S
         last = t_first
         sent = 0
         used: set = set()
@@ -129,6 +139,9 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
             pubs[usable[cid]].publish(data if data is not None else Empty())
             used.add(usable[cid])
             sent += 1
+            if not quiet and now >= next_progress:
+                print(f"  {(t - t_first) * 1e-9:.1f} of {span_s:.1f} s, {sent} commands published", flush=True)
+                next_progress += PROGRESS_S
         if not quiet:
             print(f"{Path(bag).name}: published {sent} commands on {len(used)} topics over "
                   f"{time.monotonic() - wall0:.2f} s (bag {(last - t_first) * 1e-9:.2f} s at {speed:g}x)")
