@@ -134,7 +134,9 @@ class DemoDriver(Node):
         if self.phase_start_s is None:
             self.phase_start_s = self._t0_s = self._now()
         if self._now() - self.phase_start_s > self.timeout_s:
-            self.get_logger().error(f"phase '{self.phase}' timed out")
+            hint = ("" if self.phase == "engage" else " (the figure-eight is the Polaris Ranger's: a Maxxum 150 "
+                    "node, vehicle:=maxxum150, does not reach its speeds)")
+            self.get_logger().error(f"phase '{self.phase}' timed out after {self.timeout_s:g} s{hint}")
             self.done = 1
             return
         if self.phase == "engage":
