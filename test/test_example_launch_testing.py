@@ -38,6 +38,7 @@ from nav_msgs.msg import Odometry  # noqa: E402
 # The stack under test: engage, then ULC 2 m/s in D (a stand-in for your nodes).
 CLIENT = """
 import rclpy, ds_dbw_msgs.msg as m
+from rclpy.executors import ExternalShutdownException
 from std_msgs.msg import Empty
 rclpy.init(); n = rclpy.create_node('client', parameter_overrides=[
     rclpy.parameter.Parameter('use_sim_time', value=True)])
@@ -49,7 +50,12 @@ def tick():
     g = m.GearCmd(); g.cmd.value = m.Gear.DRIVE; gear.publish(g)
     ulc.publish(m.UlcCmd(cmd_type=m.UlcCmd.CMD_VELOCITY, cmd=2.0, enable=True, enable_shift=True))
 n.create_timer(0.02, tick)
-rclpy.spin(n)
+try:
+    rclpy.spin(n)
+except (KeyboardInterrupt, ExternalShutdownException):
+    pass   # launch ends the client with SIGINT at shutdown: leave quietly, exit 0
+finally:
+    n.destroy_node(); rclpy.try_shutdown()
 """
 
 
