@@ -144,6 +144,9 @@ DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 #: Parameters every vehicle of one process must share (``vehicles``): one step loop
 #: and one /clock pace them all. Set at start-up only (``/**`` in a params file).
+#: Parameters every rclpy node declares itself: a ``ros2 param dump`` lists them, and its file given back
+#: with ``--params-file`` must start the node (``qos_overrides.*`` entries are rclpy's too).
+RCLPY_PARAMETERS = frozenset({"use_sim_time", "start_type_description_service"})
 #: Parameters of the process, not of a vehicle: ``main`` reads them from the command line and only
 #: the node they create declares them (``vehicles``: :class:`FleetNode`, with the names given). A
 #: vehicle node leaves them out, so that every parameter it lists has a value (``ros2 param dump``).
@@ -413,9 +416,9 @@ class SimNode(Node):
 
     # ------------------------------------------------------------------ parameters
     def _read_parameters(self) -> dict:
-        known = set(PARAMETERS) | {"use_sim_time"}
+        known = set(PARAMETERS) | RCLPY_PARAMETERS
         overrides = getattr(self, "_parameter_overrides", {})  # rclpy keeps them here only
-        unknown = sorted(n for n in overrides if n not in known)
+        unknown = sorted(n for n in overrides if n not in known and not n.startswith("qos_overrides."))
         if unknown:
             import difflib
             hints = [f"'{n}' (did you mean '{close[0]}'?)" if (close := difflib.get_close_matches(n, known, 1))

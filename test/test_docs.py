@@ -102,7 +102,7 @@ def _join(lines: list[str]) -> list[str]:
 BLOCKS = [b for d in DOCS for b in _parse(d)]
 RUN_BLOCKS = [b for b in BLOCKS if b.lang in RUN_LANGS and b.tag not in ("ros", "norun")]
 #: A block that starts or talks to a node (its commands create DDS participants): marked ``dds``.
-DDS_COMMAND = re.compile(r"\b(sim_node|demo_driver|acres-sim|acres-demo|ulc_drive\.py|watch\.py)\b|--live\b")
+DDS_COMMAND = re.compile(r"\b(sim_node|demo_driver|acres-sim|acres-demo|ulc_drive\.py|watch\.py|ros\.py)\b|--live\b")
 
 
 def _param(block: Block):
