@@ -241,8 +241,46 @@ def _start(cmd: str, cwd: Path, log: Path) -> RosProcess:
         os.chdir(old)
 
 
+#: ``{doc: [(block id, {path of a file the block wrote})]}``, filled as the blocks run in order in the one
+#: scratch folder (a reader follows a page top to bottom in one folder).
+WRITTEN: dict = {}
+
+
+def _files(root: Path) -> dict:
+    """``{path: mtime}`` of the files under ``root`` written there (not the repository's, which are links)."""
+    out = {}
+    for d, _dirs, files in os.walk(root):          # does not enter the links to the repository
+        for f in files:
+            p = Path(d) / f
+            if not p.is_symlink():
+                out[p] = p.stat().st_mtime_ns
+    return out
+
+
 @pytest.mark.parametrize("block", [_param(b) for b in RUN_BLOCKS])
 def test_block_runs_as_written(block, scratch, tmp_path):
+    before = _files(scratch)
+    try:
+        _run_block(block, scratch, tmp_path)
+    finally:
+        after = _files(scratch)
+        WRITTEN.setdefault(block.doc, []).append(
+            (block.id, {p for p, t in after.items() if before.get(p) != t}))
+
+
+@pytest.mark.parametrize("doc", sorted({b.doc for b in RUN_BLOCKS}))
+def test_a_page_followed_in_order_keeps_what_its_blocks_wrote(doc):
+    """After every block of ``doc`` ran in order in one folder, what each wrote is still there: a later
+    block does not remove an earlier one's outputs (a batch run's --out once deleted the quick start's plot)."""
+    ran = WRITTEN.get(doc)
+    if not ran:
+        pytest.skip(f"no block of {doc} ran in this session")
+    gone = [f"{bid} wrote {p.name} ({p}), gone by the end" for bid, files in ran for p in sorted(files)
+            if not p.exists()]
+    assert not gone, "\n".join(gone)
+
+
+def _run_block(block, scratch: Path, tmp_path: Path) -> None:
     commands = block.commands
     node = None
     try:
