@@ -76,10 +76,7 @@ $(STAMPS)/ros: $(STAMPS)/venv requirements/ros.txt requirements/build.txt
 # Plain Python libraries and test tools: a change here reinstalls only these.
 $(STAMPS)/python: $(STAMPS)/ros requirements/python.txt requirements/test.txt
 	@echo "bootstrap: installing Python dependencies into $(VENV)"
-	@$(PIP) install -q -r requirements/python.txt -r requirements/test.txt 2>&1 \
-	  | grep -v "^WARNING: Location" ; test $${PIPESTATUS[0]} -eq 0 || { \
-	  echo "error: pip could not install the Python requirements (see above). Check that PyPI is reachable,"; \
-	  echo "       then run make again: it resumes where it stopped."; exit 1; }
+	@$(VPY) tools/bootstrap.py pip-install requirements/python.txt requirements/test.txt
 	@touch $@
 
 $(STAMPS)/interfaces: $(STAMPS)/ros $(INTERFACE_SOURCES)

@@ -73,3 +73,16 @@ def test_a_long_build_step_prints_its_progress(monkeypatch, tmp_path, capsys):
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("bootstrap:   ds_dbw_msgs: sh -c")]
     assert len(lines) >= 2 and "running for" in lines[0]
     assert lines[-1].endswith("55 % built"), lines
+
+
+def test_the_kernel_compile_and_pip_print_their_progress(monkeypatch, tmp_path, capsys):
+    """The kernels' first compile and the Python requirements are tens of seconds each: a line every
+    PROGRESS_PERIOD_S. A pip failure says what failed and what to do."""
+    import time
+    monkeypatch.setattr(bootstrap, "PROGRESS_PERIOD_S", 0.2)
+    assert bootstrap._while_printing("compiling the model kernels (numba, once)",
+                                     lambda: time.sleep(0.7) or 42) == 42
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if "compiling the model kernels" in ln]
+    assert len(lines) >= 2 and "running for" in lines[0], lines
+    with pytest.raises(bootstrap.BootstrapError, match="pip could not install the Python requirements"):
+        bootstrap.pip_install([tmp_path / "no-such-requirements.txt"], tmp_path / "pip.log")

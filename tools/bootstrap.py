@@ -29,6 +29,9 @@ install-index
 warm-kernels
     Runs a few physics steps so that numba compiles the model's kernels and
     caches them on disk: the first ``make run`` starts as fast as the second.
+pip-install REQUIREMENTS...
+    ``pip install -q -r`` each requirements file into the venv, with a line of
+    progress every 20 s (pip's quiet mode is minutes of silence on a slow mirror).
 write-env
     Writes ``<prefix>/setup.sh``: one script that sets ``AMENT_PREFIX_PATH``,
     ``PYTHONPATH``, ``LD_LIBRARY_PATH`` and ``PATH`` so that any process (a shell,
@@ -162,9 +165,10 @@ def build_interfaces(prefix: Path, build_root: Path, jobs: int) -> None:
 PROGRESS_PERIOD_S = 20.0
 
 
-def _run_with_progress(cmd: list[str], out, env: dict, log: Path, pkg: str) -> int:
+def _run_with_progress(cmd: list[str], out, env: dict, log: Path, pkg: str, what: str | None = None) -> int:
     """Run ``cmd`` with its output to ``out`` (the build log); every PROGRESS_PERIOD_S print how long it
-    has run and the build's last ``[ NN%]`` from the log. Returns the exit status."""
+    has run (as ``pkg: what``, default the command's first two words) and the build's last ``[ NN%]``
+    from the log. Returns the exit status."""
     import re
     import time
     t0 = time.monotonic()
@@ -175,8 +179,50 @@ def _run_with_progress(cmd: list[str], out, env: dict, log: Path, pkg: str) -> i
         except subprocess.TimeoutExpired:
             out.flush()
             done = re.findall(r"^\[\s*(\d+)%\]", log.read_text(errors="replace"), flags=re.M)
-            print(f"bootstrap:   {pkg}: {' '.join(cmd[:2])} running for {time.monotonic() - t0:.0f} s"
+            print(f"bootstrap:   {pkg}: {what if what is not None else ' '.join(cmd[:2])} running for "
+                  f"{time.monotonic() - t0:.0f} s"
                   + (f", {done[-1]} % built" if done else ""), flush=True)
+
+
+def _while_printing(label: str, fn):
+    """Run ``fn()``; every PROGRESS_PERIOD_S until it returns print how long ``label`` has run. Returns
+    ``fn()``'s value (its exception propagates)."""
+    import threading
+    import time
+    t0 = time.monotonic()
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.wait(PROGRESS_PERIOD_S):
+            print(f"bootstrap:   {label}: running for {time.monotonic() - t0:.0f} s", flush=True)
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    try:
+        return fn()
+    finally:
+        done.set()
+        ticker.join()
+
+
+def pip_install(requirements: list[Path], log: Path) -> None:
+    """``pip install -q -r`` the files into this venv, with progress lines; the output goes to ``log``.
+
+    Raises
+    ------
+    BootstrapError
+        If pip fails: the last lines of its output and what to do.
+    """
+    cmd = [sys.executable, "-m", "pip", "--disable-pip-version-check", "install", "-q"]
+    for r in requirements:
+        cmd += ["-r", str(r)]
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as out:
+        rc = _run_with_progress(cmd, out, dict(os.environ), log, "pip install", "still")
+    if rc:
+        tail = "".join(ln for ln in log.read_text(errors="replace").splitlines(True)[-25:]
+                       if not ln.startswith("WARNING: Location"))
+        raise BootstrapError(f"pip could not install the Python requirements ({log}):\n{tail}\nCheck that PyPI "
+                             "is reachable, then run make again: it resumes where it stopped.")
 
 
 def _symlink(target: Path, link: Path) -> None:
@@ -275,12 +321,14 @@ def warm_kernels() -> float:
     from acres_dbw_sim.model.terrain import FlatTerrain
     from acres_dbw_sim.simulation import Simulation
 
-    sim = Simulation(load_parameters(), FlatTerrain(), 1.0 / 120.0)
-    for _ in range(3):
-        sim.step()
-    sim.reports()
-    tractor = Simulation(vehicle="maxxum150")   # the second vehicle's kernel (vehicles/maxxum150)
-    tractor.step()
+    def compile_all() -> None:
+        sim = Simulation(load_parameters(), FlatTerrain(), 1.0 / 120.0)
+        for _ in range(3):
+            sim.step()
+        sim.reports()
+        tractor = Simulation(vehicle="maxxum150")   # the second vehicle's kernel (vehicles/maxxum150)
+        tractor.step()
+    _while_printing("compiling the model kernels (numba, once)", compile_all)
     return time.monotonic() - t0
 
 
@@ -288,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run one bootstrap step named on the command line (the Makefile's rules); return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=["check-tools", "patch-cmake", "build-interfaces",
-                                         "install-index", "write-env", "warm-kernels"])
+                                         "install-index", "write-env", "warm-kernels", "pip-install"])
+    parser.add_argument("requirements", nargs="*", type=Path, help="pip-install: requirements files")
     parser.add_argument("--prefix", type=Path, default=Path(sys.prefix))
     parser.add_argument("--build-dir", type=Path, default=ROOT / "_interfaces_build")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
@@ -305,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
             install_index(prefix)
         elif args.step == "warm-kernels":
             print(f"bootstrap: model kernels compiled and cached ({warm_kernels():.1f} s)", flush=True)
+        elif args.step == "pip-install":
+            pip_install(args.requirements, args.build_dir / "pip-install.log")
         elif args.step == "write-env":
             print(f"bootstrap: wrote {write_env(prefix)}", flush=True)
     except BootstrapError as err:
