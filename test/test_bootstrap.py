@@ -84,5 +84,5 @@ def test_the_kernel_compile_and_pip_print_their_progress(monkeypatch, tmp_path, 
                                      lambda: time.sleep(0.7) or 42) == 42
     lines = [ln for ln in capsys.readouterr().out.splitlines() if "compiling the model kernels" in ln]
     assert len(lines) >= 2 and "running for" in lines[0], lines
-    with pytest.raises(bootstrap.BootstrapError, match="pip could not install the Python requirements"):
+    with pytest.raises(bootstrap.BootstrapError, match="pip could not install .*no-such-requirements.txt"):
         bootstrap.pip_install([tmp_path / "no-such-requirements.txt"], tmp_path / "pip.log")

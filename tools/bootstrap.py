@@ -31,7 +31,8 @@ warm-kernels
     caches them on disk: the first ``make run`` starts as fast as the second.
 pip-install REQUIREMENTS...
     ``pip install -q -r`` each requirements file into the venv, with a line of
-    progress every 20 s (pip's quiet mode is minutes of silence on a slow mirror).
+    progress every 20 s (pip's quiet mode is minutes of silence on a slow mirror);
+    the ROS wheels and the Python requirements. Runs with the standard library only.
 write-env
     Writes ``<prefix>/setup.sh``: one script that sets ``AMENT_PREFIX_PATH``,
     ``PYTHONPATH``, ``LD_LIBRARY_PATH`` and ``PATH`` so that any process (a shell,
@@ -221,8 +222,9 @@ def pip_install(requirements: list[Path], log: Path) -> None:
     if rc:
         tail = "".join(ln for ln in log.read_text(errors="replace").splitlines(True)[-25:]
                        if not ln.startswith("WARNING: Location"))
-        raise BootstrapError(f"pip could not install the Python requirements ({log}):\n{tail}\nCheck that PyPI "
-                             "is reachable, then run make again: it resumes where it stopped.")
+        raise BootstrapError(f"pip could not install {', '.join(str(r) for r in requirements)} ({log}):\n{tail}\n"
+                             "Check that PyPI is reachable (pip config list; proxy settings), then run make "
+                             "again: it resumes where it stopped.")
 
 
 def _symlink(target: Path, link: Path) -> None:
@@ -317,11 +319,11 @@ def warm_kernels() -> float:
 
     t0 = time.monotonic()
     sys.path.insert(0, str(ROOT))
-    from acres_dbw_sim.model.params import load_parameters
-    from acres_dbw_sim.model.terrain import FlatTerrain
-    from acres_dbw_sim.simulation import Simulation
 
-    def compile_all() -> None:
+    def compile_all() -> None:   # importing the model compiles kernels too
+        from acres_dbw_sim.model.params import load_parameters
+        from acres_dbw_sim.model.terrain import FlatTerrain
+        from acres_dbw_sim.simulation import Simulation
         sim = Simulation(load_parameters(), FlatTerrain(), 1.0 / 120.0)
         for _ in range(3):
             sim.step()
