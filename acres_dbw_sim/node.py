@@ -110,9 +110,10 @@ from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S,
                         RUNTIME_PARAMETERS, TRACTOR_PARAMETERS)
 from .dbw.system import ALWAYS_FILLED, DriverInput
 from .model.enums import DriveMode, Gear
-from .model.params import ParameterError, default_config_path, load_parameters
+from .model.params import ParameterError, default_config_path
 from .model.terrain import FlatTerrain
 from .simulation import Simulation
+from .vehicles import REGISTRY, vehicle_spec
 
 # (topic, LegacyReports method, dbw_polaris_msgs type, period [s]) of the DBW1 reports
 # (§3.1). The DBW1 CAN periods are not in the sources (§7): those of the matching
@@ -324,25 +325,24 @@ class SimNode(Node):
         # A params file written for either vehicle may list the other's parameters at their defaults (the
         # shipped config/sim.yaml lists occupants and cargo_kg): only a value that would change something is
         # refused.
-        if p["vehicle"] == "maxxum150":
+        spec = vehicle_spec(p["vehicle"])
+        if not spec.carries_payload:
             given = sorted(n for n in ("occupants", "cargo_kg") if p[n] != PARAMETERS[n][0])
             if given:
-                raise StartupError(f"parameter(s) {given}: the Ranger's; the Maxxum 150 carries an implement "
-                                   f"instead ('overrides': implement.attachment, implement.payload_kg)")
-            if p["model"] != "full":
-                raise StartupError("parameter 'model' = 'kinematic': not available for vehicle 'maxxum150' "
-                                   "(full model only)")
-        else:
-            given = sorted(n for n in TRACTOR_PARAMETERS if p[n] != PARAMETERS[n][0])
-            if given:
-                raise StartupError(f"parameter(s) {given}: only for vehicle 'maxxum150' (the tractor's controls)")
+                raise StartupError(f"parameter(s) {given}: not for vehicle '{spec.name}' ({spec.display_name} "
+                                   f"carries no occupants or cargo; a tractor's implement is in 'overrides': "
+                                   f"implement.attachment, implement.payload_kg)")
+        if p["model"] != "full" and spec.build_kinematic is None:
+            raise StartupError(f"parameter 'model' = {p['model']!r}: not available for vehicle '{spec.name}' "
+                               "(full model only)")
+        given = sorted(n for n in TRACTOR_PARAMETERS if n not in spec.controls and p[n] != PARAMETERS[n][0])
+        if given:
+            owners = [v.name for v in REGISTRY.values() if set(given) & set(v.controls)]
+            raise StartupError(f"parameter(s) {given}: only for vehicle {', '.join(map(repr, owners))} "
+                               f"(its own controls)")
         try:
-            if p["vehicle"] == "maxxum150":
-                from .vehicles.maxxum150.params import load_maxxum_parameters
-                params = load_maxxum_parameters(p["vehicle_config"] or None, p["overrides"] or None)
-            else:
-                params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
-                                         p["occupants"], p["cargo_kg"])
+            params = spec.load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
+                                          p["occupants"], p["cargo_kg"])
             self.sim = Simulation(params, terrain, 1.0 / p["step_hz"], gear=p["initial_gear"],
                                   drive_mode=p["drive_mode"], model=p["model"], vehicle=p["vehicle"])
         except ParameterError as err:
@@ -396,7 +396,7 @@ class SimNode(Node):
                                       f"{p['time_mode']} (sim mode only)")
         level = "" if p["model"] == "full" else f" ({p['model']} model level)"
         self.get_logger().info(
-            f"simulating a {'Case IH Maxxum 150' if p['vehicle'] == 'maxxum150' else 'Polaris Ranger'}{level} "
+            f"simulating a {vehicle_spec(p['vehicle']).display_name}{level} "
             f"at {p['step_hz']:g} Hz, time_mode={p['time_mode']}, "
             f"reports={p['report_rates']}, interfaces={','.join(p['interfaces'])}, "
             f"namespace={self.get_namespace()}, ROS_DOMAIN_ID={os.environ.get('ROS_DOMAIN_ID', '0 (unset)')}"
@@ -494,9 +494,12 @@ class SimNode(Node):
                     return SetParametersResult(successful=False, reason=(
                         f"rate_factor: applies in time_mode sim only (this node runs in {self._p['time_mode']}, "
                         f"set at start-up)"))
-                if prm.name in TRACTOR_PARAMETERS and self._p["vehicle"] != "maxxum150":
+                spec = vehicle_spec(self._p["vehicle"])
+                if prm.name in TRACTOR_PARAMETERS and prm.name not in spec.controls:
+                    owners = [v.name for v in REGISTRY.values() if prm.name in v.controls]
                     return SetParametersResult(successful=False, reason=(
-                        f"{prm.name}: only for vehicle 'maxxum150' (this node simulates a Polaris Ranger)"))
+                        f"{prm.name}: only for vehicle {', '.join(map(repr, owners))} (this node simulates a "
+                        f"{spec.display_name})"))
         return SetParametersResult(successful=True)
 
     def _apply_parameters(self, params: list[Parameter]) -> None:

@@ -25,42 +25,22 @@ from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.params import DbwParameters
 from .dbw.system import DbwOutputs, DbwReports, DbwSystem, DriverInput
 from .model.enums import DriveMode, Gear
-from .model.kinematic import UNAVAILABLE, KinematicVehicle
-from .model.params import VehicleParameters, load_parameters
+from .model.kinematic import UNAVAILABLE
+from .model.params import VehicleParameters
 from .model.terrain import FlatTerrain, Terrain
-from .model.vehicle import Vehicle, VehicleInputs
+from .model.vehicle import VehicleInputs
+from .vehicles import REGISTRY, vehicle_spec
 
 #: the DBW's integer gear request and AWD switch as the model's enums (a lookup, not an enum call per step)
 _GEAR_OF = {int(g): g for g in Gear}
 _DRIVE_MODE_OF = {int(m): m for m in DriveMode}
 
-__all__ = ["Simulation", "RecordedStart", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS", "VEHICLES", "tractor_dbw_parameters"]
+__all__ = ["Simulation", "RecordedStart", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS", "VEHICLES"]
 
 #: Model levels behind the DBW: the full Polaris model, or the kinematic one (model/kinematic.py).
 MODELS = ("full", "kinematic")
-#: Vehicles behind the DBW: the Polaris Ranger, the Case IH Maxxum 150 (vehicles/maxxum150).
-VEHICLES = ("polaris", "maxxum150")
-
-
-def tractor_dbw_parameters(tp) -> DbwParameters:
-    """The DBW kit's parameters for the Maxxum 150: the Ranger's kit (``config/polaris.json`` ``dbw.*``)
-    with the tractor's own figures where the DBW reads vehicle data (steering ratio and centre, wheelbase,
-    rear tyre radius, tyre pressure, engine speeds, fuel tank, mass).
-
-    Parameters
-    ----------
-    tp : MaxxumParameters
-    """
-    ranger = load_parameters()
-    e, ty = tp.engine, tp.tyres
-    return DbwParameters.from_vehicle_parameters(ranger, overrides={
-        "steering.ratio": tp.dbw_steering_ratio, "steering.center_deg": 0.0,
-        "geometry.wheelbase_m": tp.chassis.wheelbase_m, "tyres.radius_m": ty.rear_radius_m,
-        "tyres.front_inflation_kpa": ty.inflation_pa / 1e3, "tyres.rear_inflation_kpa": ty.inflation_pa / 1e3,
-        "engine.idle_rpm": e.idle_rpm, "engine.max_rpm": e.max_rpm, "fuel.tank_l": tp.fuel.tank_l,
-        "dbw.gear.manual_gears": 16,
-        "vehicle.mass_kg": tp.chassis.mass_kg + (tp.implement.mass_kg if tp.implement.attachment == "mounted"
-                                                 else 0.0)})
+#: Vehicles behind the DBW, by public name: the registry's (acres_dbw_sim.vehicles.REGISTRY).
+VEHICLES = tuple(REGISTRY)
 
 
 @dataclass(frozen=True)
@@ -115,9 +95,9 @@ class Simulation:
     drive_mode : DriveMode, optional
         Initial AWD switch (default AWD).
     vehicle : str
-        ``polaris`` (default) or ``maxxum150``: the tractor (:class:`~acres_dbw_sim.vehicles.maxxum150.dbw_vehicle.
-        DbwTractor`, ``params`` a ``MaxxumParameters``, default its shipped file) behind the same DBW
-        emulation (:func:`tractor_dbw_parameters`); full model only.
+        A name of the vehicle registry (:data:`acres_dbw_sim.vehicles.REGISTRY`): ``polaris`` (default) or
+        ``maxxum150`` (the tractor, full model only); its row loads the default ``params``, builds the
+        model, fits the DBW kit (``dbw_params`` default) and gives the VIN.
     model : str
         ``full`` (default) or ``kinematic`` (:class:`~acres_dbw_sim.model.kinematic.KinematicVehicle`,
         parameters from the file's ``kinematic`` block): the same DBW emulation on top; the reports'
@@ -147,34 +127,18 @@ class Simulation:
                  vehicle: str = "polaris") -> None:
         if model not in MODELS:
             raise ValueError(f"model={model!r}: must be one of {', '.join(MODELS)}")
-        if vehicle not in VEHICLES:
-            raise ValueError(f"vehicle={vehicle!r}: must be one of {', '.join(VEHICLES)}")
+        spec = vehicle_spec(vehicle)
+        build = spec.build if model == "full" else spec.build_kinematic
+        if build is None:
+            raise ValueError(f"model={model!r} for vehicle {vehicle!r}: not available yet (full model only)")
         self.model = model
         self.vehicle_name = vehicle
         self.terrain = terrain if terrain is not None else FlatTerrain()
-        if vehicle == "maxxum150":
-            if model != "full":
-                raise ValueError("model='kinematic' for vehicle 'maxxum150': not available yet (full model only)")
-            from .vehicles.maxxum150.dbw_vehicle import DbwTractor
-            from .vehicles.maxxum150.params import load_maxxum_parameters
-            self.params = params if params is not None else load_maxxum_parameters()
-            self.vehicle = DbwTractor(self.params, self.terrain, dt_s)
-            self.dt_s = self.vehicle.dt_s
-            from .vehicles.maxxum150 import VIN
-            self.dbw = DbwSystem(dbw_params if dbw_params is not None else tractor_dbw_parameters(self.params),
-                                 self.dt_s, vin=VIN)
-            self._inputs = VehicleInputs()
-            self._steps = 0
-            self.reset(gear=gear, drive_mode=drive_mode)
-            return
-        self.params = params if params is not None else load_parameters()
-        if model == "kinematic":
-            self.vehicle = KinematicVehicle(self.params, self.terrain, dt_s)
-        else:
-            self.vehicle = Vehicle(self.params, self.terrain, dt_s)
+        self.params = params if params is not None else spec.load_parameters(None, None, None, None)
+        self.vehicle = build(self.params, self.terrain, dt_s)
         self.dt_s = self.vehicle.dt_s
-        dp = dbw_params if dbw_params is not None else DbwParameters.from_vehicle_parameters(self.params)
-        self.dbw = DbwSystem(dp, self.dt_s)
+        dp = dbw_params if dbw_params is not None else spec.dbw_parameters(self.params)
+        self.dbw = DbwSystem(dp, self.dt_s, vin=spec.vin)
         self._inputs = VehicleInputs()
         self._steps = 0
         self.reset(gear=gear, drive_mode=drive_mode)
@@ -272,7 +236,7 @@ class Simulation:
         return self.dbw.dbw_enabled
 
     @property
-    def state(self) -> Vehicle:
+    def state(self):
         """The vehicle state (the model object; read its attributes)."""
         return self.vehicle
 

@@ -41,12 +41,13 @@ from ..dbw import commands as core_cmd
 from ..dbw.schedule import CanSchedule, report_schedule
 from ..model.enums import DriveMode, Gear
 from ..interface import GEAR_NAMES
-from ..model.params import ParameterError, load_parameters
+from ..model.params import ParameterError
 from ..model.terrain import FlatTerrain
 from ..scenario.runner import RunResult, finite_json, write_outputs
 from ..scenario.schema import InitialSpec, Scenario, TerrainSpec
 from ..scenario.signals import RowReader
 from ..simulation import MODELS, VEHICLES, RecordedStart, Simulation
+from ..vehicles import vehicle_spec
 from .reader import BagScan, Problem, scan_bag
 from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EVENT_TOPICS, IMU_PERIOD_S,
                      NODE_DEFAULTS, REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
@@ -590,12 +591,8 @@ def _simulation(p: dict, start: RecordedStart | None = None) -> tuple:
     try:
         if p["vehicle"] not in VEHICLES:
             raise ReplayError(f"vehicle = {p['vehicle']!r}: must be one of {', '.join(VEHICLES)}")
-        if p["vehicle"] == "maxxum150":
-            from ..vehicles.maxxum150.params import load_maxxum_parameters
-            params = load_maxxum_parameters(p["vehicle_config"] or None, p["overrides"] or None)
-        else:
-            params = load_parameters(p["vehicle_config"] or None, p["overrides"] or None, p["occupants"],
-                                     p["cargo_kg"])
+        params = vehicle_spec(p["vehicle"]).load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
+                                                             p["occupants"], p["cargo_kg"])
         gear_name = str(p["initial_gear"]).strip().upper()
         if gear_name not in GEAR_NAMES:   # the node's names (interface.GEAR_NAMES), any case
             raise ReplayError(f"initial_gear = {p['initial_gear']!r}: must be one of "

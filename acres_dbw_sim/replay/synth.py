@@ -21,6 +21,7 @@ from msg_adapters import bag as B
 from ..dbw import commands as core_cmd
 from ..scenario.schema import STREAMED, Scenario
 from ..simulation import Simulation
+from ..vehicles import vehicle_spec
 from .offline import DRIVE_MODES, GEARS, ReplayError, _Outputs
 from .topics import COMMAND_TOPICS, EVENT_TOPICS, NODE_DEFAULTS, TopicMap, ds_type
 
@@ -69,7 +70,7 @@ def scenario_to_bag(sc: Scenario, path: str | Path, report_rates: str = "vehicle
              vehicle_config=str(sc.vehicle.get("parameters") or ""),
              overrides=sc.vehicle.get("overrides") or "", vehicle=sc.vehicle.get("type", "polaris"))
     mass = getattr(sc.params, "mass", None)
-    if p["vehicle"] == "polaris" and mass is not None:   # the Ranger's occupants and cargo (none on the tractor)
+    if vehicle_spec(p["vehicle"]).carries_payload and mass is not None:   # occupants and cargo, where they apply
         p.update(occupants=int(mass.occupants), cargo_kg=float(mass.cargo_kg))
     custom = ({B.CUSTOM_PREFIX + "parameters": json.dumps(p, sort_keys=True),
                B.CUSTOM_PREFIX + "epoch_s": repr(float(epoch_s))} if node_metadata else {})

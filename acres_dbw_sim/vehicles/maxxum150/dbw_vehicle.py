@@ -41,7 +41,7 @@ from .steering import steering_command_rad
 from .transmission import FORWARD, REVERSE
 from .vehicle import Tractor, TractorInputs
 
-__all__ = ["DbwTractor"]
+__all__ = ["DbwTractor", "tractor_dbw_parameters"]
 
 
 class DbwTractor:
@@ -153,3 +153,30 @@ class DbwTractor:
     def mass_kg(self) -> float:
         """The tractor's mass with a carried implement [kg]."""
         return self.tractor.mass.mass_kg
+
+
+def tractor_dbw_parameters(tp):
+    """The DBW kit's parameters for the Maxxum 150: the Ranger's kit (``config/polaris.json`` ``dbw.*``)
+    with the tractor's own figures where the DBW reads vehicle data (steering ratio and centre, wheelbase,
+    rear tyre radius, tyre pressure, engine speeds, fuel tank, mass).
+
+    Parameters
+    ----------
+    tp : MaxxumParameters
+
+    Returns
+    -------
+    acres_dbw_sim.dbw.params.DbwParameters
+    """
+    from ...dbw.params import DbwParameters
+    from ...model.params import load_parameters
+    ranger = load_parameters()
+    e, ty = tp.engine, tp.tyres
+    return DbwParameters.from_vehicle_parameters(ranger, overrides={
+        "steering.ratio": tp.dbw_steering_ratio, "steering.center_deg": 0.0,
+        "geometry.wheelbase_m": tp.chassis.wheelbase_m, "tyres.radius_m": ty.rear_radius_m,
+        "tyres.front_inflation_kpa": ty.inflation_pa / 1e3, "tyres.rear_inflation_kpa": ty.inflation_pa / 1e3,
+        "engine.idle_rpm": e.idle_rpm, "engine.max_rpm": e.max_rpm, "fuel.tank_l": tp.fuel.tank_l,
+        "dbw.gear.manual_gears": 16,
+        "vehicle.mass_kg": tp.chassis.mass_kg + (tp.implement.mass_kg if tp.implement.attachment == "mounted"
+                                                 else 0.0)})
