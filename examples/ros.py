@@ -21,7 +21,6 @@ service or parameter is not found or a set is refused, 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
 
@@ -29,6 +28,7 @@ import rclpy
 import yaml
 from rcl_interfaces.msg import Parameter, ParameterType, ParameterValue
 from rcl_interfaces.srv import DescribeParameters, GetParameters, ListParameters, SetParameters
+from watch import message_class as interface_class, to_plain   # examples/watch.py, beside this file
 
 #: ParameterValue field of each ParameterType
 FIELD = {ParameterType.PARAMETER_BOOL: "bool_value", ParameterType.PARAMETER_INTEGER: "integer_value",
@@ -43,21 +43,6 @@ TYPE_NAME = {ParameterType.PARAMETER_BOOL: "boolean", ParameterType.PARAMETER_IN
              ParameterType.PARAMETER_INTEGER_ARRAY: "integer array",
              ParameterType.PARAMETER_DOUBLE_ARRAY: "double array",
              ParameterType.PARAMETER_STRING_ARRAY: "string array"}
-
-
-def interface_class(type_name: str):
-    """``std_srvs/srv/Trigger`` -> the generated Python class."""
-    pkg, kind, name = type_name.split("/")
-    return getattr(importlib.import_module(f"{pkg}.{kind}"), name)
-
-
-def to_plain(value):
-    """A message as nested dicts and lists (what `ros2` prints as YAML)."""
-    if hasattr(value, "get_fields_and_field_types"):
-        return {f: to_plain(getattr(value, f)) for f in value.get_fields_and_field_types()}
-    if isinstance(value, (list, tuple)) or type(value).__name__ in ("ndarray", "array"):
-        return [to_plain(v) for v in value]
-    return value.item() if hasattr(value, "item") else value
 
 
 def fill(msg, data: dict):
@@ -128,16 +113,19 @@ class Client:
         return future.result()
 
     def close(self) -> None:
+        """Destroy the node and shut rclpy down."""
         self.node.destroy_node()
         rclpy.try_shutdown()
 
 
 def qos_text(q) -> str:
+    """A QoS profile as `ros2 topic info -v` prints its main fields."""
     return (f"Reliability: {q.reliability.name}, Durability: {q.durability.name}, History: {q.history.name}, "
             f"Depth: {q.depth}")
 
 
 def cmd_node(c: Client, a) -> int:
+    """`node list`: every node of the graph but this one; returns 0."""
     for name, ns in sorted(c.node.get_node_names_and_namespaces()):
         if name != c.node.get_name():
             print(f"{ns.rstrip('/')}/{name}")
@@ -145,6 +133,7 @@ def cmd_node(c: Client, a) -> int:
 
 
 def cmd_topic(c: Client, a) -> int:
+    """`topic list` / `topic info`; returns 0, or 1 for a topic not seen."""
     topics = dict(c.node.get_topic_names_and_types())
     if a.verb == "list":
         for t in sorted(topics):
@@ -168,6 +157,7 @@ def cmd_topic(c: Client, a) -> int:
 
 
 def cmd_service(c: Client, a) -> int:
+    """`service list` / `service call`; returns 0, or 1 when the call got no answer."""
     services = dict(c.node.get_service_names_and_types())
     if a.verb == "list":
         own = f"/{c.node.get_name()}/"
@@ -185,6 +175,7 @@ def cmd_service(c: Client, a) -> int:
 
 
 def cmd_param(c: Client, a) -> int:
+    """`param list/dump/get/describe/set` on a node; returns 0, or 1 (not found, not set, refused)."""
     node = a.node.rstrip("/")
     if a.verb == "list":
         res = c.call(ListParameters, f"{node}/list_parameters", ListParameters.Request())
@@ -240,6 +231,7 @@ def cmd_param(c: Client, a) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    """The command line: one group (node, topic, service, param) and its verb."""
     ap = argparse.ArgumentParser(prog="examples/ros.py", description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="\n".join(__doc__.splitlines()[1:]))

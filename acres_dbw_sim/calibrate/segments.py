@@ -60,7 +60,8 @@ from ..replay import ReplayInput, run_replay
 from ..simulation import RecordedStart
 from ..replay.offline import GEARS
 
-__all__ = ["Segment", "MAX_PER_KIND", "find_segments", "segment_input", "recorded_start", "recorded_at", "recorded_se", "recorded_pose",
+__all__ = ["Segment", "MAX_PER_KIND", "find_segments", "segment_input", "recorded_start", "recorded_at", "recorded_se",
+           "recorded_pose",
            "replay_segment", "residual"]
 
 _TIMEOUT_S = 0.1

@@ -109,10 +109,13 @@ def steady_deflection_m(omega: float, vx_mps: float, radius_m: float, sigma_x_m:
                         slip_limit: float) -> float:
     """The deflection :func:`deflection_end_m` settles at for constant spin and speed [m].
 
-    Its fixed point: ``u = sigma_x (omega R_t - v_x) / |v_x|``, clamped to
-    ``slip_limit sigma_x``; 0 below 0.05 m/s, where the fixed point is the
-    history's, not the speed's. Used to start a rolling wheel from a recorded
-    state (``Vehicle.start_running``).
+    The fixed point of the tread's relaxation that :func:`deflection_end_m` steps
+    (reference "Tyres", gaps.md "Tyre and Soil":
+    ``du/dt = (omega R_t - v_x) - |v_x| u / sigma_x``, set to zero):
+    ``u = sigma_x (omega R_t - v_x) / |v_x|``, clamped to ``slip_limit sigma_x``;
+    0 below 0.05 m/s, where the fixed point is the history's, not the speed's.
+    Used to start a rolling wheel from a recorded state (``Vehicle.start_running``),
+    not by the step.
 
     Parameters
     ----------
@@ -124,6 +127,11 @@ def steady_deflection_m(omega: float, vx_mps: float, radius_m: float, sigma_x_m:
         R_t [m], relaxation length [m].
     slip_limit : float
         Largest |u| / sigma_x [-].
+
+    Returns
+    -------
+    float
+        Longitudinal tread deflection u [m], wheel frame (positive when driving).
     """
     if abs(vx_mps) < 0.05:
         return 0.0

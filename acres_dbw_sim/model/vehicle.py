@@ -44,8 +44,9 @@ from .enums import DriveMode, Gear, GearReject
 from .gearbox import GearLever, gear_table, two_way_lock
 from .mass import G_MPS2
 from .params import VehicleParameters, load_parameters
-from .stages import (K_DT, K_K_SLIP, K_RADIUS, K_SIGMA_X, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE, O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA,
-                     O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW,
+from .stages import (K_DT, K_K_SLIP, K_RADIUS, K_SIGMA_X, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE, O_ANGLE,
+                     O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA,
+                     O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW,
                      O_TB, O_TC, O_TE, O_U, O_VB, O_WB, O_WHEEL_ANGLE, SW_ANGLE, SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z,
                      W_SIZE, chassis_stage, kinematics, place_on_ground, prepare_wheels, settle_powertrain,
                      shared_constants, wheel_ledger)

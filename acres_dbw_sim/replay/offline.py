@@ -59,11 +59,11 @@ __all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "check_p
 GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE, "L": Gear.LOW}
 DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
 _GEAR_LETTER = {1: "P", 2: "R", 3: "N", 4: "D", 5: "L"}
-#: Simulated signals kept per step for the comparison: name -> unit.
 #: Recorded state read besides the compared signals (a segment's start, :class:`RecordedStart`):
 #: ``brake/report`` pressure output [bar], ``throttle/report`` percent output [%], ``throttle/info``
-#: engine speed [rpm], ``gear/report`` gear (ds_dbw_msgs Gear value).
-STATE_SIGNALS = ("brake_pressure_bar", "pedal_pct", "engine_rpm", "gear")
+#: engine speed [rpm].
+STATE_SIGNALS = ("brake_pressure_bar", "pedal_pct", "engine_rpm")
+#: Simulated signals kept per step for the comparison: name -> unit.
 SIM_SIGNALS = {"speed_mps": "m/s", "yaw_rate_rad_s": "rad/s", "steering_wheel_angle_deg": "deg",
                "wheel_speed_fl_rad_s": "rad/s", "wheel_speed_fr_rad_s": "rad/s", "wheel_speed_rl_rad_s": "rad/s",
                "wheel_speed_rr_rad_s": "rad/s"}
@@ -368,7 +368,6 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
                                                           msg.rear_right)):
                     _add(refs, f"wheel_speed_{w}_rad_s", t_s, v)
             elif ours == "gear/report":
-                _add(refs, "gear", t_s, float(msg.gear.value))
                 if first_gear is None:
                     first_gear = (t_s, int(msg.gear.value))
             elif ours == "brake/report":
