@@ -399,68 +399,128 @@ def test_drawbar_pull_rises_then_saturates_on_each_soil_class(params):
 # --------------------------------------------------------------------------- one physics
 
 
+def _module_name(root, f) -> str:
+    parts = f.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _call_graph(root):
+    """The package's call graph keyed on (module, function name), so that two functions of one name in two
+    modules (``cvt.clutch_capacity_nm`` and ``maxxum150.clutch.clutch_capacity_nm``) are told apart.
+
+    A call by a bare name resolves through the module's definitions and relative imports (a name a package
+    re-exports to where it is defined); ``mod.f()`` through a module imported by name; ``obj.f()`` on any
+    other object stays unresolved ``(None, "f")`` and counts for no function. A kernel handed to
+    ``_jit.specialise`` counts as called, and so do the functions given to a vehicle registry row
+    (``VehicleSpec``). Returns ({(module, name): set of (module, name) it calls}, set of every (module,
+    name) called anywhere in the package, the functions' bodies and the modules' top levels)."""
+    import ast
+
+    files = {_module_name(root, f): f for f in root.rglob("*.py")}
+    trees = {m: ast.parse(f.read_text()) for m, f in files.items()}
+    defined = {m: {n.name for n in t.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))} for m, t in trees.items()}
+    imports, modules = {}, {}
+    for m, t in trees.items():
+        pkg = m.split(".") if files[m].name == "__init__.py" else m.split(".")[:-1]
+        imports[m], modules[m] = {}, {}
+        for node in ast.walk(t):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                src = ".".join(pkg[:len(pkg) - node.level + 1] + ([node.module] if node.module else []))
+                for a in node.names:
+                    if f"{src}.{a.name}" in files:
+                        modules[m][a.asname or a.name] = f"{src}.{a.name}"
+                    else:
+                        imports[m][a.asname or a.name] = (src, a.name)
+
+    def canon(m, name, depth=0):
+        if name in defined.get(m, ()) or depth > 10 or name not in imports.get(m, {}):
+            return (m, name)
+        return canon(*imports[m][name], depth + 1)
+
+    def resolve(m, func):
+        if isinstance(func, ast.Name):
+            return canon(m, func.id)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in modules[m]:
+            return canon(modules[m][func.value.id], func.attr)
+        return (None, getattr(func, "attr", None))
+
+    def calls_in(m, node):
+        out = set()
+        for c in ast.walk(node):
+            if isinstance(c, ast.Call):
+                out.add(resolve(m, c.func))
+                name = getattr(c.func, "id", None)
+                if name == "specialise" and c.args:
+                    out.add(resolve(m, c.args[0]))
+                if name == "VehicleSpec":
+                    out.update(resolve(m, a) for a in list(c.args) + [k.value for k in c.keywords]
+                               if isinstance(a, ast.Name))
+        return out
+
+    graph, called = {}, set()
+    for m, t in trees.items():
+        for node in t.body:
+            if isinstance(node, ast.FunctionDef):
+                graph[(m, node.name)] = calls_in(m, node)
+        called |= calls_in(m, t)
+    return graph, called
+
+
 def test_every_compiled_model_function_is_on_the_step_call_graph():
     """ONE PHYSICS: each compiled function of acres_dbw_sim/model (the shared core) is called by a step (the
     Ranger's physics_step, the Maxxum's tractor_step, or the kinematic level's step_vehicles / place_vehicles,
     directly or through the functions they call); none exists only for tests. The one exception is the
     inverse relation that the public Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature
-    commands) need. Both vehicles' steps run the shared stages."""
-    import ast
-    import pathlib
-
-    import acres_dbw_sim.model as model_pkg
-    inverse_only = {"steering_wheel_for_curvature_deg"}
-    model_dir = pathlib.Path(model_pkg.__file__).parent
-    calls, shared_jit = {}, set()
-    for f in list(model_dir.glob("*.py")) + list((model_dir.parent / "vehicles").rglob("*.py")):
-        for node in ast.parse(f.read_text()).body:
-            if isinstance(node, ast.FunctionDef):
-                called = {c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", None)
-                          for c in ast.walk(node) if isinstance(c, ast.Call)}
-                calls.setdefault(node.name, set()).update(called)
-                if f.parent == model_dir and any(ast.unparse(d).startswith("njit") for d in node.decorator_list):
-                    shared_jit.add(f"{f.name}:{node.name}")
-
-    def reach(roots):
-        seen, todo = set(), list(roots)
-        while todo:
-            name = todo.pop()
-            if name not in seen and name in calls:
-                seen.add(name)
-                todo.extend(calls[name])
-        return seen
-
-    seen = reach(["physics_step", "tractor_step", "step_vehicles", "place_vehicles"])
-    orphans = sorted(q for q in shared_jit if q.split(":")[1] not in seen and q.split(":")[1] not in inverse_only)
-    assert orphans == []
-    for stage in ("prepare_wheels", "wheel_ledger", "chassis_stage", "solve_driveline"):
-        assert stage in reach(["physics_step"]) and stage in reach(["tractor_step"]), stage
-
-
-def test_every_model_function_is_called_by_the_package():
-    """ONE PHYSICS, the uncompiled side: every function of acres_dbw_sim/model is called somewhere in the
-    package (the kernels, the Vehicle's construction and publication, the loaders); none exists only for tests
-    (a test that needs a driver or a scan of a kernel function keeps it in the test). A step kernel handed to
-    ``_jit.specialise`` is called through the entry point it returns; a function given to a vehicle
-    registry row (``VehicleSpec``) through the row."""
+    commands) need. Both vehicles' steps run the shared stages. Functions are told apart by module."""
     import ast
     import pathlib
 
     import acres_dbw_sim as pkg
     root = pathlib.Path(pkg.__file__).parent
-    called = set()
-    for f in root.rglob("*.py"):
-        for c in ast.walk(ast.parse(f.read_text())):
-            if isinstance(c, ast.Call):
-                called.add(c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", None))
-                if getattr(c.func, "id", None) == "specialise" and isinstance(c.args[0], ast.Name):
-                    called.add(c.args[0].id)
-                if getattr(c.func, "id", None) == "VehicleSpec":   # a registry row's functions are called via it
-                    called.update(a.id for a in c.args if isinstance(a, ast.Name))
+    graph, _ = _call_graph(root)
+    inverse_only = {("acres_dbw_sim.model.steering", "steering_wheel_for_curvature_deg")}
+    shared_jit = {(_module_name(root, f), n.name) for f in (root / "model").glob("*.py")
+                  for n in ast.parse(f.read_text()).body
+                  if isinstance(n, ast.FunctionDef) and any(ast.unparse(d).startswith("njit") for d in n.decorator_list)}
+
+    def reach(*roots):
+        seen, todo = set(), list(roots)
+        while todo:
+            q = todo.pop()
+            if q not in seen and q in graph:
+                seen.add(q)
+                todo.extend(graph[q])
+        return seen
+
+    ranger = reach(("acres_dbw_sim.model.vehicle", "physics_step"))
+    tractor = reach(("acres_dbw_sim.vehicles.maxxum150.vehicle", "tractor_step"))
+    kinematic = reach(("acres_dbw_sim.model.kinematic", "step_vehicles"), ("acres_dbw_sim.model.kinematic",
+                                                                          "place_vehicles"))
+    orphans = sorted(f"{m}:{n}" for m, n in shared_jit - ranger - tractor - kinematic - inverse_only)
+    assert orphans == []
+    for stage in ("prepare_wheels", "wheel_ledger", "chassis_stage"):
+        assert ("acres_dbw_sim.model.stages", stage) in ranger & tractor, stage
+    assert ("acres_dbw_sim.model.driveline", "solve_driveline") in ranger & tractor
+    # the name-alike pair: each vehicle's step runs its own
+    assert ("acres_dbw_sim.model.cvt", "clutch_capacity_nm") in ranger - tractor
+    assert ("acres_dbw_sim.vehicles.maxxum150.clutch", "clutch_capacity_nm") in tractor - ranger
+
+
+def test_every_model_function_is_called_by_the_package():
+    """ONE PHYSICS, the uncompiled side: every function of acres_dbw_sim/model and vehicles/ is called
+    somewhere in the package (the kernels, the Vehicle's construction and publication, the loaders, the
+    registry rows), told apart by module (:func:`_call_graph`); none exists only for tests (a test that
+    needs a driver or a scan of a kernel function keeps it in the test)."""
+    import ast
+    import pathlib
+
+    import acres_dbw_sim as pkg
+    root = pathlib.Path(pkg.__file__).parent
+    _, called = _call_graph(root)
     files = list((root / "model").glob("*.py")) + list((root / "vehicles").rglob("*.py"))
-    defined = {(f.name, n.name) for f in files for n in ast.parse(f.read_text()).body
+    defined = {(_module_name(root, f), n.name) for f in files for n in ast.parse(f.read_text()).body
                if isinstance(n, ast.FunctionDef)}
-    assert sorted(f"{m}:{n}" for m, n in defined if n not in called) == []
+    assert sorted(f"{m}:{n}" for m, n in defined - called) == []
 
 
 def _turn_end(tmp_path, hz: int, pedal: float, steer_deg: float, gear: str) -> tuple[float, float, float]:
