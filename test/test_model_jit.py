@@ -122,3 +122,42 @@ def test_a_second_vehicle_of_a_kind_costs_no_type_inference(monkeypatch):
         for _ in range(240):
             v.step(inp)
     assert c.position_m == a.position_m and c.engine_rpm == a.engine_rpm
+
+
+_KERNEL = """
+import sys
+sys.path.insert(0, {root!r})
+from numba.core import config
+from acres_dbw_sim.newhome.k import f
+print(f(1.0), config.CACHE_DIR)
+"""
+
+
+def test_an_edit_of_a_module_a_kernel_calls_compiles_afresh_wherever_it_lives(tmp_path):
+    """numba's cache checks only the kernel's own file: ``f`` (newhome/k.py) inlines ``g`` (newhome/h.py).
+    After ``g`` changes, the next process must run the new ``g``, not ``f``'s machine code of the old one:
+    the cache directory follows a digest of every compiled module (model/_jit.compiled_sources), in any folder."""
+    import shutil
+    copy = tmp_path / "acres_dbw_sim"
+    shutil.copytree(ROOT / "acres_dbw_sim", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    home = copy / "newhome"
+    home.mkdir()
+    (home / "__init__.py").write_text("")
+    (home / "h.py").write_text("from ..model._jit import njit\n\n\n@njit(inline=True)\ndef g(x):\n    return x + 1.0\n")
+    (home / "k.py").write_text("from ..model._jit import njit\nfrom .h import g\n\n\n@njit\ndef f(x):\n    return g(x)\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "ACRES_MODEL_NO_JIT",
+                                                             "NUMBA_DISABLE_JIT")}
+
+    def run() -> tuple:
+        out = subprocess.run([sys.executable, "-c", _KERNEL.format(root=str(tmp_path))], env=env, check=True,
+                             capture_output=True, text=True, timeout=300).stdout.split()
+        return float(out[0]), out[1]
+
+    first, cache = run()
+    assert first == 2.0 and cache.startswith(str(copy))
+    assert run() == (2.0, cache)                     # unchanged sources: the same cache
+    assert any(Path(cache).rglob("k.f-*.nbc"))       # f's machine code was kept there
+    (home / "h.py").write_text((home / "h.py").read_text().replace("x + 1.0", "x + 2.0"))
+    again, new_cache = run()
+    assert again == 3.0 and new_cache != cache
+    assert not Path(cache).exists()                  # the stale directory is removed

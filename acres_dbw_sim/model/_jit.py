@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import warnings
 
-__all__ = ["JIT", "njit", "array", "to_list", "specialise"]
+__all__ = ["JIT", "njit", "array", "to_list", "specialise", "compiled_sources"]
 
 JIT = False
 _reason = ""
@@ -38,15 +38,56 @@ else:
 
 
 
+def compiled_sources(pkg) -> list:
+    """The package's modules with compiled code and every package module they import, transitively.
+
+    A module has compiled code when its source uses :func:`njit`; numba freezes the globals a
+    kernel reads (constants, other kernels) into its machine code, so the modules those come
+    from count too.
+
+    Parameters
+    ----------
+    pkg : pathlib.Path
+        The package's folder (``acres_dbw_sim/``).
+
+    Returns
+    -------
+    list of pathlib.Path
+        Sorted.
+    """
+    import re
+    from pathlib import Path
+
+    pkg = Path(pkg)
+    root = pkg.parent
+    relative = re.compile(r"^[ \t]*from[ \t]+(\.+)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+    texts = {f: f.read_text(encoding="utf-8") for f in pkg.rglob("*.py")}
+    files = {f for f, text in texts.items() if "njit" in text}
+    todo = list(files)
+    while todo:
+        f = todo.pop()
+        here = f.relative_to(root).with_suffix("").parts[:-1]   # the importing module's package
+        for dots, module, names in relative.findall(texts[f]):
+            base = here[:len(here) - len(dots) + 1] + (tuple(module.split(".")) if module else ())
+            targets = [base] + [base + (n.split()[0],) for n in names.strip("()").replace("\n", " ").split(",")
+                                if n.strip() and not n.strip().startswith("#")]
+            for parts in targets:
+                for cand in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
+                    if cand in texts and cand not in files:
+                        files.add(cand)
+                        todo.append(cand)
+    return sorted(files)
+
+
 def _kernel_cache_dir() -> str | None:
-    """A numba cache directory named after a digest of every kernel source (model/, vehicles/).
+    """A numba cache directory named after a digest of every compiled module's source (:func:`compiled_sources`).
 
     numba keys a cached function on its own file's timestamp only: a kernel that calls (or
     inlines) a function of another module would load its old machine code after that other
     module changed, and run the old physics. A directory per digest of all the sources makes any
-    change compile afresh; the directories of older digests are removed. None (numba's default,
-    next to each module) when ``NUMBA_CACHE_DIR`` is set by the user or the directory cannot be
-    written.
+    change compile afresh, wherever in the package the compiled code lives; the directories of
+    older digests are removed. None (numba's default, next to each module) when
+    ``NUMBA_CACHE_DIR`` is set by the user or the directory cannot be written.
     """
     import hashlib
     import shutil
@@ -56,8 +97,8 @@ def _kernel_cache_dir() -> str | None:
         return None
     pkg = Path(__file__).resolve().parents[1]
     h = hashlib.sha1()
-    for f in sorted(list((pkg / "model").glob("*.py")) + list((pkg / "vehicles").rglob("*.py"))):
-        h.update(f.name.encode())
+    for f in compiled_sources(pkg):
+        h.update(f.relative_to(pkg).as_posix().encode())
         h.update(f.read_bytes())
     base = Path(__file__).resolve().parent / "__pycache__"
     target = base / f"numba-{h.hexdigest()[:16]}"
