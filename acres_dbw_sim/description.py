@@ -47,13 +47,11 @@ JOINT_NAMES = ("front_left_wheel_joint", "front_right_wheel_joint",
                "front_left_steer_joint", "front_right_steer_joint",
                "steering_wheel_joint")
 
-# Drawing only (not model parameters) [m]: body box beyond the axles and height,
+# Drawing only (not model parameters) [m]: the chassis link's origin above base_link,
 # steering-wheel position from base_link (left-hand drive) and its radius.
-_BODY_OVERHANG_M = 0.55
-_BODY_HEIGHT_M = 1.1
+_CHASSIS_Z_M = 0.55
 _STEERING_WHEEL_XYZ_M = (0.55, 0.35, 0.55)
 _STEERING_WHEEL_RADIUS_M = 0.18
-_STEER_LIMIT_RAD = 0.6  # knuckle joint limit of Dataspeed's Polaris description
 
 
 @dataclass(frozen=True)
@@ -74,29 +72,19 @@ class Dimensions:
 
 
 def dimensions(params) -> Dimensions:
-    """The :class:`Dimensions` of the Ranger's ``VehicleParameters`` or the Maxxum 150's ``MaxxumParameters``.
+    """The :class:`Dimensions` of a vehicle's parameters, from its registry row (``params.vehicle``).
 
     Raises
     ------
     TypeError
-        For another object.
+        For an object that names no vehicle of the registry.
     """
-    g = getattr(params, "geometry", None)
-    if g is not None:
-        t = params.tyres
-        body = (g.wheelbase_m + 2.0 * _BODY_OVERHANG_M, max(g.track_front_m, g.track_rear_m), _BODY_HEIGHT_M)
-        return Dimensions("polaris_ranger", g.wheelbase_m, g.track_front_m, g.track_rear_m, t.radius_m,
-                          t.radius_m, t.front_width_m, t.rear_width_m, _STEER_LIMIT_RAD, body)
-    ch = getattr(params, "chassis", None)
-    if ch is None or not hasattr(ch, "track_m"):
-        raise TypeError(f"{type(params).__name__}: not the parameters of a vehicle of this project")
-    from .vehicles.maxxum150.steering import front_wheel_angles_rad
-
-    t = params.tyres
-    inner = abs(front_wheel_angles_rad(params.steering.max_steer_rad, ch.wheelbase_m, ch.track_m)[0])
-    body = (ch.body_length_m, ch.track_m, 2.0 * t.rear_radius_m)
-    return Dimensions("case_ih_maxxum_150", ch.wheelbase_m, ch.track_m, ch.track_m, t.front_radius_m,
-                      t.rear_radius_m, t.front_width_m, t.rear_width_m, inner, body)
+    from .vehicles import vehicle_spec
+    try:
+        spec = vehicle_spec(params.vehicle)
+    except (AttributeError, ValueError):
+        raise TypeError(f"{type(params).__name__}: not the parameters of a vehicle of this project") from None
+    return spec.dimensions(params)
 
 
 @dataclass(frozen=True)
@@ -141,7 +129,7 @@ def joints(params, base_frame: str = "base_footprint", base_link_frame: str = "b
     half_bf, half_br = 0.5 * d.track_front_m, 0.5 * d.track_rear_m
     dz_front = d.front_radius_m - d.rear_radius_m
     out = [Joint("base_link_joint", "fixed", base_frame, base_link_frame, base_link_offset_m(params)),
-           Joint("chassis_joint", "fixed", base_link_frame, "chassis", (0.0, 0.0, 0.5 * _BODY_HEIGHT_M))]
+           Joint("chassis_joint", "fixed", base_link_frame, "chassis", (0.0, 0.0, _CHASSIS_Z_M))]
     for side, y in (("left", half_bf), ("right", -half_bf)):
         out.append(Joint(f"front_{side}_steer_joint", "revolute", base_link_frame, f"front_{side}_steer_link",
                          (half_l, y, dz_front), (0.0, 0.0, 1.0), d.steer_limit_rad))
@@ -167,7 +155,7 @@ def urdf(params, name: str | None = None, base_frame: str = "base_footprint",
     ----------
     params : VehicleParameters or MaxxumParameters
     name : str, optional
-        ``<robot name>``; default ``polaris_ranger`` or ``case_ih_maxxum_150``.
+        ``<robot name>``; default the vehicle's (:attr:`Dimensions.name`, e.g. ``polaris_ranger``).
     base_frame, base_link_frame : str
         Names of the root link and of ``base_link``.
 
@@ -223,20 +211,18 @@ def urdf(params, name: str | None = None, base_frame: str = "base_footprint",
 def main(argv: list[str] | None = None) -> int:
     """``python -m acres_dbw_sim.description [vehicle_config.json] [overrides]``: print the URDF.
 
-    A file whose name starts with ``maxxum150`` is read as the tractor's parameters, any other as the Ranger's.
+    The file is read by the loader of the vehicle its ``vehicle`` key names (the registry's first,
+    the Ranger, for a file that names none or no file).
     """
     import sys
-    from pathlib import Path
 
-    from .model.params import load_parameters
+    from .model.params import file_vehicle
+    from .vehicles import default_vehicle, vehicle_spec
 
     args = sys.argv[1:] if argv is None else argv
     path, ov = (args[0] if args else None), (args[1] if len(args) > 1 else None)
-    if path is not None and Path(path).name.startswith("maxxum150"):
-        from .vehicles.maxxum150.params import load_maxxum_parameters
-        params = load_maxxum_parameters(path, ov)
-    else:
-        params = load_parameters(path, ov)
+    name = (file_vehicle(path) if path is not None else None) or default_vehicle()
+    params = vehicle_spec(name).load_parameters(path, ov, None, None)
     print(urdf(params), end="")
     return 0
 

@@ -330,8 +330,7 @@ class SimNode(Node):
             given = sorted(n for n in ("occupants", "cargo_kg") if p[n] != PARAMETERS[n][0])
             if given:
                 raise StartupError(f"parameter(s) {given}: not for vehicle '{spec.name}' ({spec.display_name} "
-                                   f"carries no occupants or cargo; a tractor's implement is in 'overrides': "
-                                   f"implement.attachment, implement.payload_kg)")
+                                   f"carries no occupants or cargo; {spec.payload_hint})")
         if p["model"] != "full" and spec.build_kinematic is None:
             raise StartupError(f"parameter 'model' = {p['model']!r}: not available for vehicle '{spec.name}' "
                                "(full model only)")

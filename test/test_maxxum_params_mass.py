@@ -20,6 +20,7 @@ def p():
 
 def test_every_key_has_value_basis_source_spread_and_note():
     tree = json.loads(default_config_path().read_text())
+    assert tree.pop("vehicle") == "maxxum150"      # the file names its vehicle
     n = 0
     def leaves(node, path):
         if "value" in node:

@@ -28,6 +28,7 @@ from typing import Any, Mapping
 __all__ = [
     "ParameterError",
     "read_parameter_tree",
+    "file_vehicle",
     "file_stamp",
     "apply_overrides",
     "GeometryParams",
@@ -52,6 +53,9 @@ __all__ = [
 ]
 
 RPM_TO_RAD_S = 2.0 * math.pi / 60.0
+
+#: The registry name of the vehicle this module loads (its parameter file's ``vehicle`` key).
+VEHICLE = "polaris"
 
 
 class ParameterError(ValueError):
@@ -363,6 +367,9 @@ class VehicleParameters:
         File the parameters were read from.
     soils : dict of str to SoilClass
         The soil table (``soils`` block), by class name; vehicle-agnostic data that a surface names.
+    vehicle : str
+        The registry name of the vehicle (:data:`VEHICLE`): ``acres_dbw_sim.vehicles.vehicle_spec(vehicle)``
+        is its row.
     """
 
     geometry: GeometryParams
@@ -384,6 +391,7 @@ class VehicleParameters:
     values: dict = field(repr=False)
     source_path: str = ""
     soils: dict = field(default_factory=dict)
+    vehicle: str = VEHICLE
 
     def surface_index(self, name: str) -> int:
         """Index of surface ``name`` in :attr:`surfaces`.
@@ -694,7 +702,7 @@ def _build_dbw(values: dict) -> dict:
     return out
 
 
-def read_parameter_tree(path: str | Path, shipped: str | Path | None = None) -> tuple:
+def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, vehicle: str | None = None) -> tuple:
     """Read a parameter file (polaris.json form) into its tree and flat value tables.
 
     Shared by every vehicle's loader (the Ranger's :func:`load_parameters`, the
@@ -707,6 +715,9 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None) -> 
     shipped : str or Path, optional
         The vehicle's shipped file: each value of ``path`` must have the type of the
         same key there (a number where it has a number; keys it lacks keep their own).
+    vehicle : str, optional
+        The registry name of the vehicle the caller loads: a file whose top-level ``vehicle`` key
+        (:func:`file_vehicle`) names another is refused.
 
     Returns
     -------
@@ -719,7 +730,8 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None) -> 
     ------
     ParameterError
         Unreadable file, invalid JSON, a file that is not an object of sections,
-        or a value of the wrong type (the message names the key).
+        a value of the wrong type (the message names the key), or a file of another vehicle
+        (key ``<file>``, naming both).
 
     Notes
     -----
@@ -730,6 +742,33 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None) -> 
     it is most of a load.
     """
     p = Path(path)
+    tree, defaults, values, named = _cached_tree(p, shipped)
+    if vehicle is not None and named is not None and named != vehicle:
+        raise ParameterError("<file>", f"{p} is the parameter file of vehicle {named!r} (its 'vehicle' key), "
+                             f"not of {vehicle!r}: give vehicle {named!r} to run it")
+    return tree, defaults, {k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v for k, v in values.items()}
+
+
+#: (file key of the file, of the shipped file) -> (tree, defaults, checked values, vehicle named): read_parameter_tree
+_TREES: dict = {}
+
+
+def file_vehicle(path: str | Path) -> str | None:
+    """The vehicle a parameter file names: its top-level ``"vehicle"`` key (a registry name), None without one.
+
+    A parameter file says whose it is, as a Chrono vehicle file says its ``"Template"``: a scenario
+    or the URDF generator given only the file loads it with that vehicle's loader.
+
+    Raises
+    ------
+    ParameterError
+        Key ``<file>``: unreadable file, invalid JSON, or a ``vehicle`` key that is not a text.
+    """
+    return _cached_tree(Path(path), None)[3]
+
+
+def _cached_tree(p: Path, shipped: str | Path | None) -> tuple:
+    """:func:`_read_parameter_tree` of ``p`` through the cache of parsed files (see :func:`read_parameter_tree`)."""
     key = (_file_key(p), None if shipped is None else _file_key(Path(shipped)))
     hit = _TREES.get(key)
     if hit is None:
@@ -737,12 +776,7 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None) -> 
         if len(_TREES) >= 16:
             _TREES.clear()
         _TREES[key] = hit
-    tree, defaults, values = hit
-    return tree, defaults, {k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v for k, v in values.items()}
-
-
-#: (file key of the file, of the shipped file) -> (tree, defaults, checked values): read_parameter_tree
-_TREES: dict = {}
+    return hit
 
 
 def file_stamp(path: str | Path) -> tuple:
@@ -787,6 +821,9 @@ def _read_parameter_tree(p: Path, shipped: str | Path | None) -> tuple:
         raise ParameterError("<file>", f"invalid JSON in {p}: {exc}") from exc
     if not isinstance(tree, dict):
         raise ParameterError("<file>", f"{p} must hold a JSON object of sections")
+    named = tree.pop("vehicle", None)
+    if named is not None and not isinstance(named, str):
+        raise ParameterError("<file>", f"{p}: 'vehicle' must be a vehicle's name (text), got {named!r}")
     defaults: dict = {}
     _flatten(tree, "", defaults)
     values = copy.deepcopy(defaults)
@@ -795,7 +832,7 @@ def _read_parameter_tree(p: Path, shipped: str | Path | None) -> tuple:
         kinds = read_parameter_tree(shipped)[1]
     for key, v in defaults.items():
         values[key] = _check_type(key, kinds.get(key, v), v)
-    return tree, defaults, values
+    return tree, defaults, values, named
 
 
 def apply_overrides(tree: dict, defaults: dict, values: dict, overrides: str | None) -> None:
@@ -859,7 +896,7 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
         unreadable file. The message names the key and the reason.
     """
     p = Path(path) if path is not None else default_config_path()
-    tree, defaults, values = read_parameter_tree(p, default_config_path())
+    tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE)
     apply_overrides(tree, defaults, values, overrides)
     if occupants is not None:
         if isinstance(occupants, bool) or not isinstance(occupants, int):

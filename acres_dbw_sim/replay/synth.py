@@ -68,7 +68,7 @@ def scenario_to_bag(sc: Scenario, path: str | Path, report_rates: str = "vehicle
              initial_gear=gear_letter, drive_mode=mode_name, surface=sc.terrain.surface,
              grade_pct=sc.terrain.grade_pct, bank_pct=sc.terrain.bank_pct,
              vehicle_config=str(sc.vehicle.get("parameters") or ""),
-             overrides=sc.vehicle.get("overrides") or "", vehicle=sc.vehicle.get("type", "polaris"))
+             overrides=sc.vehicle.get("overrides") or "", vehicle=sc.vehicle_type)
     mass = getattr(sc.params, "mass", None)
     if vehicle_spec(p["vehicle"]).carries_payload and mass is not None:   # occupants and cargo, where they apply
         p.update(occupants=int(mass.occupants), cargo_kg=float(mass.cargo_kg))

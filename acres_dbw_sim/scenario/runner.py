@@ -44,6 +44,7 @@ import numpy as np
 from ..model.enums import Gear
 from ..model.vehicle import VehicleInputs
 from ..simulation import Simulation
+from ..vehicles import vehicle_spec
 from .schema import STREAMED, Scenario
 from .signals import COLUMN_NAMES, INDEX, RowReader, csv_format, evaluate_metric
 
@@ -230,17 +231,10 @@ def _run_vehicles(sc: Scenario, progress, controller) -> RunResult:
 
 def _mass_summary(sc: Scenario) -> dict:
     """Mass [kg], centre of mass from base_footprint [m], principal inertia [kg m^2] and static wheel loads
-    [N] of the scenario's vehicle (the Ranger's with occupants and cargo; the tractor's with a carried
-    implement)."""
-    if sc.vehicle.get("type") == "maxxum150":
-        from ..vehicles.maxxum150.vehicle import Tractor
-        t = Tractor(sc.params)
-        m = t.mass
-        return {"mass_kg": m.mass_kg, "cg_m": list(t.cg_from_footprint_m), "inertia_kg_m2": list(m.inertia_kg_m2),
-                "static_loads_n": dict(zip(_WHEELS, m.static_loads_n))}
-    mp = sc.params.mass_properties
-    return {"mass_kg": mp.mass_kg, "cg_m": list(mp.cg_m), "inertia_kg_m2": list(mp.inertia_kg_m2),
-            "static_loads_n": dict(zip(_WHEELS, mp.static_loads_n))}
+    [N] of the scenario's vehicle as loaded (its registry row's ``mass_summary``)."""
+    m = vehicle_spec(sc.vehicle_type).mass_summary(sc.params)
+    return {"mass_kg": m["mass_kg"], "cg_m": list(m["cg_m"]), "inertia_kg_m2": list(m["inertia_kg_m2"]),
+            "static_loads_n": dict(zip(_WHEELS, m["static_loads_n"]))}
 
 
 def _run_single(sc: Scenario, terrain, progress, controller, sim: Simulation | None = None) -> RunResult:
@@ -248,7 +242,7 @@ def _run_single(sc: Scenario, terrain, progress, controller, sim: Simulation | N
     ini = sc.initial
     if sim is None:
         sim = Simulation(sc.params, terrain, sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode, model=sc.model,
-                         vehicle=sc.vehicle.get("type", "polaris"))
+                         vehicle=sc.vehicle_type)
     sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
     v = sim.vehicle
     fuel = sc.params.fuel

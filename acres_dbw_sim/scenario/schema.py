@@ -27,9 +27,10 @@ from ..dbw.commands import (
 )
 from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DriveMode, Gear
-from ..model.params import ParameterError, VehicleParameters, load_parameters
+from ..model.params import ParameterError, VehicleParameters, file_vehicle
 from ..model.terrain import FlatTerrain, HeightMapTerrain, Region, Terrain
 from ..simulation import MODELS, VEHICLES, Simulation
+from ..vehicles import default_vehicle, vehicle_spec
 from .signals import COLUMN_NAMES, Condition, expression_names, parse_condition
 from .source import SCENARIO_SECTIONS, Document, ScenarioError, apply_sets, read_document, split_sets
 
@@ -264,7 +265,7 @@ class Scenario:
     params : VehicleParameters or MaxxumParameters
         Loaded with the scenario's overrides, occupants and cargo.
     vehicle : dict
-        The vehicle section as used: ``type`` (``polaris`` or ``maxxum150``), ``parameters`` (path),
+        The vehicle section as used: ``type`` (a name of the vehicle registry), ``parameters`` (path),
         ``overrides``, and for the Ranger ``occupants``, ``cargo_kg``.
     step_hz : float
     dt_s : float
@@ -329,8 +330,12 @@ class Scenario:
 
     def _built_from(self) -> tuple:
         """What a simulation of this scenario is built from (compared by identity: these are objects)."""
-        return (self.params, self.terrain, self.dt_s, self.model, self.vehicle.get("type", "polaris"),
-                self.vehicles)
+        return (self.params, self.terrain, self.dt_s, self.model, self.vehicle_type, self.vehicles)
+
+    @property
+    def vehicle_type(self) -> str:
+        """The registry name of the scenario's vehicle (``vehicle.type``; the registry's first if none)."""
+        return self.vehicle.get("type") or default_vehicle()
 
     def keep_built(self, sim) -> None:
         """Keep ``sim``, built (and reset, never stepped) from this scenario, for its next run."""
@@ -460,21 +465,28 @@ def _describe(v: Any) -> str:
 
 def _figures(params) -> tuple:
     """(surface table, steering centre [deg], steering lock [deg], brake full scale [bar]) of a vehicle's
-    parameters: the Ranger's from its file; the tractor's through its DBW mapping (steering-wheel degrees
-    = delta x ``dbw.steering_ratio``, centre 0; b_k = 1 at ``dbw.brake_full_bar``) on the shared surfaces."""
-    if isinstance(params, VehicleParameters):
-        return params.surfaces, params.steering.center_deg, float(params.dbw["steering"]["lock_deg"]), \
-            params.brakes.max_bar
-    lock = math.degrees(params.steering.max_steer_rad) * params.dbw_steering_ratio
-    return load_parameters().surfaces, 0.0, lock, params.dbw_brake_full_bar
+    parameters, from the registry row of the vehicle they name (:class:`~acres_dbw_sim.vehicles.Installation`)."""
+    spec = vehicle_spec(params.vehicle)
+    fit = spec.installation(params)
+    return spec.surfaces(params), fit.steering_center_deg, fit.steering_lock_deg, fit.brake_full_bar
 
 
 def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
     path = ("vehicle",)
     d = c.mapping(raw, path, ("type", "parameters", "overrides", "occupants", "cargo_kg"))
-    vtype = c.choice(d["type"], path + ("type",), {v.upper(): v for v in VEHICLES}, "vehicle") if "type" in d \
-        else "polaris"
     params_path = c.file(d["parameters"], path + ("parameters",)) if "parameters" in d else None
+    if "type" in d:
+        vtype = c.choice(d["type"], path + ("type",), {v.upper(): v for v in VEHICLES}, "vehicle")
+    else:   # the vehicle the parameter file names, else the registry's first
+        try:
+            named = file_vehicle(params_path) if params_path is not None else None
+        except ParameterError as exc:
+            raise c.fail(path + ("parameters",), exc.reason) from None
+        if named is not None and named not in VEHICLES:
+            raise c.fail(path + ("parameters",), f"the file names vehicle {named!r}, which is not one of "
+                         f"{', '.join(VEHICLES)}")
+        vtype = named or default_vehicle()
+    spec = vehicle_spec(vtype)
     ov = d.get("overrides")
     if ov is None:
         overrides = ""
@@ -492,14 +504,17 @@ def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
     else:
         raise c.fail(path + ("overrides",), f"wrong type: expected 'key=value;key=value' or a mapping, got "
                      f"{_describe(ov)}")
+    if not spec.carries_payload:
+        for key in ("occupants", "cargo_kg"):
+            if key in d:
+                raise c.fail(path + (key,), f"not for vehicle {vtype!r}: the {spec.display_name} carries no "
+                             f"occupants or cargo ({spec.payload_hint})")
     occupants = c.integer(d["occupants"], path + ("occupants",), 0, 6) if "occupants" in d else None
     cargo = c.number(d["cargo_kg"], path + ("cargo_kg",), "kg", 0.0, 2000.0) if "cargo_kg" in d else None
     combined = ";".join(x for x in (overrides, param_sets) if x)
     set_keys = {part.split("=", 1)[0].strip().split("[")[0] for part in param_sets.split(";") if "=" in part}
-    if vtype == "maxxum150":
-        return _tractor(c, d, path, params_path, combined, set_keys)
     try:
-        params = load_parameters(params_path, combined or None, occupants, cargo)
+        params = spec.load_parameters(params_path, combined or None, occupants, cargo)
     except ParameterError as exc:
         base = exc.key.split("[")[0]
         if base in set_keys:
@@ -512,28 +527,10 @@ def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
             raise c.fail(path + ("cargo_kg",), exc.reason) from None
         where = path + ("overrides",) if "overrides" in d else path
         raise c.fail(where, f"parameter {exc.key!r}: {exc.reason}") from None
-    info = {"type": "polaris", "parameters": params.source_path,
-            "overrides": combined, "occupants": params.mass.occupants, "cargo_kg": params.mass.cargo_kg}
+    info = {"type": vtype, "parameters": params.source_path, "overrides": combined}
+    if spec.carries_payload:
+        info.update(occupants=params.mass.occupants, cargo_kg=params.mass.cargo_kg)
     return params, info
-
-
-def _tractor(c: _Check, d: dict, path: tuple, params_path, combined: str, set_keys: set) -> tuple:
-    """The ``vehicle`` section of a Maxxum 150 scenario (``type: maxxum150``): its own parameter file."""
-    from ..vehicles.maxxum150.params import load_maxxum_parameters
-    for key in ("occupants", "cargo_kg"):
-        if key in d:
-            raise c.fail(path + (key,), "the Ranger's key; the Maxxum 150 carries an implement instead "
-                         "(overrides: implement.attachment, implement.payload_kg)")
-    try:
-        params = load_maxxum_parameters(params_path, combined or None)
-    except ParameterError as exc:
-        if exc.key.split("[")[0] in set_keys:
-            raise ScenarioError("--set", exc.key, exc.reason) from None
-        if exc.key == "<file>":
-            raise c.fail(path + ("parameters",), exc.reason) from None
-        where = path + ("overrides",) if "overrides" in d else path
-        raise c.fail(where, f"parameter {exc.key!r}: {exc.reason}") from None
-    return params, {"type": "maxxum150", "parameters": params.source_path, "overrides": combined}
 
 
 def _surface(c: _Check, value: Any, path: tuple, names: tuple) -> str:

@@ -1,16 +1,12 @@
-"""Vehicles that compose the shared model parts (acres_dbw_sim.model).
-
-Each sub-package holds one vehicle's own parts: its parameter file loader and
-the sections of its reference page that are not shared (powertrain, brakes,
-steering actuator, implements). The shared sections (suspension load law,
-tyre and soil, driveline solve, Ackermann, chassis, ledger) stay in
-:mod:`acres_dbw_sim.model` and are imported, never copied.
+"""The vehicle registry: one table of what each vehicle can do, looked up by its public name.
 
 Which vehicle a run simulates is looked up in :data:`REGISTRY` by its public
-name (``vehicle:=maxxum150``, a scenario's ``vehicle: {type: ...}``): the row
-says how to load its parameters, build its model, fit the DBW kit to it and
-what it is called. Nothing outside this package compares a vehicle's name.
+name (``vehicle:=maxxum150``, a scenario's ``vehicle: {type: ...}``, a parameter
+file's ``vehicle`` key): the row says how to load its parameters, build its
+model, fit the DBW kit to it, draw it and what it is called. Nothing outside
+``acres_dbw_sim.vehicles`` compares a vehicle's name (a test checks it).
 
+>>> from acres_dbw_sim.vehicles import vehicle_spec
 >>> spec = vehicle_spec("maxxum150")
 >>> params = spec.load_parameters(None, None, None, None)
 >>> spec.display_name
@@ -21,10 +17,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..dbw.system import SIM_VIN
-from .maxxum150 import VIN as _TRACTOR_VIN
+__all__ = ["Installation", "VehicleSpec", "REGISTRY", "register", "vehicle_spec", "default_vehicle"]
 
-__all__ = ["VehicleSpec", "REGISTRY", "register", "vehicle_spec"]
+
+@dataclass(frozen=True)
+class Installation:
+    """Where the DBW kit meets a vehicle: the figures a command is checked and scaled against.
+
+    Attributes
+    ----------
+    steering_center_deg : float
+        Steering-wheel angle of straight ahead [deg] (the DBW's zero).
+    steering_lock_deg : float
+        Steering-wheel angle at full lock either way [deg], measured as the DBW measures it.
+    brake_full_bar : float
+        Brake line pressure of full braking [bar].
+    """
+
+    steering_center_deg: float
+    steering_lock_deg: float
+    brake_full_bar: float
 
 
 @dataclass(frozen=True)
@@ -49,9 +61,23 @@ class VehicleSpec:
     vin : str
         The VIN the DBW's ``system/report`` gives.
     carries_payload : bool
-        Occupants and cargo (``occupants``, ``cargo_kg``) apply to it.
+        Occupants and cargo (``occupants``, ``cargo_kg``) apply to it; its parameters then have
+        ``mass.occupants`` and ``mass.cargo_kg`` [kg].
     controls : tuple of str
         Node parameters that only this vehicle has (the tractor's hand throttle and PTO).
+    dimensions : callable
+        ``parameters -> acres_dbw_sim.description.Dimensions``: what its URDF draws [m, rad].
+    installation : callable
+        ``parameters -> Installation``: the steering and brake figures the DBW kit is fitted to.
+    surfaces : callable
+        ``parameters -> tuple of Surface``: the world's surface table its runs see (index =
+        ``surface_index`` of the terrain).
+    mass_summary : callable
+        ``parameters -> dict``: ``mass_kg`` [kg], ``cg_m`` (x, y, z from ``base_footprint``, body
+        frame) [m], ``inertia_kg_m2`` (principal: roll, pitch, yaw) [kg m^2] and
+        ``static_loads_n`` (FL, FR, RL, RR) [N] as loaded.
+    payload_hint : str
+        What to say to a user who gives it occupants or cargo when it carries none.
     """
 
     name: str
@@ -63,6 +89,11 @@ class VehicleSpec:
     vin: str
     carries_payload: bool
     controls: tuple = ()
+    dimensions: Callable | None = None
+    installation: Callable | None = None
+    surfaces: Callable | None = None
+    mass_summary: Callable | None = None
+    payload_hint: str = ""
 
 
 #: ``{public name: VehicleSpec}``, in the order the tools list them (the first is the default).
@@ -75,10 +106,14 @@ def register(spec: VehicleSpec) -> None:
     Raises
     ------
     TypeError
-        If ``spec`` is not a :class:`VehicleSpec`.
+        If ``spec`` is not a :class:`VehicleSpec` or lacks one of its callables (dimensions,
+        installation, surfaces, mass_summary).
     """
     if not isinstance(spec, VehicleSpec):
         raise TypeError(f"register({spec!r}): a VehicleSpec is needed")
+    missing = [n for n in ("dimensions", "installation", "surfaces", "mass_summary") if getattr(spec, n) is None]
+    if missing:
+        raise TypeError(f"register({spec.name!r}): the row needs {', '.join(missing)}")
     REGISTRY[spec.name] = spec
 
 
@@ -96,45 +131,6 @@ def vehicle_spec(name: str) -> VehicleSpec:
         raise ValueError(f"vehicle={name!r}: must be one of {', '.join(REGISTRY)}") from None
 
 
-# ---------------------------------------------------------------------------------------- the rows
-# Each builder imports its vehicle's modules when called: importing the registry loads no model.
-
-def _ranger_parameters(path, overrides, occupants, cargo_kg):
-    from ..model.params import load_parameters
-    return load_parameters(path, overrides, occupants, cargo_kg)
-
-
-def _ranger(params, terrain, dt_s):
-    from ..model.vehicle import Vehicle
-    return Vehicle(params, terrain, dt_s)
-
-
-def _ranger_kinematic(params, terrain, dt_s):
-    from ..model.kinematic import KinematicVehicle
-    return KinematicVehicle(params, terrain, dt_s)
-
-
-def _ranger_kit(params):
-    from ..dbw.params import DbwParameters
-    return DbwParameters.from_vehicle_parameters(params)
-
-
-def _tractor_parameters(path, overrides, occupants, cargo_kg):
-    from .maxxum150.params import load_maxxum_parameters
-    return load_maxxum_parameters(path, overrides)
-
-
-def _tractor(params, terrain, dt_s):
-    from .maxxum150.dbw_vehicle import DbwTractor
-    return DbwTractor(params, terrain, dt_s)
-
-
-def _tractor_kit(params):
-    from .maxxum150.dbw_vehicle import tractor_dbw_parameters
-    return tractor_dbw_parameters(params)
-
-
-register(VehicleSpec("polaris", "Polaris Ranger", _ranger_parameters, _ranger, _ranger_kinematic, _ranger_kit,
-                     SIM_VIN, carries_payload=True))
-register(VehicleSpec("maxxum150", "Case IH Maxxum 150", _tractor_parameters, _tractor, None, _tractor_kit,
-                     _TRACTOR_VIN, carries_payload=False, controls=("hand_throttle", "pto_rpm")))
+def default_vehicle() -> str:
+    """The registry's first name: the vehicle of a run that names none (``polaris``)."""
+    return next(iter(REGISTRY))

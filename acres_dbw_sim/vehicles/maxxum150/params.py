@@ -40,6 +40,10 @@ DIFF_LOCK_STATES = ("off", "rear", "all")
 ATTACHMENTS = ("none", "mounted", "trailed")
 
 
+#: The registry name of the vehicle this module loads (its parameter file's ``vehicle`` key).
+VEHICLE = "maxxum150"
+
+
 @dataclass(frozen=True)
 class ChassisParams:
     """Chassis and suspension (page "Parameters/Chassis and Suspension").
@@ -313,6 +317,8 @@ class MaxxumParameters:
     world_overrides : str
         The overrides of the world's tables (``surfaces.*``, ``soils.*``: ``config/polaris.json``,
         shared by both vehicles), for the Tractor's :func:`~acres_dbw_sim.model.params.load_parameters`.
+    vehicle : str
+        The registry name of the vehicle (:data:`VEHICLE`).
     """
 
     chassis: ChassisParams
@@ -329,6 +335,7 @@ class MaxxumParameters:
     values: dict = field(repr=False)
     source_path: str = ""
     world_overrides: str = ""
+    vehicle: str = VEHICLE
 
 
 def default_config_path() -> Path:
@@ -487,7 +494,7 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
         range or not among the allowed choices; the message names the key.
     """
     p = Path(path) if path is not None else default_config_path()
-    tree, defaults, values = read_parameter_tree(p, default_config_path())
+    tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE)
     own, world = split_world_overrides(overrides)
     apply_overrides(tree, defaults, values, own)
     _validate(values)
