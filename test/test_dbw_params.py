@@ -5,6 +5,7 @@ key, a wrong type or a value out of range is a ``ParameterError`` naming the
 key, as the model's loader does for its keys.
 """
 
+import copy
 import json
 
 import pytest
@@ -13,11 +14,13 @@ from acres_dbw_sim.dbw.params import (
     DBW_KEYS, ENUM_KEYS, MASS_KEY, VEHICLE_ARRAY_KEYS, VEHICLE_KEYS, DbwParameters, ParameterError,
 )
 from acres_dbw_sim.model.params import ParameterError as ModelParameterError
-from acres_dbw_sim.model.params import default_config_path, load_parameters
+from acres_dbw_sim.model.params import assembled_tree, load_parameters
 
 
 def _tree():
-    return json.loads(default_config_path().read_text())
+    """A combined parameter file (the vehicle, the world and the kit in one, as files were before the kit had
+    its own): its ``dbw`` section replaces the kit's."""
+    return copy.deepcopy(assembled_tree())
 
 
 def _dbw_leaves(node, prefix="dbw"):

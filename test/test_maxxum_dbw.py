@@ -1,7 +1,7 @@
 """The Maxxum 150 behind the DBW emulation (vehicles/maxxum150/dbw_vehicle.py) through ``Simulation``.
 
 The same Dataspeed commands that drive the Ranger drive the tractor: throttle pedal -> the governor's
-command, brake -> b_k, steering-wheel angle -> delta_cmd through ``dbw.steering_ratio``, the lever ->
+command, brake -> b_k, steering-wheel angle -> delta_cmd through ``installation.steering_ratio``, the lever ->
 direction, neutral and the park brake.
 """
 import math

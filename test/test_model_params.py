@@ -1,16 +1,19 @@
 """Parameter file and loader (polaris-ranger-dynamics.md "Parameters"; gaps.md)."""
+import copy
 import json
 import math
 import os
 
 import pytest
 
-from acres_dbw_sim.model.params import ParameterError, default_config_path, load_parameters, parse_overrides
+from acres_dbw_sim.model.params import (ParameterError, assembled_tree, default_config_path, load_parameters,
+                                        parse_overrides)
 
 
 @pytest.fixture(scope="module")
 def raw():
-    return json.loads(default_config_path().read_text())
+    """The shipped parameters as one combined file: the Ranger's, the world's and the DBW kit's sections."""
+    return copy.deepcopy(assembled_tree())
 
 
 def _leaves(node, prefix=""):
@@ -137,7 +140,7 @@ def test_parse_overrides():
 def test_a_file_value_of_the_wrong_type_names_its_key(tmp_path, key, value):
     """A user's copy of the parameter file is type-checked against the shipped one: a string, null, list or
     boolean where the shipped file has a number is refused with the key, not a traceback or a silent 1.0."""
-    tree = json.loads(default_config_path().read_text())
+    tree = copy.deepcopy(assembled_tree())
     node = tree
     for part in key.split("."):
         node = node[part]

@@ -40,12 +40,11 @@ not by least squares (see :mod:`.fit`).
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.params import _LIMITS, ParameterError, default_config_path
+from ..model.params import _LIMITS, assembled_tree
 
 __all__ = ["FitVar", "GROUPS", "GROUP_SEGMENTS", "GROUP_SIGNAL", "CalibrationError", "catalogue", "select_vars",
            "file_entries", "fmt_value"]
@@ -113,11 +112,7 @@ def file_entries(path: str | Path | None = None) -> dict:
     ParameterError
         If the file cannot be read.
     """
-    p = Path(path) if path else default_config_path()
-    try:
-        tree = json.loads(p.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
+    tree = assembled_tree(path or None)
     out: dict = {}
 
     def walk(node: dict, prefix: str) -> None:

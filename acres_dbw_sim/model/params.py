@@ -29,6 +29,13 @@ __all__ = [
     "ParameterError",
     "read_parameter_tree",
     "file_vehicle",
+    "assembly",
+    "assembled_tree",
+    "assembled_from",
+    "shipped_config",
+    "World",
+    "load_world",
+    "kit_values",
     "file_stamp",
     "apply_overrides",
     "GeometryParams",
@@ -421,8 +428,8 @@ class VehicleParameters:
 # --------------------------------------------------------------------------- file handling
 
 
-def default_config_path() -> Path:
-    """Path of the shipped ``config/polaris.json``.
+def shipped_config(name: str) -> Path:
+    """Path of the shipped ``config/<name>``.
 
     Looks beside the source tree first, then under
     ``sys.prefix/share/acres_dbw_sim/config/`` (installed package).
@@ -433,13 +440,46 @@ def default_config_path() -> Path:
         If neither exists.
     """
     candidates = [
-        Path(__file__).resolve().parents[2] / "config" / "polaris.json",
-        Path(sys.prefix) / "share" / "acres_dbw_sim" / "config" / "polaris.json",
+        Path(__file__).resolve().parents[2] / "config" / name,
+        Path(sys.prefix) / "share" / "acres_dbw_sim" / "config" / name,
     ]
     for c in candidates:
         if c.is_file():
             return c
-    raise ParameterError("<file>", "polaris.json not found in " + ", ".join(map(str, candidates)))
+    raise ParameterError("<file>", f"{name} not found in " + ", ".join(map(str, candidates)))
+
+
+def default_config_path() -> Path:
+    """Path of the shipped ``config/polaris.json`` (:func:`shipped_config`).
+
+    Raises
+    ------
+    ParameterError
+        If it is not found.
+    """
+    return shipped_config("polaris.json")
+
+
+#: The world's file and its sections: the soil classes and the surface table every vehicle drives on.
+WORLD_FILE, WORLD_SECTIONS = "world.json", ("soils", "surfaces")
+#: The DBW kit's file and its section: the firmware's parameters (``dbw.*``), the same on every vehicle.
+KIT_FILE, KIT_SECTIONS = "dbw_kit.json", ("dbw",)
+
+
+def assembly() -> tuple:
+    """What a vehicle file is assembled with: ``((sections, shipped path), ...)`` of the world and the kit.
+
+    A vehicle file that has none of a part's sections gets them from the part's shipped file; one
+    that has them (a combined parameter file written before the world and the kit had files of their
+    own, or a user's file that carries its own world) keeps its own. The key paths are the same
+    either way (``surfaces.mud.mu``, ``dbw.brake.lag_s``).
+
+    Raises
+    ------
+    ParameterError
+        If a shipped file is not found.
+    """
+    return ((WORLD_SECTIONS, shipped_config(WORLD_FILE)), (KIT_SECTIONS, shipped_config(KIT_FILE)))
 
 
 def _flatten(node: Mapping, prefix: str, out: dict) -> None:
@@ -702,7 +742,8 @@ def _build_dbw(values: dict) -> dict:
     return out
 
 
-def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, vehicle: str | None = None) -> tuple:
+def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, vehicle: str | None = None,
+                        parts: tuple = ()) -> tuple:
     """Read a parameter file (polaris.json form) into its tree and flat value tables.
 
     Shared by every vehicle's loader (the Ranger's :func:`load_parameters`, the
@@ -718,6 +759,9 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, veh
     vehicle : str, optional
         The registry name of the vehicle the caller loads: a file whose top-level ``vehicle`` key
         (:func:`file_vehicle`) names another is refused.
+    parts : tuple, optional
+        ``((sections, path), ...)``: the sections to take from ``path`` when the file has none of
+        them (:func:`assembly`: the world and the DBW kit); ``shipped`` is assembled the same way.
 
     Returns
     -------
@@ -742,7 +786,7 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, veh
     it is most of a load.
     """
     p = Path(path)
-    tree, defaults, values, named = _cached_tree(p, shipped)
+    tree, defaults, values, named = _cached_tree(p, shipped, parts)
     if vehicle is not None and named is not None and named != vehicle:
         raise ParameterError("<file>", f"{p} is the parameter file of vehicle {named!r} (its 'vehicle' key), "
                              f"not of {vehicle!r}: give vehicle {named!r} to run it")
@@ -764,15 +808,47 @@ def file_vehicle(path: str | Path) -> str | None:
     ParameterError
         Key ``<file>``: unreadable file, invalid JSON, or a ``vehicle`` key that is not a text.
     """
-    return _cached_tree(Path(path), None)[3]
+    return _cached_tree(Path(path), None, ())[3]
 
 
-def _cached_tree(p: Path, shipped: str | Path | None) -> tuple:
-    """:func:`_read_parameter_tree` of ``p`` through the cache of parsed files (see :func:`read_parameter_tree`)."""
-    key = (_file_key(p), None if shipped is None else _file_key(Path(shipped)))
+def assembled_tree(path: str | Path | None = None) -> dict:
+    """The parameter file's tree as the Ranger's loader assembles it (:func:`assembly`), entries whole
+    (``value``, ``basis``, ``source``, ``sd`` or ``range``, ``note``): for tools that read more than the
+    values (sweeps, calibration). Default: the shipped file. Do not change the returned object.
+
+    Raises
+    ------
+    ParameterError
+        As :func:`read_parameter_tree`.
+    """
+    p = Path(path) if path is not None else default_config_path()
+    return _cached_tree(p, None, assembly())[0]
+
+
+def assembled_from(path: str | Path | None = None, parts: tuple | None = None) -> list:
+    """Every file a vehicle's parameters are read from: the file itself, then the part files it takes
+    sections from (:func:`assembly`), as resolved paths; what a run's identity covers.
+
+    Raises
+    ------
+    ParameterError
+        As :func:`read_parameter_tree`.
+    """
+    p = Path(path) if path is not None else default_config_path()
+    parts = assembly() if parts is None else parts
+    tree = _cached_tree(p, None, ())[0]
+    return [str(p.resolve())] + [str(Path(f).resolve()) for sections, f in parts
+                                 if not any(sec in tree for sec in sections)]
+
+
+def _cached_tree(p: Path, shipped: str | Path | None, parts: tuple) -> tuple:
+    """:func:`_read_parameter_tree` of ``p`` through the cache of parsed files (see :func:`read_parameter_tree`);
+    the key covers the part files too."""
+    key = (_file_key(p), None if shipped is None else _file_key(Path(shipped)),
+           tuple((sections, _file_key(Path(f))) for sections, f in parts))
     hit = _TREES.get(key)
     if hit is None:
-        hit = _read_parameter_tree(p, shipped)
+        hit = _read_parameter_tree(p, shipped, parts)
         if len(_TREES) >= 16:
             _TREES.clear()
         _TREES[key] = hit
@@ -811,8 +887,8 @@ def _file_key(p: Path) -> tuple:
         raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
 
 
-def _read_parameter_tree(p: Path, shipped: str | Path | None) -> tuple:
-    """:func:`read_parameter_tree` without its cache."""
+def _read_json_object(p: Path) -> dict:
+    """The JSON object of file ``p``; ParameterError (key ``<file>``) if it cannot be read or is not one."""
     try:
         tree = json.loads(p.read_text())
     except OSError as exc:
@@ -821,6 +897,19 @@ def _read_parameter_tree(p: Path, shipped: str | Path | None) -> tuple:
         raise ParameterError("<file>", f"invalid JSON in {p}: {exc}") from exc
     if not isinstance(tree, dict):
         raise ParameterError("<file>", f"{p} must hold a JSON object of sections")
+    return tree
+
+
+def _read_parameter_tree(p: Path, shipped: str | Path | None, parts: tuple) -> tuple:
+    """:func:`read_parameter_tree` without its cache."""
+    tree = _read_json_object(p)
+    for sections, f in parts:
+        if not any(sec in tree for sec in sections):
+            part = _read_json_object(Path(f))
+            for sec in sections:
+                if sec not in part:
+                    raise ParameterError("<file>", f"{f} has no {sec!r} section")
+                tree[sec] = part[sec]
     named = tree.pop("vehicle", None)
     if named is not None and not isinstance(named, str):
         raise ParameterError("<file>", f"{p}: 'vehicle' must be a vehicle's name (text), got {named!r}")
@@ -829,7 +918,7 @@ def _read_parameter_tree(p: Path, shipped: str | Path | None) -> tuple:
     values = copy.deepcopy(defaults)
     kinds = defaults
     if shipped is not None and Path(shipped).resolve() != p.resolve():
-        kinds = read_parameter_tree(shipped)[1]
+        kinds = read_parameter_tree(shipped, parts=parts)[1]
     for key, v in defaults.items():
         values[key] = _check_type(key, kinds.get(key, v), v)
     return tree, defaults, values, named
@@ -896,7 +985,7 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
         unreadable file. The message names the key and the reason.
     """
     p = Path(path) if path is not None else default_config_path()
-    tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE)
+    tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, assembly())
     apply_overrides(tree, defaults, values, overrides)
     if occupants is not None:
         if isinstance(occupants, bool) or not isinstance(occupants, int):
@@ -986,6 +1075,22 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
         f("chassis.body_box.rear_m"), f("chassis.body_box.front_overhang_m"), f("chassis.body_box.half_width_m"),
         f("chassis.body_box.bottom_m"), f("chassis.body_box.top_m"), f("chassis.body_box.stiffness_n_m"),
         f("chassis.body_box.damping_n_s_m"), f("chassis.body_box.friction"))
+    soils, surfaces = _assemble_world(v)
+    mp = compute_mass_properties(mass, geometry)
+    return VehicleParameters(geometry, mass, suspension, tyres, steering, engine, fuel, cvt, gearbox, brakes,
+                             aero, resistances, chassis, surfaces, _build_dbw(v), mp, dict(v), source_path,
+                             soils)
+
+
+def _assemble_world(v: dict) -> tuple:
+    """(soil classes by name, surface table) of the flat values' ``soils.*`` and ``surfaces.*``, in SI.
+
+    Raises
+    ------
+    ParameterError
+        A soil class or surface missing a leaf, a surface naming an unknown soil class, or no surface.
+    """
+    f = lambda k: float(v[k])  # noqa: E731
     soils = {}
     for key in v:
         if key.startswith("soils."):
@@ -1019,7 +1124,77 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
                                 f(f"surfaces.{name}.water_depth_m"), sc, soils.get(sc) if sc is not None else None))
     if not surfaces:
         raise ParameterError("surfaces", "the surface table is empty")
-    mp = compute_mass_properties(mass, geometry)
-    return VehicleParameters(geometry, mass, suspension, tyres, steering, engine, fuel, cvt, gearbox, brakes,
-                             aero, resistances, chassis, tuple(surfaces), _build_dbw(v), mp, dict(v), source_path,
-                             soils)
+    return soils, tuple(surfaces)
+
+
+@dataclass(frozen=True)
+class World:
+    """The world's tables (``config/world.json``), for a vehicle whose parameter file does not carry them.
+
+    Attributes
+    ----------
+    surfaces : tuple of Surface
+        The surface table; a surface's index here is its ``surface_index`` in the terrain.
+    soils : dict of str to SoilClass
+        The soil classes by name.
+    """
+
+    surfaces: tuple
+    soils: dict
+
+    def surface_index(self, name: str) -> int:
+        """Index of surface ``name`` in :attr:`surfaces`.
+
+        Raises
+        ------
+        ParameterError
+            If the surface is not in the table.
+        """
+        for i, s in enumerate(self.surfaces):
+            if s.name == name:
+                return i
+        raise ParameterError(f"surfaces.{name}", "unknown surface; known: " + ", ".join(s.name for s in self.surfaces))
+
+
+def load_world(overrides: str | None = None) -> World:
+    """Load the shipped world (soil classes and surfaces) with ``surfaces.*`` / ``soils.*`` overrides.
+
+    Parameters
+    ----------
+    overrides : str, optional
+        ``"key=value;..."`` of world keys (as for :func:`load_parameters`).
+
+    Returns
+    -------
+    World
+
+    Raises
+    ------
+    ParameterError
+        An unknown key, a wrong type, or a value outside its range (soil-and-surface-facts.md;
+        the same limits as the Ranger's loader), naming the key.
+    """
+    path = shipped_config(WORLD_FILE)
+    tree, defaults, values = read_parameter_tree(path, path)
+    apply_overrides(tree, defaults, values, overrides)
+    for key, v in values.items():
+        leaf = key.rsplit(".", 1)[1]
+        if key.startswith("surfaces.") and leaf in ("mu", "rolling_resistance", "water_depth_m"):
+            _check_range(key, v, _NONNEG if leaf != "mu" else _POS)
+        if key.startswith("soils.") and leaf in _SOIL_LIMITS:
+            _check_range(key, v, _SOIL_LIMITS[leaf])
+    soils, surfaces = _assemble_world(values)
+    return World(surfaces, soils)
+
+
+def kit_values() -> dict:
+    """The shipped DBW kit's values (``config/dbw_kit.json``) as ``{"dbw.<key>": value}``, to be fitted to a
+    vehicle (:meth:`acres_dbw_sim.dbw.params.DbwParameters.from_mapping` checks them).
+
+    Raises
+    ------
+    ParameterError
+        If the file cannot be read or a value has the wrong type.
+    """
+    path = shipped_config(KIT_FILE)
+    return read_parameter_tree(path, path)[2]

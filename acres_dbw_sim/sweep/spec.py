@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..dbw.params import DbwParameters
-from ..model.params import ParameterError, load_parameters
+from ..model.params import ParameterError, assembled_from, assembled_tree, load_parameters
 from ..scenario.schema import validate
 from ..scenario.source import Document, ScenarioError, apply_sets, parse_text, read_document, split_sets
 
@@ -209,6 +209,7 @@ class Sweep:
         return {"name": self.name, "design": self.design, "samples": self.samples, "seed": self.seed,
                 "levels": self.levels if self.design == "grid" else None, "n_runs": self.n_runs,
                 "parameter_file": self.parameter_file, "parameter_file_sha256": _sha256(self.parameter_file),
+                "assembled_from": [{"file": f, "sha256": _sha256(f)} for f in assembled_from(self.parameter_file)[1:]],
                 "parameters": [p.as_dict() for p in self.params], "scenarios": scen,
                 "metric_columns": list(self.metric_columns)}
 
@@ -655,7 +656,7 @@ def parse_sweep(doc: Document) -> Sweep:
         pf = str(Path(sc.vehicle["parameters"]).resolve())
         if param_file is None:
             param_file = pf
-            tree = json.loads(Path(pf).read_text())
+            tree = assembled_tree(pf)
         elif pf != param_file:
             raise c.fail(p, f"all scenarios of a sweep must use one parameter file: {pf} is not {param_file}")
         checks.append((pf, sc.vehicle["overrides"], veh.get("occupants"), veh.get("cargo_kg")))

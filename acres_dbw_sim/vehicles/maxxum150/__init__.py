@@ -81,16 +81,16 @@ def dimensions(params):
 
 
 def installation(params) -> Installation:
-    """The DBW mapping's figures: steering-wheel degrees = delta x ``dbw.steering_ratio`` (centre 0, lock
-    at the steering's ``max_steer_rad``), full braking b_k = 1 at ``dbw.brake_full_bar``."""
+    """The DBW mapping's figures: steering-wheel degrees = delta x ``installation.steering_ratio`` (centre 0, lock
+    at the steering's ``max_steer_rad``), full braking b_k = 1 at ``installation.brake_full_bar``."""
     lock = math.degrees(params.steering.max_steer_rad) * params.dbw_steering_ratio
     return Installation(0.0, lock, params.dbw_brake_full_bar)
 
 
 def surfaces(params) -> tuple:
-    """The world's surface table (shared with the Ranger's file) without the run's world overrides."""
-    from ...model.params import load_parameters
-    return load_parameters().surfaces
+    """The world's surface table (``config/world.json``) with the run's world overrides."""
+    from ...model.params import load_world
+    return load_world(params.world_overrides).surfaces
 
 
 def mass_summary(params) -> dict:

@@ -10,8 +10,8 @@ DBW output                        Tractor control
 ================================  ==============================================
 pedal 0..1 (throttle actuator)    engine command u (the governor's), the larger of
                                   it and the hand throttle
-brake line pressure [bar]         b_k = P_line / ``dbw.brake_full_bar``, 0..1
-steering-wheel angle [deg]        delta_cmd = angle / ``dbw.steering_ratio``
+brake line pressure [bar]         b_k = P_line / ``installation.brake_full_bar``, 0..1
+steering-wheel angle [deg]        delta_cmd = angle / ``installation.steering_ratio``
                                   (``steering.steering_command_rad``)
 gear PARK                         park brake on, no drive
 gear REVERSE / DRIVE or LOW       direction -1 / +1 (taken below
@@ -41,7 +41,7 @@ from .steering import steering_command_rad
 from .transmission import FORWARD, REVERSE
 from .vehicle import Tractor, TractorInputs
 
-__all__ = ["DbwTractor", "tractor_dbw_parameters"]
+__all__ = ["DbwTractor", "tractor_dbw_parameters", "ULC_PLANT_SECTION"]
 
 
 class DbwTractor:
@@ -155,10 +155,16 @@ class DbwTractor:
         return self.tractor.mass.mass_kg
 
 
+#: The section of the tractor's file with the figures of its ULC plant model, under the key paths the DBW
+#: kit reads (``ulc_plant.engine.displacement_l`` -> ``engine.displacement_l``).
+ULC_PLANT_SECTION = "ulc_plant."
+
+
 def tractor_dbw_parameters(tp):
-    """The DBW kit's parameters for the Maxxum 150: the Ranger's kit (``config/polaris.json`` ``dbw.*``)
-    with the tractor's own figures where the DBW reads vehicle data (steering ratio and centre, wheelbase,
-    rear tyre radius, tyre pressure, engine speeds, fuel tank, mass).
+    """The DBW kit (``config/dbw_kit.json``) fitted to the Maxxum 150 through the kit's declared vehicle keys
+    (``dbw.params.VEHICLE_KEYS``): the tractor's steering ratio (centre 0), wheelbase, rear tyre radius, tyre
+    pressure, engine speeds, fuel tank and mass with a mounted implement, and the ``ulc_plant`` section of
+    its file for the ULC's plant model.
 
     Parameters
     ----------
@@ -167,16 +173,22 @@ def tractor_dbw_parameters(tp):
     Returns
     -------
     acres_dbw_sim.dbw.params.DbwParameters
+
+    Raises
+    ------
+    ParameterError
+        A kit value or a vehicle figure outside the kit's range (naming the key).
     """
-    from ...dbw.params import DbwParameters
-    from ...model.params import load_parameters
-    ranger = load_parameters()
+    from ...dbw.params import MASS_KEY, DbwParameters
+    from ...model.params import kit_values
     e, ty = tp.engine, tp.tyres
-    return DbwParameters.from_vehicle_parameters(ranger, overrides={
+    flat = kit_values()
+    flat.update((k[len(ULC_PLANT_SECTION):], v) for k, v in tp.values.items() if k.startswith(ULC_PLANT_SECTION))
+    flat.update({
         "steering.ratio": tp.dbw_steering_ratio, "steering.center_deg": 0.0,
         "geometry.wheelbase_m": tp.chassis.wheelbase_m, "tyres.radius_m": ty.rear_radius_m,
         "tyres.front_inflation_kpa": ty.inflation_pa / 1e3, "tyres.rear_inflation_kpa": ty.inflation_pa / 1e3,
         "engine.idle_rpm": e.idle_rpm, "engine.max_rpm": e.max_rpm, "fuel.tank_l": tp.fuel.tank_l,
         "dbw.gear.manual_gears": 16,
-        "vehicle.mass_kg": tp.chassis.mass_kg + (tp.implement.mass_kg if tp.implement.attachment == "mounted"
-                                                 else 0.0)})
+        MASS_KEY: tp.chassis.mass_kg + (tp.implement.mass_kg if tp.implement.attachment == "mounted" else 0.0)})
+    return DbwParameters.from_mapping(flat)

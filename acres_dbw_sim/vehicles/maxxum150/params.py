@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ...model.params import (GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
                              RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, _check_range, apply_overrides,
-                             check_between, load_parameters, parse_overrides, read_parameter_tree)
+                             check_between, load_world, parse_overrides, read_parameter_tree)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
@@ -315,8 +315,8 @@ class MaxxumParameters:
         Flat ``{json_path: value}`` after overrides.
     source_path : str
     world_overrides : str
-        The overrides of the world's tables (``surfaces.*``, ``soils.*``: ``config/polaris.json``,
-        shared by both vehicles), for the Tractor's :func:`~acres_dbw_sim.model.params.load_parameters`.
+        The overrides of the world's tables (``surfaces.*``, ``soils.*``: ``config/world.json``,
+        shared by both vehicles), for the Tractor's :func:`~acres_dbw_sim.model.params.load_world`.
     vehicle : str
         The registry name of the vehicle (:data:`VEHICLE`).
     """
@@ -412,7 +412,7 @@ _LIMITS = {
     "constants.implement_force_limit_n": _POS, "constants.axle_oscillation_limit_rad": (0.0, math.pi / 2, False),
     "constants.draft_speed_lag_s": _NONNEG, "constants.draft_direction_speed_mps": _POS,
     "constants.draft_point_below_origin_m": _NONNEG, "constants.mounted_behind_hitch_m": _NONNEG,
-    "dbw.steering_ratio": (1.0, math.inf, True), "dbw.brake_full_bar": _POS,
+    "installation.steering_ratio": (1.0, math.inf, True), "installation.brake_full_bar": _POS,
 }
 _ARRAY_LIMITS = {"engine.torque_curve_rpm": _NONNEG, "engine.torque_curve_nm": _NONNEG,
                  "transmission.forward_gears": _POS, "transmission.reverse_gears": _POS,
@@ -496,15 +496,22 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
     p = Path(path) if path is not None else default_config_path()
     tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE)
     own, world = split_world_overrides(overrides)
+    for key, _, _ in parse_overrides(own):
+        if key in MOVED_KEYS:
+            raise ParameterError(key, f"this key is now {MOVED_KEYS[key]!r} (the DBW kit's parameters have a file of "
+                                 "their own, config/dbw_kit.json; the tractor's file keeps its installation figures)")
     apply_overrides(tree, defaults, values, own)
     _validate(values)
     if world:
-        load_parameters(overrides=world)   # the world's keys are checked where they live: ParameterError names them
+        load_world(world)   # the world's keys are checked where they live: ParameterError names them
     return replace(_assemble(values, str(p)), world_overrides=world)
 
 
+#: Keys of the tractor's file that moved: ``{old key: new key}`` (an override of an old key is refused naming the new).
+MOVED_KEYS = {"dbw.steering_ratio": "installation.steering_ratio", "dbw.brake_full_bar": "installation.brake_full_bar"}
+
 WORLD_SECTIONS = ("surfaces.", "soils.")
-"""Override keys that belong to the world's tables (config/polaris.json), not to the tractor's file."""
+"""Override keys that belong to the world's tables (config/world.json), not to the tractor's file."""
 
 
 def split_world_overrides(overrides: str | None) -> tuple:
@@ -594,4 +601,4 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
     fuel = FuelParams(f("fuel.tank_l"), f("fuel.lhv_j_kg"), f("fuel.density_kg_l"), f("fuel.indicated_efficiency"),
                       f("fuel.indicated_efficiency_min"), f("fuel.indicated_efficiency_max"))
     return MaxxumParameters(chassis, tyres, steering, engine, transmission, pto, fuel, implement, constants,
-                            f("dbw.steering_ratio"), f("dbw.brake_full_bar"), dict(v), source_path)
+                            f("installation.steering_ratio"), f("installation.brake_full_bar"), dict(v), source_path)

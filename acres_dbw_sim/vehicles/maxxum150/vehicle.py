@@ -33,7 +33,7 @@ from ...model.chassis import Chassis, quat_to_matrix
 from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, DrivelineSolver, solve_driveline
 from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.mass import G_MPS2
-from ...model.params import load_parameters
+from ...model.params import load_world
 from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_DELTA, O_EXT, O_FRONT,
                              O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC,
                              O_TE, O_VB, O_WB, O_WHEEL_ANGLE, SW_ANGLE, SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE,
@@ -221,7 +221,7 @@ class Tractor:
     params : MaxxumParameters, optional
         Default: :func:`~acres_dbw_sim.vehicles.maxxum150.params.load_maxxum_parameters` of the shipped file.
     terrain : Terrain, optional
-        Default: level concrete. Surfaces are the world's table (``config/polaris.json``
+        Default: level concrete. Surfaces are the world's table (``config/world.json``
         ``surfaces`` and ``soils``, shared by both vehicles).
     dt_s : float
         Physics step [s], 1/1000 to 1/60 (default 1/120).
@@ -251,7 +251,7 @@ class Tractor:
         if not (1.0 / 1000.0 - 1e-12 <= dt_s <= 1.0 / 60.0 + 1e-12):
             raise ValueError(f"dt_s={dt_s!r} outside 1/1000..1/60 s")
         self.params = P = params if params is not None else load_maxxum_parameters()
-        self.world = load_parameters(overrides=P.world_overrides)   # the surface and soil tables of both vehicles
+        self.world = load_world(P.world_overrides)   # the surface and soil tables of both vehicles
         self.surfaces = self.world.surfaces
         self.terrain = terrain if terrain is not None else FlatTerrain(surface="concrete")
         self.terrain.bind([s.name for s in self.surfaces])
