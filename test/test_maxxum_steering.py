@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 
+from acres_dbw_sim.model import filters as F
 from acres_dbw_sim.vehicles.maxxum150 import steering as S
 from acres_dbw_sim.vehicles.maxxum150.params import load_maxxum_parameters
 
@@ -28,7 +29,7 @@ def test_full_lock_geometry(p):
 
 def _run(p, tau_s, seconds=3.0, start=None):
     st = p.steering
-    n = S.delay_steps(st.delay_s, DT)
+    n = F.delay_steps(st.delay_s, DT, "ceil")
     buf = np.zeros(n)
     delta = -st.max_steer_rad if start is None else start
     buf[:] = delta
@@ -42,13 +43,13 @@ def _run(p, tau_s, seconds=3.0, start=None):
 
 
 def test_delay_is_newest_command_at_least_tau_old(p):
-    assert S.delay_steps(0.12, DT) == 15      # 14.4 steps: the command of 15 steps ago
-    assert S.delay_steps(0.125, DT) == 15
-    assert S.delay_steps(0.0, DT) == 0
+    assert F.delay_steps(0.12, DT, "ceil") == 15      # 14.4 steps: the command of 15 steps ago
+    assert F.delay_steps(0.125, DT, "ceil") == 15
+    assert F.delay_steps(0.0, DT, "ceil") == 0
     buf = np.zeros(15)
     head, seen = 0, []
     for k in range(20):
-        d1, head = S.delay_push(buf, head, float(k + 1))
+        d1, head = F.delay_push(buf, head, float(k + 1))
         seen.append(d1)
     assert seen[:15] == [0.0] * 15 and seen[15:] == [1.0, 2.0, 3.0, 4.0, 5.0]
 

@@ -2,9 +2,10 @@
 import math
 import random
 
+import numpy as np
 import pytest
 
-from acres_dbw_sim.model import cvt, engine
+from acres_dbw_sim.model import cvt, engine, filters
 from acres_dbw_sim.model.driveline import (FRONT_FREE, FRONT_OVERRUN, ROOT_TOL_RAD_S, DrivelineSolver, root_next,
                                           root_start)
 from acres_dbw_sim.model.enums import Gear, GearReject
@@ -76,8 +77,30 @@ def test_governors_and_pedal_map(p, curves):
 
 def test_lag():
     dt = 1 / 120
-    assert engine.lag(0.0, 1.0, 0.1, dt) == pytest.approx(1 - math.exp(-dt / 0.1))
-    assert engine.lag(0.0, 1.0, 0.0, dt) == pytest.approx(1.0)
+    assert filters.lag(0.0, 1.0, 0.1, dt) == pytest.approx(1 - math.exp(-dt / 0.1))
+    assert filters.lag(0.0, 1.0, 0.0, dt) == pytest.approx(1.0)
+
+
+def test_one_dead_time_two_rounding_rules():
+    """The DBW rounds its dead times to the nearest step (half to even), the tractor's steering takes the newest
+    command at least tau_d old (ceil); both lines are the same ring buffer."""
+    dt = 1 / 120
+    assert filters.delay_steps(0.05, dt) == 6 and filters.delay_steps(0.0, dt) == 0
+    assert filters.delay_steps(0.0125, dt) == 2 and filters.delay_steps(0.0125, dt, "ceil") == 2
+    assert filters.delay_steps(0.01, dt) == 1 and filters.delay_steps(0.01, dt, "ceil") == 2
+    with pytest.raises(ValueError, match="rounding='floor'"):
+        filters.delay_steps(0.1, dt, "floor")
+    with pytest.raises(ValueError, match="delay_s=-0.1"):
+        filters.delay_steps(-0.1, dt)
+    from acres_dbw_sim.dbw.actuators import DeadTime, FirstOrderLag
+    line, buf, head = DeadTime(0.05, dt, 0.0), np.zeros(6), 0
+    lagged = FirstOrderLag(0.06, dt)
+    y = 0.0
+    for k in range(20):
+        out, head = filters.delay_push(buf, head, float(k))
+        assert line.step(float(k)) == out
+        y = filters.lag(y, out, 0.06, dt)
+        assert lagged.step(out) == y
 
 
 def test_clutch_and_ebs_capacity(p):

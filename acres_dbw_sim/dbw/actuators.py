@@ -1,4 +1,5 @@
-"""Small reusable actuator pieces: dead time, first-order lag, rate limits.
+"""Small reusable actuator pieces: dead time, first-order lag (on the shared filters of
+:mod:`acres_dbw_sim.model.filters`), rate limits.
 
 Every drive-by-wire actuator of the Polaris is modelled as dead time +
 first-order lag + rate limit (gaps.md "Drive-by-Wire and ULC"). The pieces here
@@ -12,13 +13,17 @@ from __future__ import annotations
 
 import math
 
+from ..model.filters import MIN_TAU_S, delay_push, delay_steps, lag_factor, lag_toward, python_form
+
 __all__ = [
     "MIN_TAU_S", "DeadTime", "FirstOrderLag", "clamp", "rate_limit",
     "rate_accel_limit", "quantize",
 ]
 
-#: Smallest time constant of a lag [s]; the Polaris page's ``lag`` uses max(1e-4, tau).
-MIN_TAU_S = 1e-4
+# The shared filters' Python form: these objects step from Python (model/filters.py, python_form).
+_delay_push = python_form(delay_push)
+_lag_factor = python_form(lag_factor)
+_lag_toward = python_form(lag_toward)
 
 
 def clamp(x: float, lo: float, hi: float) -> float:
@@ -144,7 +149,9 @@ def rate_accel_limit(x: float, v: float, target: float, rate_max: float,
 
 
 class DeadTime:
-    """Pure transport delay as a ring buffer sized ``round(delay_s / dt_s)`` once.
+    """Pure transport delay: a ring buffer of ``round(delay_s / dt_s)`` cells sized once
+    (:func:`acres_dbw_sim.model.filters.delay_steps`, rounding ``nearest``), pushed by
+    :func:`~acres_dbw_sim.model.filters.delay_push`.
 
     ``step(u)`` returns the input of ``n`` steps ago (``u`` itself if n = 0).
 
@@ -166,12 +173,8 @@ class DeadTime:
     __slots__ = ("_buf", "_n", "_i")
 
     def __init__(self, delay_s: float, dt_s: float, initial: float = 0.0) -> None:
-        if not (math.isfinite(delay_s) and delay_s >= 0.0):
-            raise ValueError(f"delay_s={delay_s!r} must be finite and >= 0")
-        if not (math.isfinite(dt_s) and dt_s > 0.0):
-            raise ValueError(f"dt_s={dt_s!r} must be finite and > 0")
-        self._n = int(round(delay_s / dt_s))
-        self._buf = [float(initial)] * max(1, self._n)
+        self._n = delay_steps(delay_s, dt_s, "nearest")
+        self._buf = [float(initial)] * self._n
         self._i = 0
 
     @property
@@ -181,26 +184,22 @@ class DeadTime:
 
     def reset(self, value: float) -> None:
         """Fill the whole buffer with ``value`` [unit]."""
-        for k in range(len(self._buf)):
+        for k in range(self._n):
             self._buf[k] = value
 
     def step(self, u: float) -> float:
         """Push ``u`` [unit] and return the value delayed by ``steps`` steps."""
-        if self._n == 0:
-            return u
-        out = self._buf[self._i]
-        self._buf[self._i] = u
-        self._i += 1
-        if self._i == self._n:
-            self._i = 0
+        out, self._i = _delay_push(self._buf, self._i, u)
         return out
 
 
 class FirstOrderLag:
-    """First-order lag ``y <- u + (y - u) exp(-dt / max(1e-4, tau))``.
+    """First-order lag ``y <- u + (y - u) exp(-dt / max(1e-4, tau))``
+    (:func:`acres_dbw_sim.model.filters.lag_toward` with the factor
+    :func:`~acres_dbw_sim.model.filters.lag_factor` computed once at construction).
 
-    The Polaris page's ``lag`` function (Physics Step): exact for a input held
-    over the step. The factor is computed once at construction.
+    The Polaris page's ``lag`` function (Physics Step): exact for an input held
+    over the step.
 
     Parameters
     ----------
@@ -224,10 +223,10 @@ class FirstOrderLag:
             raise ValueError(f"tau_s={tau_s!r} must be finite and >= 0")
         if not (math.isfinite(dt_s) and dt_s > 0.0):
             raise ValueError(f"dt_s={dt_s!r} must be finite and > 0")
-        self._a = math.exp(-dt_s / max(MIN_TAU_S, tau_s))
+        self._a = _lag_factor(tau_s, dt_s)
         self.y = float(initial)
 
     def step(self, u: float) -> float:
         """Advance one step towards ``u`` [unit]; return the new output."""
-        self.y = u + (self.y - u) * self._a
+        self.y = _lag_toward(self.y, u, self._a)
         return self.y

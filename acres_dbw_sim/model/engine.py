@@ -22,16 +22,10 @@ from typing import NamedTuple
 
 from ._jit import njit
 
-__all__ = ["EngineCurves", "lag", "full_load_torque_nm", "friction_torque_nm",
+__all__ = ["EngineCurves", "full_load_torque_nm", "friction_torque_nm",
            "speed_governor", "idle_request", "torque_target", "engine_torque_nm", "free_speed_rad_s"]
 
 RAD_S_TO_RPM = 60.0 / (2.0 * math.pi)
-
-
-@njit
-def lag(x: float, target: float, tau_s: float, dt_s: float) -> float:
-    """First-order lag (AcresSim::Lag): x* + (x - x*) exp(-dt / max(1e-4, tau))."""
-    return target + (x - target) * math.exp(-dt_s / (tau_s if tau_s > 1e-4 else 1e-4))
 
 
 class EngineCurves(NamedTuple):

@@ -40,6 +40,7 @@ from .brakes import brake_torques_nm
 from .chassis import Chassis
 from .driveline import D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
 from .energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
+from .filters import lag
 from .enums import DriveMode, Gear, GearReject
 from .gearbox import GearLever, gear_table, two_way_lock
 from .mass import G_MPS2
@@ -142,7 +143,7 @@ def powertrain(kp, dt, curves, s, sw, pedal, d_dir, i_r):
     u_idle = _eng.idle_request(we0, idle, kp[P_IDLE_GAIN], kp[P_T_WOT_IDLE], kp[P_T_FR_IDLE], t_pu, t_acc)
     empty = kp[P_TANK_L] > 0.0 and s[S_FUEL] <= 0.0
     u_star = _eng.torque_target(pedal, kp[P_PEDAL_EXPONENT], g_v, u_idle, empty)
-    u = _eng.lag(s[S_UREQ], u_star, kp[P_TORQUE_LAG], dt)
+    u = lag(s[S_UREQ], u_star, kp[P_TORQUE_LAG], dt)
     s[S_UREQ] = u
     fuel_on = u > 0.0 and t_wot > 0.0 and not empty
     t_e = _eng.engine_torque_nm(u, fuel_on, t_wot, t_fr, t_pu)
@@ -160,7 +161,7 @@ def powertrain(kp, dt, curves, s, sw, pedal, d_dir, i_r):
     w_s = abs(0.5 * (om[2] + om[3])) * i_r
     grips = in_gear and (cap > 0.0 or (cap_ebs > 0.0 and tc_prev < 0.0))
     r_star = _cvt.ratio_target(grips, n_s, w_s, kp[P_R_HIGH], kp[P_R_LOW])
-    r = _eng.lag(s[S_R], r_star, kp[P_SHIFT_TAU], dt)
+    r = lag(s[S_R], r_star, kp[P_SHIFT_TAU], dt)
     s[S_R] = r
     R_all = d_dir * r * i_r
     return t_e, u, fuel_on, t_fr, t_pu, w_free, cap_fwd, cap_rev, R_all

@@ -6,7 +6,7 @@ Draft (AsabeDraftN, ImplementDraftN; ASABE D497.7):
     D = D_ref (1 + 0.06 S) / (1 + 0.06 S_ref)             (custom)
 
 S is the speed [km/h] through a first-order lag of 0.5 s (the shared
-:func:`acres_dbw_sim.model.engine.lag`), W the width [m] or the number of
+:func:`acres_dbw_sim.model.filters.lag`), W the width [m] or the number of
 tools or rows (width over the tool spacing), T_d the depth [cm] (1 for the
 planter: no depth), F_i the soil texture factor (fine, medium, coarse). The
 force acts against the horizontal velocity with the factor tanh(|v| / 0.2)
@@ -40,7 +40,7 @@ import math
 from typing import NamedTuple
 
 from ...model._jit import njit
-from ...model.engine import lag
+from ...model.filters import lag
 from .mass import BODY_ORIGIN_SHARE
 
 __all__ = ["DRAFT_TABLE", "TEXTURES", "texture_index", "texture_for_soil_class", "asabe_draft_n",

@@ -10,8 +10,10 @@ through four parts:
 
 The delay uses the newest command that is at least tau_d old; with the fixed
 step that is the command of ceil(tau_d / dt) steps ago (15 steps at 120 Hz),
-kept in a ring buffer sized once (:func:`delay_steps`). The lag is the shared
-first-order lag :func:`acres_dbw_sim.model.engine.lag`; the front-wheel angles
+kept in a ring buffer sized once (the shared filters of
+:mod:`acres_dbw_sim.model.filters`: ``delay_steps`` with rounding ``ceil``,
+``delay_push``). The lag is the shared first-order lag
+:func:`acres_dbw_sim.model.filters.lag`; the front-wheel angles
 come from the shared :func:`acres_dbw_sim.model.steering.ackermann_rad` (the
 page's Ackermann function is the Ranger's). Positive angles turn left.
 """
@@ -20,37 +22,11 @@ from __future__ import annotations
 import math
 
 from ...model._jit import njit
-from ...model.engine import lag
+from ...model.filters import delay_push, lag
 from ...model.steering import ackermann_rad, bicycle_angle_rad
 
-__all__ = ["delay_steps", "delay_push", "lock_and_rate_limit", "step_steering", "turn_radius_m",
+__all__ = ["lock_and_rate_limit", "step_steering", "turn_radius_m",
            "front_wheel_angles_rad", "steering_command_rad"]
-
-
-def delay_steps(delay_s: float, dt_s: float) -> int:
-    """Length of the delay line [steps]: ceil(tau_d / dt), the newest command at least tau_d old."""
-    return int(math.ceil(delay_s / dt_s - 1e-9)) if delay_s > 0.0 else 0
-
-
-@njit
-def delay_push(buffer, head: int, command: float) -> tuple:
-    """Push ``command`` into the delay ring buffer and read the delayed one: (delta_1, new head).
-
-    Parameters
-    ----------
-    buffer : float array of n = :func:`delay_steps` (zeros at the start: delta_1 = 0 for t < tau_d)
-        Modified in place.
-    head : int
-        Index of the oldest entry.
-    command : float
-        delta_cmd of this step [rad].
-    """
-    n = len(buffer)
-    if n == 0:
-        return command, head
-    out = buffer[head]
-    buffer[head] = command
-    return out, (head + 1) % n
 
 
 @njit
@@ -105,6 +81,6 @@ def steering_command_rad(steering_wheel_deg: float, steering_ratio: float) -> fl
     """DBW mapping: delta_cmd [rad] of a steering-wheel command [deg] through the documented ratio.
 
     The shared :func:`acres_dbw_sim.model.steering.bicycle_angle_rad` with centre 0
-    and ``dbw.steering_ratio`` (12.8: the Ranger's +/-487 deg reach the tractor's 38 deg lock).
+    and ``installation.steering_ratio`` (12.8: the Ranger's +/-487 deg reach the tractor's 38 deg lock).
     """
     return bicycle_angle_rad(steering_wheel_deg, steering_ratio, 0.0)

@@ -32,6 +32,7 @@ from ...model._jit import JIT, array, njit, specialise, to_list
 from ...model.chassis import Chassis, quat_to_matrix
 from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, DrivelineSolver, solve_driveline
 from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
+from ...model.filters import delay_steps
 from ...model.mass import G_MPS2
 from ...model.params import load_world
 from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_DELTA, O_EXT, O_FRONT,
@@ -52,7 +53,7 @@ from .implement import (articulation_angle_rad, draft_coefficients, draft_force_
                         trailer_drawbar_load_n)
 from .mass import mass_update_needed, mounted_implement_part, tractor_mass
 from .params import MaxxumParameters, load_maxxum_parameters
-from .steering import delay_steps, front_wheel_angles_rad, step_steering, turn_radius_m
+from .steering import front_wheel_angles_rad, step_steering, turn_radius_m
 from .transmission import (FORWARD, REVERSE, advance_shift, driveline_setup, overall_ratio, request_direction,
                            request_gear)
 
@@ -279,7 +280,7 @@ class Tractor:
         self._kt = array([float(own[n]) for n in _T_NAMES])
         self.engine = TractorEngine.from_params(P)
         self._curves_k, self._ke = engine_arrays(self.engine)
-        self._buf = array([0.0] * delay_steps(st.delay_s, self.dt_s))
+        self._buf = array([0.0] * delay_steps(st.delay_s, self.dt_s, "ceil"))
         # implement: draft law per surface (the soil texture follows the soil class when "auto")
         self._draft = None
         if im.attachment != "none":
