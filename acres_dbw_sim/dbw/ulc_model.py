@@ -50,6 +50,11 @@ Engine braking (pedal released): ``T_c0 = -T_fr - T_pu - T_acc - J_e dw_e/dt``,
 limited to the capacities ``C`` and ``max(C, C_ebs)`` at ``R c``, gives the
 force ``F_0 = D(T_c0) / R_t`` (0 while the clutch slips).
 
+The full-load and friction curves, the clutch capacity, the shift speed, the
+ratio target and the efficiency clamp are the model's own functions
+(:mod:`acres_dbw_sim.model.engine`, :mod:`acres_dbw_sim.model.cvt`,
+:func:`acres_dbw_sim.model.energy.clamped_efficiency`), called in their Python
+form (a call from Python into compiled code would cost more than they do).
 Everything is built at construction; ``solve`` does float arithmetic only
 (STYLE.md "The hot loop").
 """
@@ -58,12 +63,22 @@ from __future__ import annotations
 
 import math
 
+from ..model import cvt as _cvt
+from ..model import engine as _engine
+from ..model.energy import clamped_efficiency
+from ..model.filters import python_form
 from .msg_fields import G_DRIVE, G_LOW, G_REVERSE
 from .params import DbwParameters
 
 __all__ = ["PowertrainModel"]
 
 _RPM_TO_RAD_S = math.pi / 30.0
+# The model's section functions, called from Python here (model/filters.py, python_form).
+_full_load_torque_nm = python_form(_engine.full_load_torque_nm)
+_friction_torque_nm = python_form(_engine.friction_torque_nm)
+_clutch_capacity_nm = python_form(_cvt.clutch_capacity_nm)
+_shift_speed_rpm = python_form(_cvt.shift_speed_rpm)
+_ratio_target = python_form(_cvt.ratio_target)
 #: The clutch counts as slipping when the engine turns faster than
 #: ``R c (1 + _SLIP_REL) + _SLIP_ABS_RAD_S`` (measurement tolerance of the lock test).
 _SLIP_REL = 0.05
@@ -90,34 +105,32 @@ class PowertrainModel:
         The last ``solve`` assumed a slipping clutch.
     """
 
-    __slots__ = ("_rpm", "_nm", "_max_rpm", "_k_bar", "_f0", "_f1", "_f2", "_t_pu", "_t_acc", "_j_e",
-                 "_r_low", "_r_high", "_w_eng2", "_dw2", "_c_max", "_c_ebs", "_w_idle", "_ebs_span",
-                 "_n_l2", "_dn2", "_t_peak", "_tau_cvt", "_eta", "_rt", "_ir", "_j_wheels", "_j_s",
-                 "_tau_slip", "u", "force0_n", "slipping")
+    __slots__ = ("_curves", "_k_bar", "_t_pu", "_t_acc", "_j_e", "_r_low", "_r_high", "_w_eng", "_w_full",
+                 "_w_eng2", "_dw2", "_c_max", "_c_ebs", "_w_idle", "_ebs_span", "_n_light", "_n_full", "_t_peak",
+                 "_tau_cvt", "_eta", "_rt", "_ir", "_j_wheels", "_j_s", "_tau_slip", "u", "force0_n", "slipping")
 
     def __init__(self, p: DbwParameters) -> None:
-        self._rpm = p.engine_torque_curve_rpm
-        self._nm = p.engine_torque_curve_nm
-        self._max_rpm = p.engine_max_rpm
         self._k_bar = 1e5 * p.engine_displacement_l * 1e-3 / (4.0 * math.pi)  # N m per bar of mean pressure
-        self._f0, self._f1, self._f2 = p.engine_fmep_bar, p.engine_fmep_bar_per_krpm, p.engine_fmep_bar_per_krpm2
         self._t_pu = p.engine_pumping_bar * self._k_bar
+        self._t_peak = max(p.engine_torque_curve_nm)
+        self._curves = _engine.EngineCurves(
+            tuple(p.engine_torque_curve_rpm), tuple(p.engine_torque_curve_nm), p.engine_max_rpm, self._k_bar,
+            p.engine_fmep_bar, p.engine_fmep_bar_per_krpm, p.engine_fmep_bar_per_krpm2, self._t_pu, self._t_peak)
         self._t_acc = p.engine_accessory_drag_nm
         self._j_e = p.engine_inertia_kg_m2
         self._r_low, self._r_high = p.cvt_low_ratio, p.cvt_high_ratio
         w_eng = p.cvt_engage_rpm * _RPM_TO_RAD_S
         w_full = p.cvt_full_engage_rpm * _RPM_TO_RAD_S
+        self._w_eng, self._w_full = w_eng, w_full
         self._w_eng2 = w_eng * w_eng
         self._dw2 = max(1e-9, w_full * w_full - w_eng * w_eng)
         self._c_max = p.cvt_clutch_capacity_nm
         self._c_ebs = p.cvt_ebs_capacity_nm
         self._w_idle = p.engine_idle_rpm * _RPM_TO_RAD_S
         self._ebs_span = max(1.0, w_eng - self._w_idle)
-        self._n_l2 = p.cvt_shift_rpm_light ** 2
-        self._dn2 = p.cvt_shift_rpm_full ** 2 - self._n_l2
-        self._t_peak = max(self._nm)
+        self._n_light, self._n_full = p.cvt_shift_rpm_light, p.cvt_shift_rpm_full
         self._tau_cvt = max(1e-4, p.cvt_shift_tau_s)
-        self._eta = min(1.0, max(0.05, p.cvt_belt_efficiency * p.cvt_gear_efficiency))
+        self._eta = clamped_efficiency(p.cvt_belt_efficiency * p.cvt_gear_efficiency, 0.05, 1.0)
         self._rt = p.tyres_radius_m
         ir = [0.0] * 16  # rear reduction by Gear value (0 for P, N and NONE)
         ir[G_DRIVE] = p.gearbox_rear_high_ratio
@@ -140,26 +153,12 @@ class PowertrainModel:
         return (self._j_wheels + self._j_s * i_r * i_r) / (self._rt * self._rt)
 
     def full_load_nm(self, n_rpm: float) -> float:
-        """Full-load torque ``T_wot`` [N m] at ``n_rpm`` (linear in the curve, 0 at max_rpm)."""
-        if n_rpm >= self._max_rpm:
-            return 0.0
-        rpm, nm = self._rpm, self._nm
-        if n_rpm <= rpm[0]:
-            return nm[0]
-        for i in range(1, len(rpm)):
-            if n_rpm <= rpm[i]:
-                return nm[i - 1] + (n_rpm - rpm[i - 1]) / (rpm[i] - rpm[i - 1]) * (nm[i] - nm[i - 1])
-        return nm[-1]
+        """Full-load torque ``T_wot`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.model.engine.full_load_torque_nm`)."""
+        return _full_load_torque_nm(n_rpm, self._curves)
 
     def friction_nm(self, n_rpm: float) -> float:
-        """Friction torque ``T_fr`` [N m] at ``n_rpm``."""
-        nk = n_rpm * 1e-3
-        f = self._f0 + self._f1 * nk + self._f2 * nk * nk
-        return f * self._k_bar if f > 0.0 else 0.0
-
-    def _capacity(self, w: float) -> float:
-        x = (w * w - self._w_eng2) / self._dw2
-        return self._c_max * (0.0 if x < 0.0 else 1.0 if x > 1.0 else x)
+        """Friction torque ``T_fr`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.model.engine.friction_torque_nm`)."""
+        return _friction_torque_nm(n_rpm, self._curves)
 
     def solve(self, force_n: float, accel_mps2: float, gear: int, speed_mps: float, engine_rpm: float,
               cvt_ratio: float) -> float:
@@ -201,7 +200,7 @@ class PowertrainModel:
         c = speed_mps / rt if speed_mps > 0.0 else 0.0
         w_lock = big_r * c
         w_e = engine_rpm * _RPM_TO_RAD_S
-        cap_lock = self._capacity(w_lock)
+        cap_lock = _clutch_capacity_nm(w_lock, self._w_eng, self._w_full, self._c_max)
         slip = t_c > cap_lock or w_e > w_lock * (1.0 + _SLIP_REL) + _SLIP_ABS_RAD_S
         j_e = self._j_e
         if slip:
@@ -212,20 +211,13 @@ class PowertrainModel:
             w_dot = (w_t - w_e) / self._tau_slip
             t_e = (t_c if t_c > 0.0 else 0.0) + self._t_acc + j_e * w_dot
         else:
-            s = t_c / self._t_peak
-            s = 0.0 if s < 0.0 else 1.0 if s > 1.0 else s
-            n_s = math.sqrt(self._n_l2 + self._dn2 * s)
-            w_s = c * i_r
-            if w_s > 1e-6:
-                r_t = n_s * _RPM_TO_RAD_S / w_s
-                r_t = self._r_high if r_t < self._r_high else self._r_low if r_t > self._r_low else r_t
-            else:
-                r_t = self._r_low
+            n_s = _shift_speed_rpm(t_c, self._t_peak, self._n_light, self._n_full)
+            r_t = _ratio_target(True, n_s, c * i_r, self._r_high, self._r_low)
             w_dot = i_r * (c * (r_t - r) / self._tau_cvt + r * accel_mps2 / rt)
             t_e = t_c + self._t_acc + j_e * w_dot
         n = w_e / _RPM_TO_RAD_S
-        t_wot = self.full_load_nm(n)
-        t_fr = self.friction_nm(n)
+        t_wot = _full_load_torque_nm(n, self._curves)
+        t_fr = _friction_torque_nm(n, self._curves)
         den = t_wot + t_fr + self._t_pu
         u = (t_e + t_fr + self._t_pu) / (den if den > 1.0 else 1.0)
         if slip:
