@@ -112,8 +112,8 @@ def test_bad_values_are_errors_naming_the_key(key, value, match):
     assert exc.value.key == key
 
 
-def test_the_dbw_error_is_the_model_error_so_one_except_clause_catches_both():
-    assert issubclass(ParameterError, ModelParameterError) and issubclass(ParameterError, ValueError)
+def test_one_parameter_error_class_for_the_model_and_the_dbw():
+    assert ParameterError is ModelParameterError and issubclass(ParameterError, ValueError)
 
 
 def test_from_mapping_needs_the_total_mass():

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from ..usage import pipe_safe
-from ..replay.cli import _params
+from ..replay.cli import parse_node_params
 from ..replay.reader import BagReadError
 from ..replay.topics import TopicMap, TopicMapError
 from ..stop_signals import sigterm_interrupts
@@ -100,7 +100,7 @@ def main(argv: list | None = None) -> int:
         out = Path(args.out) if args.out else DEFAULT_OUT / Path(args.bag).stem
         log = None if args.quiet else (lambda s: print(s, flush=True))
         try:
-            res = calibrate(args.bag, args.params, out, _params(args.param), tm, plots=not args.no_plots, log=log)
+            res = calibrate(args.bag, args.params, out, parse_node_params(args.param), tm, plots=not args.no_plots, log=log)
         except ReplayError as err:
             raise CalibrationError(str(err)) from None
         if not args.quiet:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..model.params import ParameterError, _parse_value, parse_overrides
+from ..model.params import ParameterError, parse_value, parse_overrides
 from ..replay import ReplayError, ReplayInput, load_replay, run_replay
 from ..scenario.runner import finite_json
 from ..replay.topics import TopicMap
@@ -114,7 +114,7 @@ def values_in_force(params: dict) -> tuple:
         values = {k: e["value"] for k, e in entries.items()}
         for key, idx, raw in parse_overrides(params.get("overrides") or None):
             if idx is None and key in values:
-                values[key] = _parse_value(raw)
+                values[key] = parse_value(raw)
     except ParameterError as err:
         if err.key == "<file>":
             raise CalibrationError(f"parameter 'vehicle_config' = {params.get('vehicle_config')!r}: "

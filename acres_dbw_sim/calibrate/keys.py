@@ -44,7 +44,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.params import _LIMITS, assembled_tree
+from ..model.params import LIMITS, assembled_tree
 
 __all__ = ["FitVar", "GROUPS", "GROUP_SEGMENTS", "GROUP_SIGNAL", "CalibrationError", "catalogue", "select_vars",
            "file_entries", "fmt_value"]
@@ -134,7 +134,7 @@ def _bounds(key: str, entry: dict, value: float) -> tuple:
         sd = float(entry.get("sd") or 0.0)
         half = max(10.0 * sd, 0.2 * abs(value))
         lo, hi, src = value - half, value + half, "sd"
-    lim = _LIMITS.get(key)
+    lim = LIMITS.get(key)
     if lim is not None:
         lo = max(lo, lim[0] if lim[2] else lim[0] + 1e-9 * max(1.0, abs(hi)))
         hi = min(hi, lim[1])

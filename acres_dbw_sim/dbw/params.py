@@ -20,19 +20,13 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..model.params import ParameterError as _ModelParameterError
+from ..model.params import ParameterError
 
 __all__ = ["DbwParameters", "ParameterError", "DBW_KEYS", "VEHICLE_KEYS", "VEHICLE_ARRAY_KEYS",
            "ENUM_KEYS", "MASS_KEY"]
 
 
-class ParameterError(_ModelParameterError):
-    """A DBW parameter is missing, unknown, not a number, or out of its allowed range.
-
-    A subclass of the model's ``ParameterError`` (``key``, ``reason``), so a
-    caller that loads the model and the DBW catches both with one clause.
-    """
-
+# ParameterError is the model's (one class for every parameter: ``key``, ``reason``), re-exported here.
 
 _INF = math.inf
 

@@ -522,8 +522,9 @@ def parse_overrides(text: str | None) -> list:
     return result
 
 
-def _parse_value(raw: str) -> Any:
-    """JSON value if possible (numbers, true/false, null, arrays), else the raw text."""
+def parse_value(raw: str) -> Any:
+    """The value of an override's text: JSON if possible (numbers, true/false in any case, null, arrays),
+    else the text itself (a string parameter). Raises nothing."""
     try:
         return json.loads(raw)
     except json.JSONDecodeError:
@@ -574,7 +575,8 @@ ROLLING_MAX_LIMITS = (0.0, 1.0, False)        # the largest rolling-resistance c
 WATER_DENSITY_LIMITS = (900.0, 1300.0, True)  # fresh water 1000 kg/m^3, sea water 1025, muddy water more
 GOVERNOR_BAND_LIMITS = (0.0, 5.0, False)      # speed band over which the top-speed governor closes [m/s]
 MAX_LOAD_FACTOR_LIMITS = (1.0, 20.0, True)    # a wheel's load limit in static loads
-_LIMITS = {
+#: The Ranger's scalar keys -> (lower, upper, lower inclusive): what the loader accepts (calibration's bounds too).
+LIMITS = {
     "geometry.wheelbase_m": _POS, "geometry.track_front_m": _POS, "geometry.track_rear_m": _POS,
     "mass.dry_kg": _POS, "mass.fluids_kg": _NONNEG, "mass.roof_equipment_kg": _NONNEG,
     "mass.bay_equipment_kg": _NONNEG, "mass.occupant_kg": _NONNEG, "mass.cargo_kg": _NONNEG,
@@ -628,7 +630,23 @@ _SOIL_LIMITS = {"n": (0.0, 2.0, False), "k_c_kn": _NONNEG, "k_phi_kn": _NONNEG, 
                 "slip_sinkage_m": (0.0, 0.1, True)}
 
 
-def _check_range(key: str, v: float, lim: tuple) -> None:
+def check_range(key: str, v: float, lim: tuple) -> None:
+    """Refuse a value outside its limits.
+
+    Parameters
+    ----------
+    key : str
+        The parameter's key (named in the error).
+    v : float
+        Its value.
+    lim : tuple
+        ``(lower, upper, lower_inclusive)``; the upper bound is inclusive, inf for none.
+
+    Raises
+    ------
+    ParameterError
+        For a value that is not a finite number or lies outside the limits.
+    """
     if not _is_number(v):
         raise ParameterError(key, f"wrong type: expected a finite number, got {v!r}")
     lo, hi, inclusive = lim
@@ -641,11 +659,11 @@ def _check_range(key: str, v: float, lim: tuple) -> None:
 
 def _validate(values: dict) -> None:
     """Physical checks on the flat value table (after type checks)."""
-    for key, lim in _LIMITS.items():
-        _check_range(key, values[key], lim)
+    for key, lim in LIMITS.items():
+        check_range(key, values[key], lim)
     for key, lim in _ARRAY_LIMITS.items():
         for i, v in enumerate(values[key]):
-            _check_range(f"{key}[{i}]", v, lim)
+            check_range(f"{key}[{i}]", v, lim)
     if int(values["mass.occupants"]) != values["mass.occupants"]:
         raise ParameterError("mass.occupants", "must be an integer 0..6")
     rpm = values["engine.torque_curve_rpm"]
@@ -677,14 +695,14 @@ def _validate(values: dict) -> None:
         if key.startswith("surfaces."):
             leaf = key.rsplit(".", 1)[1]
             if leaf in ("mu", "rolling_resistance", "water_depth_m"):
-                _check_range(key, v, _NONNEG if leaf != "mu" else _POS)
+                check_range(key, v, _NONNEG if leaf != "mu" else _POS)
             if leaf == "rolling_resistance" and v > f_max:
                 raise ParameterError(key, f"{v} is above resistances.rolling_coefficient_max {f_max}: the rolling "
                                      f"torque would be taken at {f_max} (reference \"Resistances\")")
         if key.startswith("soils."):
             leaf = key.rsplit(".", 1)[1]
             if leaf in _SOIL_LIMITS:
-                _check_range(key, v, _SOIL_LIMITS[leaf])
+                check_range(key, v, _SOIL_LIMITS[leaf])
         if key.startswith("dbw.") and _is_number(v) and v < 0.0:
             raise ParameterError(key, f"non-physical value {v!r}: must be >= 0")
 
@@ -943,7 +961,7 @@ def apply_overrides(tree: dict, defaults: dict, values: dict, overrides: str | N
     """
     for key, idx, raw in parse_overrides(overrides):
         _tree_get(tree, key)
-        new = _parse_value(raw)
+        new = parse_value(raw)
         if idx is None:
             values[key] = _check_type(key, defaults[key], new)
             continue
@@ -993,7 +1011,7 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
         values["mass.occupants"] = occupants
     if cargo_kg is not None:
         values["mass.cargo_kg"] = _check_type("mass.cargo_kg", 0.0, cargo_kg)
-    for key in _LIMITS:
+    for key in LIMITS:
         if key not in values:
             raise ParameterError(key, "missing from the parameter file")
     _validate(values)
@@ -1180,9 +1198,9 @@ def load_world(overrides: str | None = None) -> World:
     for key, v in values.items():
         leaf = key.rsplit(".", 1)[1]
         if key.startswith("surfaces.") and leaf in ("mu", "rolling_resistance", "water_depth_m"):
-            _check_range(key, v, _NONNEG if leaf != "mu" else _POS)
+            check_range(key, v, _NONNEG if leaf != "mu" else _POS)
         if key.startswith("soils.") and leaf in _SOIL_LIMITS:
-            _check_range(key, v, _SOIL_LIMITS[leaf])
+            check_range(key, v, _SOIL_LIMITS[leaf])
     soils, surfaces = _assemble_world(values)
     return World(surfaces, soils)
 

@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _params(items: list) -> dict:
+def parse_node_params(items: list) -> dict:
     out = {}
     for item in items:
         if "=" not in item:
@@ -178,7 +178,7 @@ def _main(argv: list | None, state: dict) -> int:
     args = _parser().parse_args(argv)
     try:
         tm = TopicMap(args.namespace, args.topic_map)
-        params = _params(args.param)
+        params = parse_node_params(args.param)
         if args.info:
             return _info(args.bag, tm, params, args.max_backjump, state)
         if args.live:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...model.params import (GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
-                             RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, _check_range, apply_overrides,
+                             RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, check_range, apply_overrides,
                              check_between, load_world, parse_overrides, read_parameter_tree)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
@@ -429,10 +429,10 @@ def _validate(v: dict) -> None:
         if key not in v:
             raise ParameterError(key, "missing from the parameter file")
     for key, lim in _LIMITS.items():
-        _check_range(key, v[key], lim)
+        check_range(key, v[key], lim)
     for key, lim in _ARRAY_LIMITS.items():
         for i, x in enumerate(v[key]):
-            _check_range(f"{key}[{i}]", x, lim)
+            check_range(f"{key}[{i}]", x, lim)
     for key, allowed in _CHOICES.items():
         if v[key] not in allowed:
             raise ParameterError(key, f"unknown value {v[key]!r}; allowed: {', '.join(allowed)}")
