@@ -10,6 +10,8 @@ dbw-interface.md §1.3 and §1.4.
 
 from __future__ import annotations
 
+from .model.enums import GEAR_NAMES as _GEAR_NAMES
+
 __all__ = ["COMMAND_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S", "DBW_ENABLED_PERIOD_S",
            "ECU_INFO_PERIOD_S", "REPORT_DEPTH", "PARAMETERS", "PARAMETER_LIMITS",
            "RUNTIME_PARAMETERS", "GEAR_NAMES", "TRACTOR_PARAMETERS"]
@@ -115,12 +117,9 @@ PARAMETERS = {
                      "'Many vehicles in one process')"),
 }
 
-#: Lever-position names ``initial_gear`` accepts (any case) and the lever position
-#: (``acres_dbw_sim.model.enums.Gear`` member name) each stands for. ``H`` (high) is
-#: the Ranger's drive position, reported as DRIVE.
-GEAR_NAMES = {"P": "PARK", "PARK": "PARK", "R": "REVERSE", "REVERSE": "REVERSE",
-              "N": "NEUTRAL", "NEUTRAL": "NEUTRAL", "H": "DRIVE", "HIGH": "DRIVE", "D": "DRIVE",
-              "DRIVE": "DRIVE", "L": "LOW", "LOW": "LOW"}
+#: Lever-position names ``initial_gear`` accepts (any case) and the lever position each stands for: the one
+#: table of :mod:`acres_dbw_sim.model.enums` (``Gear.from_name``).
+GEAR_NAMES = _GEAR_NAMES
 
 #: Accepted values of the node's parameters: ``(lower, upper)`` (inclusive) for a
 #: number, a tuple of names for a string (``initial_gear``: see ``GEAR_NAMES``),

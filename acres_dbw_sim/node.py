@@ -109,7 +109,7 @@ from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S,
                         IMU_PERIOD_S, PARAMETER_LIMITS, PARAMETERS, REPORT_DEPTH, REPORT_TOPICS,
                         RUNTIME_PARAMETERS, TRACTOR_PARAMETERS)
 from .dbw.system import ALWAYS_FILLED, DriverInput
-from .model.enums import DriveMode, Gear
+from .model.enums import AwdSwitch, Gear
 from .model.params import ParameterError, default_config_path
 from .model.terrain import FlatTerrain
 from .simulation import Simulation
@@ -141,7 +141,7 @@ CLOCK_CHECK_PERIOD_S = 2.0  # a /clock owner looks for other /clock publishers t
 LOCKSTEP_ACK_TIMEOUT_S = 2.0  # lockstep: longest wait per ~/step call for subscribers' acknowledgements [s]
 LISTENER_CHECK_PUBLICATIONS = 12  # publications between two looks at each topic's subscribers (10 Hz at 120 Hz)
 MAX_CATCH_UP_RECORDING_S = 60.0  # the same while recording a bag [s]
-DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
+DRIVE_MODES = {"Turf": AwdSwitch.TURF, "2WD": AwdSwitch.TWO_WD, "AWD": AwdSwitch.AWD}
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 #: Parameters every vehicle of one process must share (``vehicles``): one step loop
 #: and one /clock pace them all. Set at start-up only (``/**`` in a params file).
@@ -260,7 +260,7 @@ def _descriptor(name: str, default: object, description: str) -> ParameterDescri
 
 def _gear(name: str) -> Gear:
     """The lever position named by ``name`` (``GEAR_NAMES``, any case)."""
-    return Gear[GEAR_NAMES[name.strip().upper()]]
+    return Gear.from_name(name)
 
 
 def _invalid(name: str, value: object) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.params import DbwParameters
 from .dbw.system import DbwOutputs, DbwReports, DbwSystem, DriverInput
-from .model.enums import DriveMode, Gear
+from .model.enums import AwdSwitch, Gear
 from .model.kinematic import UNAVAILABLE
 from .model.params import VehicleParameters
 from .model.terrain import FlatTerrain, Terrain
@@ -33,7 +33,7 @@ from .vehicles import REGISTRY, vehicle_spec
 
 #: the DBW's integer gear request and AWD switch as the model's enums (a lookup, not an enum call per step)
 _GEAR_OF = {int(g): g for g in Gear}
-_DRIVE_MODE_OF = {int(m): m for m in DriveMode}
+_DRIVE_MODE_OF = {int(m): m for m in AwdSwitch}
 
 __all__ = ["Simulation", "RecordedStart", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS", "VEHICLES"]
 
@@ -92,7 +92,7 @@ class Simulation:
         mass with occupants and cargo).
     gear : Gear, optional
         Initial lever position (default PARK).
-    drive_mode : DriveMode, optional
+    drive_mode : AwdSwitch, optional
         Initial AWD switch (default AWD).
     vehicle : str
         A name of the vehicle registry (:data:`acres_dbw_sim.vehicles.REGISTRY`): ``polaris`` (default) or
@@ -123,7 +123,7 @@ class Simulation:
 
     def __init__(self, params: VehicleParameters | None = None, terrain: Terrain | None = None,
                  dt_s: float = 1.0 / 120.0, dbw_params: DbwParameters | None = None,
-                 gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD, model: str = "full",
+                 gear: Gear = Gear.PARK, drive_mode: AwdSwitch = AwdSwitch.AWD, model: str = "full",
                  vehicle: str = "polaris") -> None:
         if model not in MODELS:
             raise ValueError(f"model={model!r}: must be one of {', '.join(MODELS)}")
@@ -144,7 +144,7 @@ class Simulation:
         self.reset(gear=gear, drive_mode=drive_mode)
 
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
-              gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD,
+              gear: Gear = Gear.PARK, drive_mode: AwdSwitch = AwdSwitch.AWD,
               start: RecordedStart | None = None) -> None:
         """Reset the vehicle (pose, speed, gear, drive mode) and the DBW to power-on.
 
@@ -163,7 +163,7 @@ class Simulation:
         for name, v in (("x_m", x_m), ("y_m", y_m), ("yaw_rad", yaw_rad), ("speed_mps", speed_mps)):
             if not math.isfinite(v):
                 raise ValueError(f"{name}={v!r}: must be finite")
-        self.vehicle.reset(x_m, y_m, yaw_rad, speed_mps, Gear(gear), DriveMode(drive_mode))
+        self.vehicle.reset(x_m, y_m, yaw_rad, speed_mps, Gear(gear), AwdSwitch(drive_mode))
         steer = self.vehicle.steering_wheel_deg
         if start is not None and start.steering_wheel_deg is not None:
             steer = float(start.steering_wheel_deg) - self.dbw.steering.offset0_deg
@@ -213,7 +213,7 @@ class Simulation:
         inp.steering_wheel_deg = out.steering_wheel_deg
         inp.gear_request = _GEAR_OF.get(out.gear_request, Gear.NONE)
         mode = _DRIVE_MODE_OF.get(out.drive_mode)
-        inp.drive_mode = mode if mode is not None else DriveMode(out.drive_mode)  # raises for a bad number
+        inp.drive_mode = mode if mode is not None else AwdSwitch(out.drive_mode)  # raises for a bad number
         if out.gear_manual_request:
             self.vehicle.select_gear(out.gear_manual_request)   # only a vehicle with manual gears gets one
         self.vehicle.step(inp)

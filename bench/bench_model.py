@@ -67,7 +67,7 @@ from acres_dbw_sim.model import driveline as _dl  # noqa: E402
 from acres_dbw_sim.model import stages as _stages  # noqa: E402
 from acres_dbw_sim.model import vehicle as _veh  # noqa: E402
 from acres_dbw_sim.model.driveline import solve_driveline  # noqa: E402
-from acres_dbw_sim.model.enums import DriveMode, Gear  # noqa: E402
+from acres_dbw_sim.model.enums import AwdSwitch, Gear  # noqa: E402
 from acres_dbw_sim.model.params import load_parameters  # noqa: E402
 from acres_dbw_sim.model.terrain import FlatTerrain  # noqa: E402
 from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs  # noqa: E402
@@ -89,7 +89,7 @@ def _scenario(i: int, inp: VehicleInputs, centre: float) -> None:
 def _new_vehicle(surface: str = "asphalt") -> tuple:
     p = load_parameters()
     v = Vehicle(p, FlatTerrain(surface=surface), DT)
-    v.reset(gear=Gear.DRIVE, drive_mode=DriveMode.AWD)
+    v.reset(gear=Gear.DRIVE, drive_mode=AwdSwitch.AWD)
     return v, VehicleInputs(steering_wheel_deg=p.steering.center_deg), p.steering.center_deg
 
 

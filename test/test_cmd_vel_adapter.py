@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 
 from acres_dbw_sim.dbw.commands import ENABLE, SteeringCmd, UlcCmd
-from acres_dbw_sim.model.enums import DriveMode, Gear
+from acres_dbw_sim.model.enums import AwdSwitch, Gear
 from acres_dbw_sim.simulation import Simulation
 from msg_adapters.cmd_vel import IDLE, STOPPING, TRACKING, CmdVelAdapter
 from helpers.geometry import fit_circle
 
 
 def drive(adapter: CmdVelAdapter, seconds: float, twist=(1.0, 0.2), gear=Gear.DRIVE,
-          mode=DriveMode.AWD, twist_until_s=math.inf, sim=None):
+          mode=AwdSwitch.AWD, twist_until_s=math.inf, sim=None):
     """Run the simulation with ``adapter`` fed a Twist at 20 Hz until ``twist_until_s``.
 
     Returns the simulation and a log of (t [s], x [m], y [m], speed [m/s], yaw rate [rad/s]).
@@ -46,7 +46,7 @@ def drive(adapter: CmdVelAdapter, seconds: float, twist=(1.0, 0.2), gear=Gear.DR
     return sim, np.array(log)
 
 
-@pytest.mark.parametrize("mode", [DriveMode.AWD, DriveMode.TWO_WD, DriveMode.TURF])
+@pytest.mark.parametrize("mode", [AwdSwitch.AWD, AwdSwitch.TWO_WD, AwdSwitch.TURF])
 def test_one_metre_per_second_at_0_2_rad_s_drives_a_5_m_circle(mode):
     _, log = drive(CmdVelAdapter(), 20.0, mode=mode)
     radius, *_ = fit_circle(log[:, 1:3])

@@ -14,7 +14,7 @@ import pytest
 from acres_dbw_sim.dbw.msg_fields import Gear
 from acres_dbw_sim.dbw.params import DbwParameters
 from acres_dbw_sim.dbw.ulc_model import PowertrainModel
-from acres_dbw_sim.model.enums import DriveMode
+from acres_dbw_sim.model.enums import AwdSwitch
 from acres_dbw_sim.model.enums import Gear as ModelGear
 from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
@@ -123,8 +123,8 @@ def test_the_ulc_model_inverts_the_vehicle_model_at_equilibrium(pedal, seconds):
     request the engine runs at, within 4 % (the ULC ignores the front wheels'
     and the tyres' slip losses)."""
     veh = Vehicle(VP)
-    veh.reset(0.0, 0.0, 0.0, 5.0, ModelGear.DRIVE, DriveMode.TURF)
-    inp = VehicleInputs(pedal=pedal, steering_wheel_deg=VP.steering.center_deg, drive_mode=DriveMode.TURF)
+    veh.reset(0.0, 0.0, 0.0, 5.0, ModelGear.DRIVE, AwdSwitch.TURF)
+    inp = VehicleInputs(pedal=pedal, steering_wheel_deg=VP.steering.center_deg, drive_mode=AwdSwitch.TURF)
     for _ in range(int(seconds * 120)):
         veh.step(inp)
     v = veh.velocity_body_mps[0]

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import pytest
 
-from acres_dbw_sim.model.enums import DriveMode, Gear
+from acres_dbw_sim.model.enums import AwdSwitch, Gear
 from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.model.terrain import FlatTerrain, HeightMapTerrain, Region
 from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
@@ -112,7 +112,7 @@ def test_regions_and_pinned_wheel_surfaces():
 
 
 _controls = st.lists(st.tuples(st.floats(0, 1), st.floats(0, 80), st.floats(-487, 487),
-                               st.sampled_from(list(Gear)), st.sampled_from(list(DriveMode)),
+                               st.sampled_from(list(Gear)), st.sampled_from(list(AwdSwitch)),
                                st.integers(5, 60)), min_size=1, max_size=6)
 
 

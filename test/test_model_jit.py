@@ -17,12 +17,12 @@ sys.path.insert(0, {root!r})
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
     from acres_dbw_sim.model import _jit
-    from acres_dbw_sim.model.enums import DriveMode, Gear
+    from acres_dbw_sim.model.enums import AwdSwitch, Gear
     from acres_dbw_sim.model.terrain import FlatTerrain, Region
     from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
 v = Vehicle(terrain=FlatTerrain(surface="asphalt", regions=[Region("gravel", rect=(4.0, -20.0, 9.0, 20.0))]))
-v.reset(gear=Gear.DRIVE, drive_mode=DriveMode.TURF)
-inp = VehicleInputs(drive_mode=DriveMode.TURF)
+v.reset(gear=Gear.DRIVE, drive_mode=AwdSwitch.TURF)
+inp = VehicleInputs(drive_mode=AwdSwitch.TURF)
 for i in range(480):
     t = i / 120.0
     inp.pedal = 1.0 if t < 2.5 else 0.0

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from acres_dbw_sim.model.enums import DriveMode, Gear
+from acres_dbw_sim.model.enums import AwdSwitch, Gear
 from acres_dbw_sim.model.mass import G_MPS2
 from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.model.resistances import water_drag_coefficient_kg_m
@@ -263,7 +263,7 @@ def test_wheel_rides_in_its_rut(params):
 
 def _climb(params, grade_pct, seconds=8.0):
     v = Vehicle(params, FlatTerrain(grade_pct=grade_pct, surface="sand"))
-    v.reset(gear=Gear.LOW, drive_mode=DriveMode.AWD)
+    v.reset(gear=Gear.LOW, drive_mode=AwdSwitch.AWD)
     x0 = v.position_m[0]
     _run(v, _inp(v, pedal=1.0), seconds)
     return v.position_m[0] - x0, v
@@ -336,8 +336,8 @@ def test_slip_sinkage_leaves_what_the_ranger_climbs_and_drives(params):
     loam (a cohesive soil: no slip sinkage) still climbed."""
     dx, v = _climb(params, 20.0, seconds=20.0)
     assert dx > 50.0 and v.speed_mps > 3.0
-    for surface, grade, gear, mode in (("sand", 0.0, Gear.DRIVE, DriveMode.TWO_WD),
-                                       ("silt_loam", 35.0, Gear.LOW, DriveMode.AWD)):
+    for surface, grade, gear, mode in (("sand", 0.0, Gear.DRIVE, AwdSwitch.TWO_WD),
+                                       ("silt_loam", 35.0, Gear.LOW, AwdSwitch.AWD)):
         v = Vehicle(params, FlatTerrain(grade_pct=grade, surface=surface))
         v.reset(gear=gear, drive_mode=mode)
         x0 = v.position_m[0]

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from acres_dbw_sim.model.enums import DriveMode, Gear, GearReject
+from acres_dbw_sim.model.enums import AwdSwitch, Gear, GearReject
 from acres_dbw_sim.model.mass import G_MPS2
 from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.model.terrain import FlatTerrain, Region
@@ -121,8 +121,8 @@ def test_park_holds_on_30_percent_grade(params):
 def test_park_pawl_slips_above_its_hold_torque():
     p = load_parameters(overrides="gearbox.park_hold_nm=300")
     v = Vehicle(p, FlatTerrain(grade_pct=30.0))
-    v.reset(gear=Gear.PARK, drive_mode=DriveMode.TWO_WD)
-    run(v, _straight(v, drive_mode=DriveMode.TWO_WD), 3.0)
+    v.reset(gear=Gear.PARK, drive_mode=AwdSwitch.TWO_WD)
+    run(v, _straight(v, drive_mode=AwdSwitch.TWO_WD), 3.0)
     assert v.speed_mps < -0.5  # rolls back downhill
 
 
@@ -229,8 +229,8 @@ def test_axles_on_different_surfaces_brake_between_the_two(params):
 def test_steady_low_speed_turn_follows_ackermann(params, sw_deg):
     """Open rear differential (Turf): yaw rate = v tan(delta) / L within 1 % at 1.5 m/s."""
     v = Vehicle(params)
-    v.reset(speed_mps=1.5, gear=Gear.LOW, drive_mode=DriveMode.TURF)
-    inp = _straight(v, drive_mode=DriveMode.TURF)
+    v.reset(speed_mps=1.5, gear=Gear.LOW, drive_mode=AwdSwitch.TURF)
+    inp = _straight(v, drive_mode=AwdSwitch.TURF)
     inp.steering_wheel_deg += sw_deg
     integ = 0.0
     for _ in range(int(8.0 / v.dt_s)):
@@ -248,7 +248,7 @@ def test_steady_low_speed_turn_follows_ackermann(params, sw_deg):
 def test_locked_rear_axle_understeers_at_low_speed(params):
     """Evidence for the report: with the rear axle locked (AWD, 2WD) the scrub reduces the yaw rate."""
     v = Vehicle(params)
-    v.reset(speed_mps=1.5, gear=Gear.LOW, drive_mode=DriveMode.AWD)
+    v.reset(speed_mps=1.5, gear=Gear.LOW, drive_mode=AwdSwitch.AWD)
     inp = _straight(v, pedal=0.18)
     inp.steering_wheel_deg += 180.0
     run(v, inp, 5.0)
@@ -274,8 +274,8 @@ def _drive_60s(params, surface, mode):
     return v
 
 
-@pytest.mark.parametrize("surface,mode", [("asphalt", DriveMode.AWD), ("grass", DriveMode.AWD),
-                                          ("grass", DriveMode.TURF)])
+@pytest.mark.parametrize("surface,mode", [("asphalt", AwdSwitch.AWD), ("grass", AwdSwitch.AWD),
+                                          ("grass", AwdSwitch.TURF)])
 def test_energy_ledger_closes(params, surface, mode):
     v = _drive_60s(params, surface, mode)
     led = v.ledger

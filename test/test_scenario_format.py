@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from acres_dbw_sim.dbw.commands import BrakeCmd, GearCmd, SteeringCmd, UlcCmd
-from acres_dbw_sim.model.enums import DriveMode, Gear
+from acres_dbw_sim.model.enums import AwdSwitch, Gear
 from acres_dbw_sim.scenario import ScenarioError, load_scenario, main
 from acres_dbw_sim.scenario.source import apply_sets, parse_text, split_sets
 
@@ -353,7 +353,7 @@ def test_defaults(tmp_path):
     sc = load_scenario(write(tmp_path, "duration_s: 2.5\n"))
     assert sc.step_hz == 120.0 and sc.n_steps == 300 and sc.output_every == 1
     assert sc.control == "actuator" and sc.timeline == () and sc.stop_when == ()
-    assert sc.initial.gear == Gear.PARK and sc.initial.drive_mode == DriveMode.AWD
+    assert sc.initial.gear == Gear.PARK and sc.initial.drive_mode == AwdSwitch.AWD
     assert sc.terrain.surface == "asphalt" and sc.terrain.grade_pct == 0.0 and sc.terrain.heights is None
     assert sc.params.mass.occupants == 1 and sc.name == "s"
 
@@ -369,7 +369,7 @@ def test_actuator_entries_and_their_steps(tmp_path):
         """))
     e0, e1, e2 = sc.timeline
     assert (e0.step, e1.step, e2.step) == (0, 2, 100)  # first step starting at or after t
-    assert dict(e0.actuator) == {"pedal": 1.0, "gear_request": Gear.DRIVE, "drive_mode": DriveMode.TURF}
+    assert dict(e0.actuator) == {"pedal": 1.0, "gear_request": Gear.DRIVE, "drive_mode": AwdSwitch.TURF}
     centre = sc.params.steering.center_deg
     assert dict(e1.actuator) == {"brake_line_bar": 20.0, "steering_wheel_deg": centre + 90.0}
     assert dict(e2.actuator) == {"steering_wheel_deg": -30.0, "gear_request": Gear.NONE}

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from acres_dbw_sim.dbw.commands import ENABLE, UlcCmd
-from acres_dbw_sim.model.enums import DriveMode, Gear
+from acres_dbw_sim.model.enums import AwdSwitch, Gear
 from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.model.vehicle import VehicleInputs
 from acres_dbw_sim.scenario import COLUMN_NAMES, load_scenario, main, run_scenario, write_outputs
@@ -142,11 +142,11 @@ def test_actuator_level_is_exactly_a_vehicle_step_loop(tmp_path):
           - {t: 2, pedal: 0, brake_bar: 30}
         """)
     res = run_scenario(load_scenario(p))
-    sim = Simulation(gear=Gear.LOW, drive_mode=DriveMode.TWO_WD)
-    sim.reset(gear=Gear.LOW, drive_mode=DriveMode.TWO_WD)
+    sim = Simulation(gear=Gear.LOW, drive_mode=AwdSwitch.TWO_WD)
+    sim.reset(gear=Gear.LOW, drive_mode=AwdSwitch.TWO_WD)
     v = sim.vehicle
     c = v.params.steering.center_deg
-    inp = VehicleInputs(pedal=0.6, steering_wheel_deg=c, drive_mode=DriveMode.TWO_WD)
+    inp = VehicleInputs(pedal=0.6, steering_wheel_deg=c, drive_mode=AwdSwitch.TWO_WD)
     for k in range(360):
         if k == 120:
             inp.steering_wheel_deg = c + 120.0

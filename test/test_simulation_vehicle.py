@@ -9,7 +9,7 @@ import math
 import pytest
 
 from acres_dbw_sim.dbw.commands import ENABLE, GearCmd, SteeringCmd, UlcCmd
-from acres_dbw_sim.model.enums import DriveMode, Gear
+from acres_dbw_sim.model.enums import AwdSwitch, Gear
 from acres_dbw_sim.model.params import load_parameters
 from acres_dbw_sim.model.terrain import FlatTerrain
 from acres_dbw_sim.simulation import Simulation
@@ -176,7 +176,7 @@ def _kinematic_wheel_deg(p, kappa):
     return p.steering.center_deg + p.steering.ratio * math.degrees(math.atan(p.geometry.wheelbase_m * kappa))
 
 
-@pytest.mark.parametrize("mode", list(DriveMode))
+@pytest.mark.parametrize("mode", list(AwdSwitch))
 def test_curvature_command_sets_the_model_steering_angle_for_that_curvature(mode):
     """The conversion is open-loop bicycle kinematics in every drive mode (no understeer term, no trim)."""
     sim = Simulation(gear=Gear.DRIVE, drive_mode=mode)
@@ -187,7 +187,7 @@ def test_curvature_command_sets_the_model_steering_angle_for_that_curvature(mode
 
 
 def test_yaw_rate_command_sets_the_angle_of_that_yaw_rate_at_the_measured_speed():
-    sim = Simulation(gear=Gear.DRIVE, drive_mode=DriveMode.AWD)
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=AwdSwitch.AWD)
     sim.reset(speed_mps=4.0, gear=Gear.DRIVE)
     sim.submit(ENABLE)
     _drive(sim, 2.0, ulc=UlcCmd(cmd=4.0, cmd_type=1, enable=True),
@@ -202,19 +202,19 @@ def test_yaw_rate_command_sets_the_angle_of_that_yaw_rate_at_the_measured_speed(
 # understeer, see the next test.
 def test_curvature_command_gives_the_kinematic_yaw_rate_in_turf():
     r, v, _ = _steady_yaw(SteeringCmd(cmd=0.05, cmd_type=SteeringCmd.CMD_CURVATURE, enable=True), 5.0,
-                          DriveMode.TURF)
+                          AwdSwitch.TURF)
     assert v == pytest.approx(5.0, abs=0.02)
     assert r == pytest.approx(0.25, rel=0.02)
 
 
 def test_yaw_rate_command_gives_that_yaw_rate_in_turf():
     r, v, _ = _steady_yaw(SteeringCmd(cmd=0.3, cmd_type=SteeringCmd.CMD_YAW_RATE, enable=True), 4.0,
-                          DriveMode.TURF)
+                          AwdSwitch.TURF)
     assert v == pytest.approx(4.0, abs=0.02)
     assert r == pytest.approx(0.3, rel=0.02)
 
 
-@pytest.mark.parametrize("mode", [DriveMode.TWO_WD, DriveMode.AWD])
+@pytest.mark.parametrize("mode", [AwdSwitch.TWO_WD, AwdSwitch.AWD])
 @pytest.mark.parametrize("steer,v,expect", [
     (SteeringCmd(cmd=0.05, cmd_type=SteeringCmd.CMD_CURVATURE, enable=True), 5.0, 0.25),
     (SteeringCmd(cmd=0.3, cmd_type=SteeringCmd.CMD_YAW_RATE, enable=True), 4.0, 0.3)])
@@ -234,7 +234,7 @@ def test_ulc_reaches_a_slow_speed_at_full_lock_in_awd(cmd):
     reference and the integrator then, or the vehicle stalls short of the set
     point (it held -0.645 m/s for -1 m/s before the governor waited for the
     vehicle to be catching up)."""
-    sim = Simulation(gear=Gear.DRIVE, drive_mode=DriveMode.AWD)
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=AwdSwitch.AWD)
     sim.submit(ENABLE)
     log = []
     _drive(sim, 25.0, ulc=UlcCmd(cmd=cmd, cmd_type=UlcCmd.CMD_VELOCITY, limit_accel=1.0, enable=True,

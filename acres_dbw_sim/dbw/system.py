@@ -26,7 +26,7 @@ into its logger (``drain_log``). The core stays ROS-free.
 
 The returned ``DbwOutputs`` always hold finite values within the physical
 limits: pedal 0..1, line pressure 0..``dbw.brake.max_bar``, steering-wheel
-angle within +/-``dbw.steering.lock_deg``, a valid ``Gear`` and ``DriveMode``.
+angle within +/-``dbw.steering.lock_deg``, a valid ``Gear`` and ``AwdSwitch``.
 
 Engagement is driver-managed (SystemSyncMode NONE, §4.1, the default) or,
 with ``dbw.system_sync_mode`` = 2, managed by the firmware (ALL_OR_NONE,
@@ -81,7 +81,7 @@ SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 #: ``VehicleVelocity.dir_src`` constants (dbw-interface.md §2.10).
 DIR_PRNDL, DIR_SENSOR = 1, 2
 
-#: Model drive modes (acres_dbw_sim.model.enums.DriveMode numbers).
+#: Model drive modes (acres_dbw_sim.model.enums.AwdSwitch numbers).
 TURF, TWO_WD, AWD = 0, 1, 2
 
 #: ReasonNotReady codes of 2.1.8+ used here (§4.11) -> name.
@@ -132,7 +132,7 @@ class DriverInput:
     turn_signal : int
         Turn-signal stalk (``TurnSignal``).
     drive_mode : int
-        AWD switch the driver selects (model ``DriveMode`` 0..2), -1 = untouched.
+        AWD switch the driver selects (model ``AwdSwitch`` 0..2), -1 = untouched.
 
     A pedal, brake or steering torque above its threshold while the actuator
     is enabled makes an override (unless the commands carry ``ignore``);
@@ -163,7 +163,7 @@ class DbwOutputs:
     gear_request : int
         ``Gear`` requested from the lever, NONE = no request.
     drive_mode : int
-        AWD switch position (model ``DriveMode``: 0 turf, 1 2WD, 2 AWD).
+        AWD switch position (model ``AwdSwitch``: 0 turf, 1 2WD, 2 AWD).
     gear_manual_request : int
         Manual gear to select this step (``GearCmd`` MANUAL with ``cmd_manual``), 0 = none; only
         for a vehicle with manual gears (``dbw.gear.manual_gears`` > 0).
@@ -392,7 +392,7 @@ class DbwSystem:
         Initial raw steering-wheel angle [deg]; default the straight-ahead
         centre ``steering.center_deg``.
     drive_mode : int, optional
-        Initial AWD switch position (model ``DriveMode``), default AWD.
+        Initial AWD switch position (model ``AwdSwitch``), default AWD.
     vin : str, optional
         VIN of the vehicle the kit is fitted to (``system/report``); default :data:`SIM_VIN`,
         the simulated Ranger's.

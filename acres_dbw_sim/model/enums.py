@@ -7,7 +7,7 @@ message adapter can copy them unchanged. Reference: polaris-ranger-dynamics.md,
 """
 from enum import IntEnum
 
-__all__ = ["Gear", "DriveMode", "GearReject", "Wheel"]
+__all__ = ["Gear", "AwdSwitch", "GearReject", "Wheel", "GEAR_NAMES", "DRIVE_MODE_NAMES"]
 
 
 class Gear(IntEnum):
@@ -24,13 +24,41 @@ class Gear(IntEnum):
     DRIVE = 4
     LOW = 5
 
+    @classmethod
+    def from_name(cls, name: str) -> "Gear":
+        """The lever position a name stands for (:data:`GEAR_NAMES`, any case, spaces ignored).
 
-class DriveMode(IntEnum):
+        Raises
+        ------
+        ValueError
+            For another name, listing the names.
+        """
+        try:
+            return GEAR_NAMES[str(name).strip().upper()]
+        except KeyError:
+            raise ValueError(f"{name!r}: must be one of {', '.join(GEAR_NAMES)} (any case)") from None
+
+
+class AwdSwitch(IntEnum):
     """Position of the AWD switch (reference "Drive Modes")."""
 
     TURF = 0
     TWO_WD = 1
     AWD = 2
+
+    @classmethod
+    def from_name(cls, name: str) -> "AwdSwitch":
+        """The switch position a name stands for (:data:`DRIVE_MODE_NAMES`, any case, spaces ignored).
+
+        Raises
+        ------
+        ValueError
+            For another name, listing the names.
+        """
+        try:
+            return DRIVE_MODE_NAMES[str(name).strip().upper()]
+        except KeyError:
+            raise ValueError(f"{name!r}: must be one of Turf, 2WD, AWD (any case)") from None
 
 
 class GearReject(IntEnum):
@@ -53,3 +81,15 @@ class Wheel(IntEnum):
     FR = 1
     RL = 2
     RR = 3
+
+
+#: The lever's names (upper case; matched in any case) and the position each stands for, for every tool
+#: that takes a gear by name (the node's ``initial_gear``, scenarios, replay). H (high) is the Ranger's
+#: drive position, reported as DRIVE.
+GEAR_NAMES = {"P": Gear.PARK, "PARK": Gear.PARK, "R": Gear.REVERSE, "REVERSE": Gear.REVERSE,
+              "N": Gear.NEUTRAL, "NEUTRAL": Gear.NEUTRAL, "H": Gear.DRIVE, "HIGH": Gear.DRIVE, "D": Gear.DRIVE,
+              "DRIVE": Gear.DRIVE, "L": Gear.LOW, "LOW": Gear.LOW}
+
+#: The AWD switch's names (upper case; matched in any case) and the position each stands for.
+DRIVE_MODE_NAMES = {"TURF": AwdSwitch.TURF, "2WD": AwdSwitch.TWO_WD, "TWO_WD": AwdSwitch.TWO_WD,
+                    "AWD": AwdSwitch.AWD}

@@ -65,7 +65,7 @@ import transforms3d
 
 from ._jit import njit
 from .energy import EnergyLedger, LEDGER_TERMS
-from .enums import DriveMode, Gear
+from .enums import AwdSwitch, Gear
 from .gearbox import GearLever
 from .mass import G_MPS2
 from .params import ParameterError, VehicleParameters, load_parameters
@@ -485,7 +485,7 @@ class KinematicVehicle:
 
     # ------------------------------------------------------------------ reset
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
-              gear: Gear = Gear.LOW, drive_mode: DriveMode = DriveMode.AWD) -> None:
+              gear: Gear = Gear.LOW, drive_mode: AwdSwitch = AwdSwitch.AWD) -> None:
         """Put the vehicle at (x, y) with heading ``yaw_rad`` on its support plane, at ``speed_mps``.
 
         Raises
@@ -494,7 +494,7 @@ class KinematicVehicle:
             If ``gear`` is not a lever position.
         """
         self.lever.reset(gear)
-        self.drive_mode = DriveMode(drive_mode)
+        self.drive_mode = AwdSwitch(drive_mode)
         st = self._s
         st[0, :] = 0.0
         st[0, KS_X_M], st[0, KS_Y_M], st[0, KS_YAW_RAD] = float(x_m), float(y_m), float(yaw_rad)

@@ -41,7 +41,7 @@ from .chassis import Chassis
 from .driveline import D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
 from .energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from .filters import lag
-from .enums import DriveMode, Gear, GearReject
+from .enums import AwdSwitch, Gear, GearReject
 from .gearbox import GearLever, gear_table, two_way_lock
 from .mass import G_MPS2
 from .params import VehicleParameters, load_parameters
@@ -117,8 +117,8 @@ S_TC_PREV = 3                      # clutch torque of the previous step [N m]
 S_FUEL = 4                         # fuel in the tank [L]
 S_HEAT = 5                         # clutch slip heat [J]
 N_STATE = 6
-_AWD = int(DriveMode.AWD)
-_TURF = int(DriveMode.TURF)
+_AWD = int(AwdSwitch.AWD)
+_TURF = int(AwdSwitch.TURF)
 
 
 @njit
@@ -236,7 +236,7 @@ class VehicleInputs:
         Actual steering-wheel angle theta_sw [deg], positive to the left.
     gear_request : Gear
         Requested lever position; ``Gear.NONE`` = no request.
-    drive_mode : DriveMode
+    drive_mode : AwdSwitch
         Position of the AWD switch.
     """
 
@@ -244,7 +244,7 @@ class VehicleInputs:
     brake_line_bar: float = 0.0
     steering_wheel_deg: float = 0.0
     gear_request: Gear = Gear.NONE
-    drive_mode: DriveMode = DriveMode.AWD
+    drive_mode: AwdSwitch = AwdSwitch.AWD
 
 
 class Vehicle:
@@ -375,7 +375,7 @@ class Vehicle:
         self._physics_step = specialise(
             physics_step, (self._k, self._kp, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._sw,
                            self._wd, self._box, self.solver.wh, self.solver.out, self._led, self._out, 0.0, 0.0, 0.0)
-            + self._gear_k[Gear.NEUTRAL] + (False, int(DriveMode.AWD)))
+            + self._gear_k[Gear.NEUTRAL] + (False, int(AwdSwitch.AWD)))
         self.reset()
 
     # ------------------------------------------------------------------ helpers
@@ -395,7 +395,7 @@ class Vehicle:
 
     # ------------------------------------------------------------------ reset
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
-              gear: Gear = Gear.LOW, drive_mode: DriveMode = DriveMode.AWD) -> None:
+              gear: Gear = Gear.LOW, drive_mode: AwdSwitch = AwdSwitch.AWD) -> None:
         """Reset state (reference "Reset State").
 
         Places base_footprint on the ground at (x, y) with the body z axis on
@@ -412,7 +412,7 @@ class Vehicle:
         """
         P = self.params
         self.lever.reset(gear)
-        self.drive_mode = DriveMode(drive_mode)
+        self.drive_mode = AwdSwitch(drive_mode)
         ch = self.chassis
         sink = place_on_ground(ch, self._k, self.terrain, P.surfaces, P.surface_index, x_m, y_m, yaw_rad, speed_mps,
                                self._mount_rel, self._bf_rel)

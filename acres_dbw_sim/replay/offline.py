@@ -39,7 +39,7 @@ from msg_adapters import bag as B
 
 from ..dbw import commands as core_cmd
 from ..dbw.schedule import CanSchedule, report_schedule
-from ..model.enums import DriveMode, Gear
+from ..model.enums import AwdSwitch, Gear
 from ..interface import GEAR_NAMES
 from ..model.params import ParameterError
 from ..model.terrain import FlatTerrain
@@ -57,7 +57,7 @@ __all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "check_p
            "SIM_SIGNALS", "STATE_SIGNALS", "GEARS", "DRIVE_MODES", "REPLAY_DEFAULTS"]
 
 GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE, "L": Gear.LOW}
-DRIVE_MODES = {"Turf": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
+DRIVE_MODES = {"Turf": AwdSwitch.TURF, "2WD": AwdSwitch.TWO_WD, "AWD": AwdSwitch.AWD}
 _GEAR_LETTER = {1: "P", 2: "R", 3: "N", 4: "D", 5: "L"}
 #: Recorded state read besides the compared signals (a segment's start, :class:`RecordedStart`):
 #: ``brake/report`` pressure output [bar], ``throttle/report`` percent output [%], ``throttle/info``
@@ -598,7 +598,7 @@ def _simulation(p: dict, start: RecordedStart | None = None) -> tuple:
                               f"{', '.join(GEAR_NAMES)} (any case), as for the node")
         if p["drive_mode"] not in DRIVE_MODES:
             raise ReplayError(f"drive_mode = {p['drive_mode']!r}: must be one of {sorted(DRIVE_MODES)}")
-        gear, mode = Gear[GEAR_NAMES[gear_name]], DRIVE_MODES[p["drive_mode"]]
+        gear, mode = Gear.from_name(gear_name), DRIVE_MODES[p["drive_mode"]]
         terrain = TerrainSpec(surface=p["surface"], grade_pct=p["grade_pct"], bank_pct=p["bank_pct"])
         if p["model"] not in MODELS:
             raise ReplayError(f"model = {p['model']!r}: must be one of {', '.join(MODELS)}")

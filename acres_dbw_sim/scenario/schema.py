@@ -26,7 +26,7 @@ from ..dbw.commands import (
     TurnSignalCmd, UlcCmd,
 )
 from ..dbw.system import SUBSYSTEMS, DriverInput
-from ..model.enums import DriveMode, Gear
+from ..model.enums import DRIVE_MODE_NAMES, GEAR_NAMES, AwdSwitch, Gear
 from ..model.params import ParameterError, VehicleParameters, file_vehicle
 from ..model.terrain import FlatTerrain, HeightMapTerrain, Region, Terrain
 from ..simulation import MODELS, VEHICLES, Simulation
@@ -53,14 +53,12 @@ _SHARED = frozenset({"gear", "drive_mode"})
 _ACT_ONLY = frozenset(ACTUATOR_KEYS) - _SHARED
 _DBW_ONLY = frozenset(DBW_KEYS) - _SHARED
 
-_GEAR_NAMES = {"P": Gear.PARK, "PARK": Gear.PARK, "R": Gear.REVERSE, "REVERSE": Gear.REVERSE,
-               "N": Gear.NEUTRAL, "NEUTRAL": Gear.NEUTRAL, "D": Gear.DRIVE, "DRIVE": Gear.DRIVE, "H": Gear.DRIVE,
-               "HIGH": Gear.DRIVE, "L": Gear.LOW, "LOW": Gear.LOW}
-_MODE_NAMES = {"TURF": DriveMode.TURF, "2WD": DriveMode.TWO_WD, "TWO_WD": DriveMode.TWO_WD, "AWD": DriveMode.AWD}
+_GEAR_NAMES = GEAR_NAMES          # the one table of model/enums.py
+_MODE_NAMES = DRIVE_MODE_NAMES
 #: DriveModeCmd content for the drive-mode shorthand at the DBW level.
-_MODE_CMD = {DriveMode.TURF: dict(awd_mode_cmd=int(MF.AwdMode.TWO_HIGH), rear_diff_cmd=int(MF.DiffLock.UNLOCKED)),
-             DriveMode.TWO_WD: dict(awd_mode_cmd=int(MF.AwdMode.TWO_HIGH), rear_diff_cmd=int(MF.DiffLock.LOCKED)),
-             DriveMode.AWD: dict(awd_mode_cmd=int(MF.AwdMode.FOUR_AUTO))}
+_MODE_CMD = {AwdSwitch.TURF: dict(awd_mode_cmd=int(MF.AwdMode.TWO_HIGH), rear_diff_cmd=int(MF.DiffLock.UNLOCKED)),
+             AwdSwitch.TWO_WD: dict(awd_mode_cmd=int(MF.AwdMode.TWO_HIGH), rear_diff_cmd=int(MF.DiffLock.LOCKED)),
+             AwdSwitch.AWD: dict(awd_mode_cmd=int(MF.AwdMode.FOUR_AUTO))}
 _WHEEL_KEYS = ("fl", "fr", "rl", "rr")
 
 
@@ -144,7 +142,7 @@ class InitialSpec:
     yaw_rad: float = 0.0
     speed_mps: float = 0.0
     gear: Gear = Gear.PARK
-    drive_mode: DriveMode = DriveMode.AWD
+    drive_mode: AwdSwitch = AwdSwitch.AWD
 
 
 @dataclass(frozen=True)
@@ -635,8 +633,8 @@ def _gear(c: _Check, value: Any, path: tuple) -> Gear:
     return Gear(c.choice(value, path, _GEAR_NAMES, "gear", numbers=(1, 2, 3, 4, 5)))
 
 
-def _mode(c: _Check, value: Any, path: tuple) -> DriveMode:
-    return DriveMode(c.choice(value, path, _MODE_NAMES, "drive mode (Turf, 2WD, AWD)", numbers=(0, 1, 2)))
+def _mode(c: _Check, value: Any, path: tuple) -> AwdSwitch:
+    return AwdSwitch(c.choice(value, path, _MODE_NAMES, "drive mode (Turf, 2WD, AWD)", numbers=(0, 1, 2)))
 
 
 def _initial(c: _Check, raw: Any, base: tuple = ()) -> InitialSpec:

@@ -34,7 +34,7 @@ change was refused.
 """
 from __future__ import annotations
 
-from ...model.enums import DriveMode, Gear, GearReject
+from ...model.enums import AwdSwitch, Gear, GearReject
 from ...model.terrain import Terrain
 from .params import MaxxumParameters
 from .steering import steering_command_rad
@@ -79,7 +79,7 @@ class DbwTractor:
         return getattr(self.__dict__["tractor"], name)
 
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
-              gear: Gear = Gear.PARK, drive_mode: DriveMode = DriveMode.AWD) -> None:
+              gear: Gear = Gear.PARK, drive_mode: AwdSwitch = AwdSwitch.AWD) -> None:
         """Reset the tractor at a pose with the lever at ``gear`` and the drive mode's MFD and locks.
 
         Raises
@@ -97,16 +97,16 @@ class DbwTractor:
         self.gear_target = self.gear
         self.shift_in_progress = False
         self.last_gear_reject = GearReject.NONE
-        self.drive_mode = DriveMode(drive_mode)
+        self.drive_mode = AwdSwitch(drive_mode)
         self._apply_drive_mode(self.drive_mode)
 
     def select_gear(self, gear: int) -> None:
         """Request powershift gear 1..16 for the next step (a gear change under load, page "Transmission")."""
         self._in.gear_request = int(gear)
 
-    def _apply_drive_mode(self, mode: DriveMode) -> None:
+    def _apply_drive_mode(self, mode: AwdSwitch) -> None:
         """AWD: MFD on; TWO_WD and TURF: MFD off (the differential lock is not the DBW's)."""
-        self.tractor.set_drive(front_drive=mode == DriveMode.AWD)
+        self.tractor.set_drive(front_drive=mode == AwdSwitch.AWD)
 
     def step(self, inputs) -> None:
         """One step with the DBW's outputs (``model.vehicle.VehicleInputs``) mapped as the module docstring says."""
@@ -128,7 +128,7 @@ class DbwTractor:
                 self.last_gear_reject = GearReject.NONE
         self.gear_target = self.gear
         if inputs.drive_mode != self.drive_mode:
-            self.drive_mode = DriveMode(inputs.drive_mode)
+            self.drive_mode = AwdSwitch(inputs.drive_mode)
             self._apply_drive_mode(self.drive_mode)
         inp.throttle = inputs.pedal
         inp.brake = inputs.brake_line_bar / self.params.dbw_brake_full_bar
