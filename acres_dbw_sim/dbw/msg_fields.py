@@ -7,6 +7,8 @@ Adapters can pass ``int(value)`` straight into the message's ``value`` field.
 
 from enum import IntEnum
 
+from ..model.enums import GearReject
+
 __all__ = [
     "Gear", "GearReject", "GearManual", "TurnSignal", "PrkBrkCmd", "PrkBrkStat",
     "Quality", "OnePedal", "CmdSrc", "SystemState", "SystemSyncMode", "DriveMode",
@@ -28,17 +30,8 @@ class Gear(IntEnum):
     CALIBRATE = 15
 
 
-class GearReject(IntEnum):
-    """``ds_dbw_msgs/msg/GearReject`` constants (dbw-interface.md §2.1)."""
-
-    NONE = 0
-    FAULT = 1
-    UNSUPPORTED = 2
-    SHIFT_IN_PROGRESS = 3
-    OVERRIDE = 4
-    BRAKE_HOLD = 5
-    VEHICLE_SPEED = 6
-    VEHICLE = 7
+# GearReject (``ds_dbw_msgs/msg/GearReject``, dbw-interface.md §2.1) is the model's own
+# (acres_dbw_sim.model.enums.GearReject: the same numbers), imported above.
 
 
 class GearManual(IntEnum):
