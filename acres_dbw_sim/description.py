@@ -2,7 +2,7 @@
 
 One source for the model and for RViz: the wheelbase, the tracks and the tyre
 radii of the URDF are those of the parameters (the Ranger's
-:class:`acres_dbw_sim.model.params.VehicleParameters`, ``config/polaris.json``,
+:class:`acres_dbw_sim.vehicles.polaris.params.VehicleParameters`, ``config/polaris.json``,
 or the Maxxum 150's ``MaxxumParameters``, ``config/maxxum150.json``, with their
 overrides), so the drawing and the physics cannot disagree. The joint names are the ones ``joint_states`` publishes
 (``msg_adapters.vehicle_state.JOINT_NAMES``, repeated here as data so that this
@@ -12,7 +12,7 @@ Frames (REP-103/105; x forward, y left, z up):
 
 ``base_footprint``
     The root, on the ground under the rear-axle centre: the point the model's
-    odometry reports (model/vehicle.py).
+    odometry reports (vehicles/polaris/vehicle.py).
 ``base_link``
     At mid-wheelbase and rear-wheel-centre height, ``(L/2, 0, R)`` from
     ``base_footprint`` (L wheelbase, R unloaded rear tyre radius): the placement of

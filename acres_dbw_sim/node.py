@@ -110,7 +110,7 @@ from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S,
                         RUNTIME_PARAMETERS, TRACTOR_PARAMETERS)
 from .dbw.system import ALWAYS_FILLED, DriverInput
 from .model.enums import AwdSwitch, Gear
-from .model.params import ParameterError, default_config_path
+from .model.params import ParameterError, shipped_config
 from .model.terrain import FlatTerrain
 from .simulation import Simulation
 from .vehicles import REGISTRY, vehicle_spec
@@ -1268,7 +1268,7 @@ def use_fast_discovery_profile(environ: dict | None = None) -> str | None:
     if not env.get("RMW_IMPLEMENTATION", "rmw_fastrtps_cpp").startswith("rmw_fastrtps"):
         return None
     try:
-        path = default_config_path().parent / FASTDDS_PROFILE_NAME
+        path = shipped_config(FASTDDS_PROFILE_NAME)
     except ParameterError:
         return None
     if not path.is_file():

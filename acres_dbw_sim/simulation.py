@@ -25,10 +25,8 @@ from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.params import DbwParameters
 from .dbw.system import DbwOutputs, DbwReports, DbwSystem, DriverInput
 from .model.enums import AwdSwitch, Gear
-from .model.kinematic import UNAVAILABLE
-from .model.params import VehicleParameters
 from .model.terrain import FlatTerrain, Terrain
-from .model.vehicle import VehicleInputs
+from .model.inputs import VehicleInputs
 from .vehicles import REGISTRY, vehicle_spec
 
 #: the DBW's integer gear request and AWD switch as the model's enums (a lookup, not an enum call per step)
@@ -37,7 +35,7 @@ _DRIVE_MODE_OF = {int(m): m for m in AwdSwitch}
 
 __all__ = ["Simulation", "RecordedStart", "ENABLE", "DISABLE", "STEERING_CALIBRATE", "MODELS", "VEHICLES"]
 
-#: Model levels behind the DBW: the full Polaris model, or the kinematic one (model/kinematic.py).
+#: Model levels behind the DBW: the full Polaris model, or the kinematic one (vehicles/polaris/kinematic.py).
 MODELS = ("full", "kinematic")
 #: Vehicles behind the DBW, by public name: the registry's (acres_dbw_sim.vehicles.REGISTRY).
 VEHICLES = tuple(REGISTRY)
@@ -81,8 +79,8 @@ class Simulation:
 
     Parameters
     ----------
-    params : VehicleParameters, optional
-        Model parameters (default: ``load_parameters()``, the shipped file).
+    params : optional
+        The vehicle's parameters (default: its registry row's loader, the shipped file).
     terrain : Terrain, optional
         Default: level asphalt.
     dt_s : float
@@ -99,14 +97,14 @@ class Simulation:
         ``maxxum150`` (the tractor, full model only); its row loads the default ``params``, builds the
         model, fits the DBW kit (``dbw_params`` default) and gives the VIN.
     model : str
-        ``full`` (default) or ``kinematic`` (:class:`~acres_dbw_sim.model.kinematic.KinematicVehicle`,
+        ``full`` (default) or ``kinematic`` (:class:`~acres_dbw_sim.vehicles.polaris.kinematic.KinematicVehicle`,
         parameters from the file's ``kinematic`` block): the same DBW emulation on top; the reports'
         fields the kinematic level has no quantity for (``kinematic.UNAVAILABLE``: engine speed,
         engine torque, transmission ratio; fuel level) are NaN, the DBW's "invalid".
 
     Attributes
     ----------
-    vehicle : acres_dbw_sim.model.vehicle.Vehicle or KinematicVehicle
+    vehicle : acres_dbw_sim.vehicles.polaris.vehicle.Vehicle or KinematicVehicle
         The model; its attributes are the vehicle state (read-only for callers).
     dbw : DbwSystem
         The drive-by-wire emulation.
@@ -121,7 +119,7 @@ class Simulation:
         ``model="kinematic"`` with no valid ``kinematic`` block in the parameters.
     """
 
-    def __init__(self, params: VehicleParameters | None = None, terrain: Terrain | None = None,
+    def __init__(self, params: object | None = None, terrain: Terrain | None = None,
                  dt_s: float = 1.0 / 120.0, dbw_params: DbwParameters | None = None,
                  gear: Gear = Gear.PARK, drive_mode: AwdSwitch = AwdSwitch.AWD, model: str = "full",
                  vehicle: str = "polaris") -> None:
@@ -138,7 +136,7 @@ class Simulation:
         self.vehicle = build(self.params, self.terrain, dt_s)
         self.dt_s = self.vehicle.dt_s
         dp = dbw_params if dbw_params is not None else spec.dbw_parameters(self.params)
-        self.dbw = DbwSystem(dp, self.dt_s, vin=spec.vin)
+        self.dbw = DbwSystem(dp, self.dt_s, vin=spec.vin, ulc_plant=spec.ulc_plant)
         self._inputs = VehicleInputs()
         self._steps = 0
         self.reset(gear=gear, drive_mode=drive_mode)
@@ -245,15 +243,17 @@ class Simulation:
         named in ``only`` (``DbwReports`` attributes; see ``DbwSystem.reports``, which also fills
         the gear and system reports on every call).
 
-        With ``model="kinematic"`` the fields of ``kinematic.UNAVAILABLE`` are NaN (not modelled).
+        Fields a model level has no quantity for (its ``UNAVAILABLE``: the kinematic level's engine speed,
+        torque and transmission ratio) are NaN (not modelled).
 
         Raises
         ------
         KeyError
             For a name in ``only`` that is not a report."""
         rep = self.dbw.reports(self.time_s, self.vehicle, only)
-        if self.model == "kinematic":
-            for msg, names in UNAVAILABLE.items():
+        unavailable = getattr(self.vehicle, "UNAVAILABLE", None)   # a model level without these quantities
+        if unavailable:
+            for msg, names in unavailable.items():
                 m = getattr(rep, msg)
                 for name in names:
                     setattr(m, name, math.nan)

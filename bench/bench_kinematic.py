@@ -36,11 +36,13 @@ sys.path.insert(0, str(ROOT))
 
 from acres_dbw_sim.dbw.commands import ENABLE, GearCmd, SteeringCmd, UlcCmd  # noqa: E402
 from acres_dbw_sim.model.enums import Gear  # noqa: E402
-from acres_dbw_sim.model.kinematic import (KI_DIRECTION, KI_STEER, KI_THROTTLE, KinematicFleet,  # noqa: E402
-                                           KinematicParameters, KinematicVehicle, step_vehicles)
-from acres_dbw_sim.model.params import load_parameters  # noqa: E402
+from acres_dbw_sim.vehicles.polaris.kinematic import (KI_DIRECTION, KI_STEER, KI_THROTTLE,  # noqa: E402
+                                                      KinematicFleet, KinematicParameters, KinematicVehicle,
+                                                      step_vehicles)
+from acres_dbw_sim.vehicles.polaris.params import load_parameters  # noqa: E402
 from acres_dbw_sim.model.terrain import FlatTerrain  # noqa: E402
-from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs  # noqa: E402
+from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle  # noqa: E402
+from acres_dbw_sim.model.inputs import VehicleInputs  # noqa: E402
 from acres_dbw_sim.simulation import Simulation  # noqa: E402
 
 DT = 1.0 / 120.0

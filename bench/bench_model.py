@@ -65,12 +65,13 @@ sys.path.insert(0, str(ROOT))
 from acres_dbw_sim.model import _jit  # noqa: E402
 from acres_dbw_sim.model import driveline as _dl  # noqa: E402
 from acres_dbw_sim.model import stages as _stages  # noqa: E402
-from acres_dbw_sim.model import vehicle as _veh  # noqa: E402
+from acres_dbw_sim.vehicles.polaris import vehicle as _veh  # noqa: E402
 from acres_dbw_sim.model.driveline import solve_driveline  # noqa: E402
 from acres_dbw_sim.model.enums import AwdSwitch, Gear  # noqa: E402
-from acres_dbw_sim.model.params import load_parameters  # noqa: E402
+from acres_dbw_sim.vehicles.polaris.params import load_parameters  # noqa: E402
 from acres_dbw_sim.model.terrain import FlatTerrain  # noqa: E402
-from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs  # noqa: E402
+from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle  # noqa: E402
+from acres_dbw_sim.model.inputs import VehicleInputs  # noqa: E402
 from acres_dbw_sim.vehicles.maxxum150.vehicle import Tractor, TractorInputs  # noqa: E402
 
 DT = 1.0 / 120.0
@@ -119,7 +120,11 @@ def load_baseline(commit: str, into: str):
         f.write_text(f.read_text().replace("acres_dbw_sim", "acres_baseline"))
     sys.path.insert(0, into)
     import importlib
-    return tuple(importlib.import_module(f"acres_baseline.model.{m}") for m in ("vehicle", "params", "terrain",
+    homes = {"vehicle": "vehicles.polaris.vehicle", "params": "vehicles.polaris.params", "terrain": "model.terrain",
+             "enums": "model.enums"}
+    if not (pkg / "vehicles" / "polaris" / "vehicle.py").is_file():     # a commit of before the Ranger's folder
+        homes = {m: f"model.{m}" for m in homes}
+    return tuple(importlib.import_module(f"acres_baseline.{homes[m]}") for m in ("vehicle", "params", "terrain",
                                                                                   "enums"))
 
 
@@ -251,7 +256,8 @@ _FIRST_CALL = """
 import sys, time
 t0 = time.process_time()
 sys.path.insert(0, {root!r})
-from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
+from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle
+from acres_dbw_sim.model.inputs import VehicleInputs
 t1 = time.process_time()
 v = Vehicle()
 v.step(VehicleInputs())

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from acres_dbw_sim.model.enums import Gear  # noqa: E402
-from acres_dbw_sim.model.vehicle import VehicleInputs  # noqa: E402
+from acres_dbw_sim.model.inputs import VehicleInputs  # noqa: E402
 from acres_dbw_sim.scenario import load_scenario, main, run_scenario, write_outputs  # noqa: E402
 from acres_dbw_sim.simulation import Simulation  # noqa: E402
 

@@ -30,7 +30,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from acres_dbw_sim.model.params import load_parameters  # noqa: E402
+from acres_dbw_sim.vehicles.polaris.params import load_parameters  # noqa: E402
 from acres_dbw_sim.model.soil import shear_shape, tyre_on_soil  # noqa: E402
 from acres_dbw_sim.model.suspension import tyre_membrane_rate_n_m  # noqa: E402
 

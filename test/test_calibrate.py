@@ -14,7 +14,7 @@ import pytest
 from acres_dbw_sim.calibrate import calibrate, main, make_field_bag
 from acres_dbw_sim.calibrate.keys import CalibrationError, catalogue, file_entries, select_vars
 from acres_dbw_sim.calibrate.field import round_trip_truth
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.replay import load_replay, run_replay
 
 SHIPPED = {k: e["value"] for k, e in file_entries().items()}

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from acres_dbw_sim.model import params as P
+from acres_dbw_sim.vehicles.polaris.params import default_config_path, load_parameters
 from acres_dbw_sim.simulation import Simulation
 from acres_dbw_sim.vehicles import REGISTRY, vehicle_spec
 
@@ -53,20 +54,20 @@ def test_the_tractor_reads_no_file_of_the_ranger(monkeypatch):
 def test_a_combined_file_of_before_the_split_loads_with_the_same_values(tmp_path):
     """A parameter file that carries the world and the kit (as every file did before they had their own) keeps
     them; one that does not takes the shipped ones. Same key paths either way."""
-    combined = copy.deepcopy(P.assembled_tree())
+    combined = copy.deepcopy(P.assembled_tree(default_config_path()))
     f = tmp_path / "old_polaris.json"
     f.write_text(json.dumps(combined))
-    old, new = P.load_parameters(f), P.load_parameters()
+    old, new = load_parameters(f), load_parameters()
     assert old.values == new.values and old.surfaces == new.surfaces and old.dbw == new.dbw
     assert P.assembled_from(f) == [str(f.resolve())]
-    assert [Path(x).name for x in P.assembled_from()] == ["polaris.json", "world.json", "dbw_kit.json"]
+    assert [Path(x).name for x in P.assembled_from(default_config_path())] == ["polaris.json", "world.json", "dbw_kit.json"]
     combined["surfaces"]["sand"]["mu"]["value"] = 0.31      # its own world wins
     f.write_text(json.dumps(combined))
-    assert P.load_parameters(f).surfaces[P.load_parameters(f).surface_index("sand")].mu == 0.31
+    assert load_parameters(f).surfaces[load_parameters(f).surface_index("sand")].mu == 0.31
 
 
 def test_overrides_keep_their_key_paths():
-    p = P.load_parameters(overrides="surfaces.sand.mu=0.33;dbw.brake.max_bar=70;soils.clay.n=0.2")
+    p = load_parameters(overrides="surfaces.sand.mu=0.33;dbw.brake.max_bar=70;soils.clay.n=0.2")
     assert p.surfaces[p.surface_index("sand")].mu == 0.33 and p.dbw["brake"]["max_bar"] == 70.0
     assert p.soils["clay"].n == 0.2
     t = vehicle_spec("maxxum150").load_parameters(None, "surfaces.sand.mu=0.33", None, None)

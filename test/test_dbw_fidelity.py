@@ -16,7 +16,7 @@ from acres_dbw_sim.dbw.schedule import ON_CHANGE, CanSchedule, report_schedule
 from acres_dbw_sim.dbw.system import DbwReports, DriverInput
 from acres_dbw_sim.interface import IMU_PERIOD_S, REPORT_TOPICS
 from acres_dbw_sim.model.enums import Gear
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.simulation import Simulation
 from helpers.dbw import DT, FakeVehicle, make, run
 

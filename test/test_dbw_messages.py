@@ -4,6 +4,7 @@ from dataclasses import asdict, fields
 
 import pytest
 
+from acres_dbw_sim.vehicles import vehicle_spec
 from acres_dbw_sim.dbw import commands as C
 from acres_dbw_sim.dbw import msg_fields as F
 from acres_dbw_sim.dbw import reports as R
@@ -54,7 +55,9 @@ def test_each_vehicle_reports_its_own_vin():
     assert ranger == SIM_VIN and tractor == VIN and tractor != ranger and _vin_ok(tractor)
     for bad in ("3NSRRE995SE00000", "3NSRRE995SE00000O", "3nsrre995se000001"):
         with pytest.raises(ValueError, match="vin="):
-            DbwSystem(make().p, 1 / 120, vin=bad)
+            DbwSystem(make().p, 1 / 120, vin=bad, ulc_plant=vehicle_spec("polaris").ulc_plant)
+    with pytest.raises(TypeError, match="ulc_plant is needed"):
+        DbwSystem(make().p, 1 / 120)
 
 
 def test_ecu_clock_follows_the_report_time_and_the_identities_stay():

@@ -14,13 +14,14 @@ from acres_dbw_sim.dbw.params import (
     DBW_KEYS, ENUM_KEYS, MASS_KEY, VEHICLE_ARRAY_KEYS, VEHICLE_KEYS, DbwParameters, ParameterError,
 )
 from acres_dbw_sim.model.params import ParameterError as ModelParameterError
-from acres_dbw_sim.model.params import assembled_tree, load_parameters
+from acres_dbw_sim.model.params import assembled_tree
+from acres_dbw_sim.vehicles.polaris.params import default_config_path, load_parameters
 
 
 def _tree():
     """A combined parameter file (the vehicle, the world and the kit in one, as files were before the kit had
     its own): its ``dbw`` section replaces the kit's."""
-    return copy.deepcopy(assembled_tree())
+    return copy.deepcopy(assembled_tree(default_config_path()))
 
 
 def _dbw_leaves(node, prefix="dbw"):

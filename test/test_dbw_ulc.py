@@ -1,4 +1,4 @@
-"""The ULC's powertrain model (ulc_model.py): golden numbers and a cross-check with the vehicle model.
+"""The ULC's powertrain model (vehicles/polaris/ulc_plant.py): golden numbers and a cross-check with the vehicle model.
 
 The golden numbers are worked out here by hand from the equations of
 polaris-ranger-dynamics.md ("Engine", "CVT and Primary Clutch", "Driveline
@@ -13,11 +13,12 @@ import pytest
 
 from acres_dbw_sim.dbw.msg_fields import Gear
 from acres_dbw_sim.dbw.params import DbwParameters
-from acres_dbw_sim.dbw.ulc_model import PowertrainModel
+from acres_dbw_sim.vehicles.polaris.ulc_plant import PowertrainModel
 from acres_dbw_sim.model.enums import AwdSwitch
 from acres_dbw_sim.model.enums import Gear as ModelGear
-from acres_dbw_sim.model.params import load_parameters
-from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle
+from acres_dbw_sim.model.inputs import VehicleInputs
 
 VP = load_parameters()
 RT = VP.tyres.radius_m

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from acres_dbw_sim import description
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 
 urdf_parser = pytest.importorskip("urdf_parser_py.urdf")
 

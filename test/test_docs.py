@@ -346,8 +346,9 @@ def test_model_doc_parameter_keys_exist():
             for k, v in node.items():
                 yield from flatten(v, f"{prefix}.{k}" if prefix else k)
 
-    from acres_dbw_sim.model.params import assembled_tree   # the Ranger's file with the world and the DBW kit
-    keys = list(flatten(assembled_tree()))
+    from acres_dbw_sim.model.params import assembled_tree  # the Ranger's file with the world and the DBW kit
+    from acres_dbw_sim.vehicles.polaris.params import default_config_path
+    keys = list(flatten(assembled_tree(default_config_path())))
     sections = {k.split(".")[0] for k in keys}
     text = (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
     named = set(re.findall(r"`((?:%s)\.[\w.<>*\[\]]+)`" % "|".join(sorted(sections)), text))

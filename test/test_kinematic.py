@@ -1,4 +1,4 @@
-"""The kinematic level (model/kinematic.py): one test per rule of the page's tick, the support plane,
+"""The kinematic level (vehicles/polaris/kinematic.py): one test per rule of the page's tick, the support plane,
 the vectorised step, the single-vehicle wrapper and its place behind the DBW."""
 from __future__ import annotations
 
@@ -10,15 +10,17 @@ import transforms3d
 
 from acres_dbw_sim.dbw.commands import ENABLE, GearCmd, UlcCmd
 from acres_dbw_sim.model.enums import Gear
-from acres_dbw_sim.model.kinematic import (KI_BRAKE, KI_DIRECTION, KI_HAS_PEDALS, KI_HAS_STEER, KI_PARK, KI_RANGE,
-                                           KI_STEER, KI_THROTTLE, KS_ACCEL_MPS2, KS_PITCH_RAD, KS_ROLL_RAD,
-                                           KS_SPEED_MPS, KS_X_M, KS_Y_M, KS_YAW_RAD, KS_YAW_RATE_RAD_S, KS_Z_M,
-                                           UNAVAILABLE, KinematicFleet, KinematicParameters, KinematicVehicle,
-                                           calculate_acceleration_mps2, heading_rate_rad_s, step_vehicles)
-from acres_dbw_sim.model.params import ParameterError, load_parameters
+from acres_dbw_sim.vehicles.polaris.kinematic import (KI_BRAKE, KI_DIRECTION, KI_HAS_PEDALS, KI_HAS_STEER, KI_PARK,
+                                                      KI_RANGE, KI_STEER, KI_THROTTLE, KS_ACCEL_MPS2, KS_PITCH_RAD,
+                                                      KS_ROLL_RAD, KS_SPEED_MPS, KS_X_M, KS_Y_M, KS_YAW_RAD,
+                                                      KS_YAW_RATE_RAD_S, KS_Z_M, UNAVAILABLE, KinematicFleet,
+                                                      KinematicParameters, KinematicVehicle,
+                                                      calculate_acceleration_mps2, heading_rate_rad_s, step_vehicles)
+from acres_dbw_sim.model.params import ParameterError
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.model.steering import steering_wheel_for_curvature_deg
 from acres_dbw_sim.model.terrain import FlatTerrain, HeightMapTerrain
-from acres_dbw_sim.model.vehicle import VehicleInputs
+from acres_dbw_sim.model.inputs import VehicleInputs
 from acres_dbw_sim.simulation import Simulation
 
 DT = 1.0 / 120.0

@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 
 from acres_dbw_sim.model.enums import Gear
-from acres_dbw_sim.model.kinematic import KinematicVehicle
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.kinematic import KinematicVehicle
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.model.steering import steering_wheel_for_curvature_deg
 from acres_dbw_sim.model.terrain import FlatTerrain
-from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
+from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle
+from acres_dbw_sim.model.inputs import VehicleInputs
 
 DT = 1.0 / 120.0
 P = load_parameters()

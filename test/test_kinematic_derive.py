@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from acres_dbw_sim.model.kinematic import KinematicParameters
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.kinematic import KinematicParameters
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("derive_kinematic", ROOT / "tools" / "derive_kinematic.py")

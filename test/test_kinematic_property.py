@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from acres_dbw_sim.model.enums import Gear
-from acres_dbw_sim.model.kinematic import UNAVAILABLE
+from acres_dbw_sim.vehicles.polaris.kinematic import UNAVAILABLE
 from acres_dbw_sim.model.terrain import FlatTerrain
 from acres_dbw_sim.simulation import Simulation
 from helpers.strategies import COMMAND, DRIVER, MAY_BE_NONFINITE

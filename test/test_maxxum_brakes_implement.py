@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from acres_dbw_sim.model.mass import G_MPS2
+from acres_dbw_sim.model.chassis import G_MPS2
 from acres_dbw_sim.model.resistances import aero_drag_n
 from acres_dbw_sim.model.stages import load_brake_torque_nm
 from acres_dbw_sim.vehicles.maxxum150 import brakes as B

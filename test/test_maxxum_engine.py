@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from acres_dbw_sim.model.engine import full_load_torque_nm
+from acres_dbw_sim.vehicles.polaris.engine import full_load_torque_nm
 from acres_dbw_sim.vehicles.maxxum150 import engine as E
 from acres_dbw_sim.vehicles.maxxum150.params import load_maxxum_parameters
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from acres_dbw_sim.model.mass import G_MPS2
+from acres_dbw_sim.model.chassis import G_MPS2
 from acres_dbw_sim.vehicles.maxxum150 import mass
 from acres_dbw_sim.vehicles.maxxum150.params import (ParameterError, default_config_path,
                                                      load_maxxum_parameters)

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from acres_dbw_sim.model.mass import G_MPS2
+from acres_dbw_sim.model.chassis import G_MPS2
 from acres_dbw_sim.model.terrain import FlatTerrain
 from acres_dbw_sim.vehicles.maxxum150.implement import asabe_draft_n
 from acres_dbw_sim.vehicles.maxxum150.params import load_maxxum_parameters

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "acres_dbw_sim" / "model").glob("*.py")) + sorted(
-    (ROOT / "acres_dbw_sim" / "vehicles" / "maxxum150").glob("*.py"))
+    (ROOT / "acres_dbw_sim" / "vehicles").rglob("*.py"))
 
 # The numerics: number -> why it is not physics. A new entry needs a reason of the same kind.
 NUMERICS = {

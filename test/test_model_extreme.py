@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 import pytest
 
 from acres_dbw_sim.model.enums import AwdSwitch, Gear
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.model.terrain import FlatTerrain, HeightMapTerrain, Region
-from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
+from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle
+from acres_dbw_sim.model.inputs import VehicleInputs
 
 PARAMS = load_parameters()
 N0 = PARAMS.mass_properties.static_loads_n

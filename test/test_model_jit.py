@@ -19,7 +19,8 @@ with warnings.catch_warnings(record=True) as w:
     from acres_dbw_sim.model import _jit
     from acres_dbw_sim.model.enums import AwdSwitch, Gear
     from acres_dbw_sim.model.terrain import FlatTerrain, Region
-    from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
+    from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle
+    from acres_dbw_sim.model.inputs import VehicleInputs
 v = Vehicle(terrain=FlatTerrain(surface="asphalt", regions=[Region("gravel", rect=(4.0, -20.0, 9.0, 20.0))]))
 v.reset(gear=Gear.DRIVE, drive_mode=AwdSwitch.TURF)
 inp = VehicleInputs(drive_mode=AwdSwitch.TURF)
@@ -98,7 +99,8 @@ def test_a_second_vehicle_of_a_kind_costs_no_type_inference(monkeypatch):
     from acres_dbw_sim.model import _jit
     from acres_dbw_sim.model.enums import Gear
     from acres_dbw_sim.model.terrain import FlatTerrain
-    from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
+    from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle
+    from acres_dbw_sim.model.inputs import VehicleInputs
     if not _jit.JIT:
         pytest.skip("interpreted: no entry points")
     a = Vehicle()

@@ -4,8 +4,9 @@ import math
 import numpy as np
 import pytest
 
-from acres_dbw_sim.model.mass import G_MPS2, compute_mass_properties
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.model.chassis import G_MPS2
+from acres_dbw_sim.vehicles.polaris.mass import compute_mass_properties
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.model.suspension import corner_springs, suspension_load_n
 
 

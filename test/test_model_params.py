@@ -6,14 +6,14 @@ import os
 
 import pytest
 
-from acres_dbw_sim.model.params import (ParameterError, assembled_tree, default_config_path, load_parameters,
-                                        parse_overrides)
+from acres_dbw_sim.model.params import ParameterError, assembled_tree, parse_overrides
+from acres_dbw_sim.vehicles.polaris.params import default_config_path, load_parameters
 
 
 @pytest.fixture(scope="module")
 def raw():
     """The shipped parameters as one combined file: the Ranger's, the world's and the DBW kit's sections."""
-    return copy.deepcopy(assembled_tree())
+    return copy.deepcopy(assembled_tree(default_config_path()))
 
 
 def _leaves(node, prefix=""):
@@ -140,7 +140,7 @@ def test_parse_overrides():
 def test_a_file_value_of_the_wrong_type_names_its_key(tmp_path, key, value):
     """A user's copy of the parameter file is type-checked against the shipped one: a string, null, list or
     boolean where the shipped file has a number is refused with the key, not a traceback or a silent 1.0."""
-    tree = copy.deepcopy(assembled_tree())
+    tree = copy.deepcopy(assembled_tree(default_config_path()))
     node = tree
     for part in key.split("."):
         node = node[part]

@@ -5,12 +5,13 @@ import random
 import numpy as np
 import pytest
 
-from acres_dbw_sim.model import cvt, engine, filters
+from acres_dbw_sim.vehicles.polaris import cvt, engine
+from acres_dbw_sim.model import filters
 from acres_dbw_sim.model.driveline import (FRONT_FREE, FRONT_OVERRUN, ROOT_TOL_RAD_S, DrivelineSolver, root_next,
-                                          root_start)
+                                           root_start)
 from acres_dbw_sim.model.enums import Gear, GearReject
-from acres_dbw_sim.model.gearbox import GearLever, gear_table
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.gearbox import GearLever, gear_table
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from helpers.model import peak_power
 from acres_dbw_sim.model.steering import ackermann_rad, bicycle_angle_rad, steering_wheel_for_curvature_deg
 

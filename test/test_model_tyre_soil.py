@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from acres_dbw_sim.model.enums import AwdSwitch, Gear
-from acres_dbw_sim.model.mass import G_MPS2
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.model.chassis import G_MPS2
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.model.resistances import water_drag_coefficient_kg_m
 from acres_dbw_sim.model.terrain import FlatTerrain
 from acres_dbw_sim.model.tyre import carcass_damping_s, lateral_force_and_state, slip_coefficients
-from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
+from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle
+from acres_dbw_sim.model.inputs import VehicleInputs
 
 DT = 1.0 / 120.0
 
@@ -467,11 +468,13 @@ def _call_graph(root):
 
 
 def test_every_compiled_model_function_is_on_the_step_call_graph():
-    """ONE PHYSICS: each compiled function of acres_dbw_sim/model (the shared core) is called by a step (the
-    Ranger's physics_step, the Maxxum's tractor_step, or the kinematic level's step_vehicles / place_vehicles,
-    directly or through the functions they call); none exists only for tests. The one exception is the
-    inverse relation that the public Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature
-    commands) need. Both vehicles' steps run the shared stages. Functions are told apart by module."""
+    """ONE PHYSICS: each compiled function of acres_dbw_sim/model (the shared core) and of the Ranger's folder
+    (whose model is one compiled step; the tractor's Python step calls some of its own) is called by a step (the Ranger's physics_step, the Maxxum's tractor_step, or the Ranger's kinematic
+    level's step_vehicles / place_vehicles, directly or through the functions they call); none exists only for
+    tests. The exceptions: the inverse relation that the public Vehicle.steering_wheel_for_curvature_deg (and
+    the DBW's curvature commands) need, and the functions the ULC's plant model calls in their Python form
+    (the model's own, inverted). Both vehicles' steps run the shared stages. Functions are told apart by
+    module."""
     import ast
     import pathlib
 
@@ -479,7 +482,8 @@ def test_every_compiled_model_function_is_on_the_step_call_graph():
     root = pathlib.Path(pkg.__file__).parent
     graph, _ = _call_graph(root)
     inverse_only = {("acres_dbw_sim.model.steering", "steering_wheel_for_curvature_deg")}
-    shared_jit = {(_module_name(root, f), n.name) for f in (root / "model").glob("*.py")
+    files = list((root / "model").glob("*.py")) + list((root / "vehicles" / "polaris").glob("*.py"))
+    shared_jit = {(_module_name(root, f), n.name) for f in files
                   for n in ast.parse(f.read_text()).body
                   if isinstance(n, ast.FunctionDef) and any(ast.unparse(d).startswith("njit") for d in n.decorator_list)}
 
@@ -492,17 +496,17 @@ def test_every_compiled_model_function_is_on_the_step_call_graph():
                 todo.extend(graph[q])
         return seen
 
-    ranger = reach(("acres_dbw_sim.model.vehicle", "physics_step"))
+    ranger = reach(("acres_dbw_sim.vehicles.polaris.vehicle", "physics_step"))
     tractor = reach(("acres_dbw_sim.vehicles.maxxum150.vehicle", "tractor_step"))
-    kinematic = reach(("acres_dbw_sim.model.kinematic", "step_vehicles"), ("acres_dbw_sim.model.kinematic",
-                                                                          "place_vehicles"))
+    kinematic = reach(("acres_dbw_sim.vehicles.polaris.kinematic", "step_vehicles"),
+                      ("acres_dbw_sim.vehicles.polaris.kinematic", "place_vehicles"))
     orphans = sorted(f"{m}:{n}" for m, n in shared_jit - ranger - tractor - kinematic - inverse_only)
     assert orphans == []
     for stage in ("prepare_wheels", "wheel_ledger", "chassis_stage"):
         assert ("acres_dbw_sim.model.stages", stage) in ranger & tractor, stage
     assert ("acres_dbw_sim.model.driveline", "solve_driveline") in ranger & tractor
     # the name-alike pair: each vehicle's step runs its own
-    assert ("acres_dbw_sim.model.cvt", "clutch_capacity_nm") in ranger - tractor
+    assert ("acres_dbw_sim.vehicles.polaris.cvt", "clutch_capacity_nm") in ranger - tractor
     assert ("acres_dbw_sim.vehicles.maxxum150.clutch", "clutch_capacity_nm") in tractor - ranger
 
 

@@ -9,10 +9,11 @@ import math
 import pytest
 
 from acres_dbw_sim.model.enums import AwdSwitch, Gear, GearReject
-from acres_dbw_sim.model.mass import G_MPS2
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.model.chassis import G_MPS2
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.model.terrain import FlatTerrain, Region
-from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
+from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle
+from acres_dbw_sim.model.inputs import VehicleInputs
 
 MPH30 = 30 * 0.44704
 

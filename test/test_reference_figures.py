@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from acres_dbw_sim.model import engine
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris import engine
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.model.steering import bicycle_angle_rad
 from acres_dbw_sim.model.suspension import corner_springs
 from helpers.model import peak_power

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from acres_dbw_sim.model.mass import G_MPS2
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.model.chassis import G_MPS2
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.scenario import load_scenario, main
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

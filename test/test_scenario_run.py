@@ -14,8 +14,8 @@ import pytest
 
 from acres_dbw_sim.dbw.commands import ENABLE, UlcCmd
 from acres_dbw_sim.model.enums import AwdSwitch, Gear
-from acres_dbw_sim.model.params import load_parameters
-from acres_dbw_sim.model.vehicle import VehicleInputs
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
+from acres_dbw_sim.model.inputs import VehicleInputs
 from acres_dbw_sim.scenario import COLUMN_NAMES, load_scenario, main, run_scenario, write_outputs
 from acres_dbw_sim.scenario import cli as scenario_cli
 from acres_dbw_sim.scenario import runner as scenario_runner

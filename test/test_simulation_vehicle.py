@@ -10,7 +10,7 @@ import pytest
 
 from acres_dbw_sim.dbw.commands import ENABLE, GearCmd, SteeringCmd, UlcCmd
 from acres_dbw_sim.model.enums import AwdSwitch, Gear
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.model.terrain import FlatTerrain
 from acres_dbw_sim.simulation import Simulation
 

@@ -18,7 +18,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 from acres_dbw_sim.scenario import ScenarioError
 from acres_dbw_sim.sweep import load_sweep, main, run_sweep
 from acres_dbw_sim.sweep.analysis import sobol, src

@@ -321,7 +321,7 @@ def warm_kernels() -> float:
     sys.path.insert(0, str(ROOT))
 
     def compile_all() -> None:   # importing the model compiles kernels too
-        from acres_dbw_sim.model.params import load_parameters
+        from acres_dbw_sim.vehicles.polaris.params import load_parameters
         from acres_dbw_sim.model.terrain import FlatTerrain
         from acres_dbw_sim.simulation import Simulation
         sim = Simulation(load_parameters(), FlatTerrain(), 1.0 / 120.0)

@@ -6,7 +6,7 @@ Usage::
     . .venv/setup.sh && python tools/derive_kinematic.py                 # measure and print
     . .venv/setup.sh && python tools/derive_kinematic.py --write         # ... and write config/polaris.json
 
-Every figure is measured on the full model (acres_dbw_sim.model.vehicle.Vehicle,
+Every figure is measured on the full model (acres_dbw_sim.vehicles.polaris.vehicle.Vehicle,
 driven at the actuator level: pedal, brake line pressure, steering-wheel angle,
 lever) on level asphalt at 120 Hz with the shipped parameters:
 
@@ -41,12 +41,14 @@ from pathlib import Path
 import numpy as np
 
 from acres_dbw_sim.model.enums import Gear
-from acres_dbw_sim.model.kinematic import (KI_BRAKE, KI_DIRECTION, KI_RANGE, KI_THROTTLE, KS_SPEED_MPS,
-                                           KS_X_M, KinematicFleet, KinematicParameters, RANGES)
-from acres_dbw_sim.model.params import default_config_path, load_parameters
-from acres_dbw_sim.model.steering import bicycle_angle_rad, rack_limited_deg
+from acres_dbw_sim.vehicles.polaris.kinematic import (KI_BRAKE, KI_DIRECTION, KI_RANGE, KI_THROTTLE, KS_SPEED_MPS,
+                                                      KS_X_M, KinematicFleet, KinematicParameters, RANGES)
+from acres_dbw_sim.vehicles.polaris.params import default_config_path, load_parameters
+from acres_dbw_sim.model.steering import bicycle_angle_rad
+from acres_dbw_sim.vehicles.polaris.steering import rack_limited_deg
 from acres_dbw_sim.model.terrain import FlatTerrain
-from acres_dbw_sim.model.vehicle import Vehicle, VehicleInputs
+from acres_dbw_sim.vehicles.polaris.vehicle import Vehicle
+from acres_dbw_sim.model.inputs import VehicleInputs
 
 DT_S = 1.0 / 120.0
 _GEAR = {"high": Gear.DRIVE, "low": Gear.LOW, "reverse": Gear.REVERSE}

@@ -44,7 +44,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.params import LIMITS, assembled_tree
+from ..vehicles.polaris.params import LIMITS, default_config_path
+from ..model.params import assembled_tree
 
 __all__ = ["FitVar", "GROUPS", "GROUP_SEGMENTS", "GROUP_SIGNAL", "CalibrationError", "catalogue", "select_vars",
            "file_entries", "fmt_value"]
@@ -112,7 +113,7 @@ def file_entries(path: str | Path | None = None) -> dict:
     ParameterError
         If the file cannot be read.
     """
-    tree = assembled_tree(path or None)
+    tree = assembled_tree(path or default_config_path())
     out: dict = {}
 
     def walk(node: dict, prefix: str) -> None:

@@ -108,7 +108,7 @@ VEHICLE_KEYS: dict[str, tuple[float, float]] = {
     "aero.drag_area_m2": (0.0, 20.0),
     "aero.air_density_kg_m3": (0.0, 5.0),
     "fuel.tank_l": (0.0, 1000.0),
-    # the ULC's powertrain model (ulc_model.py)
+    # the ULC's powertrain model (vehicles/polaris/ulc_plant.py)
     "tyres.wheel_inertia_kg_m2": (0.0, 100.0),
     "engine.idle_rpm": (100.0, 5000.0),
     "engine.max_rpm": (1000.0, 20000.0),
@@ -339,12 +339,13 @@ class DbwParameters:
     @classmethod
     def from_json(cls, path: str | Path | None = None, overrides: Mapping[str, Any] | None = None
                   ) -> "DbwParameters":
-        """Load a parameter file with the model's loader, then build (default: the shipped file).
+        """Load a vehicle's parameter file with its loader (the vehicle its ``vehicle`` key names, through the
+        registry; the default vehicle's for a file that names none), then build (default: its shipped file).
 
         Parameters
         ----------
         path : str or Path, optional
-            Parameter file; default ``config/polaris.json``.
+            Parameter file; default the default vehicle's (``config/polaris.json``).
         overrides : mapping, optional
             As ``from_vehicle_parameters``.
 
@@ -353,9 +354,10 @@ class DbwParameters:
         ParameterError
             Anything the model's loader or ``from_vehicle_parameters`` rejects.
         """
-        from ..model.params import load_parameters  # the model's loader validates the file
-
-        return cls.from_vehicle_parameters(load_parameters(path), overrides)
+        from ..model.params import file_vehicle
+        from ..vehicles import default_vehicle, vehicle_spec   # the vehicle's loader validates the file
+        name = (file_vehicle(path) if path is not None else None) or default_vehicle()
+        return cls.from_vehicle_parameters(vehicle_spec(name).load_parameters(path, None, None, None), overrides)
 
 
 def _get(flat: Mapping[str, Any], key: str) -> Any:

@@ -396,12 +396,16 @@ class DbwSystem:
     vin : str, optional
         VIN of the vehicle the kit is fitted to (``system/report``); default :data:`SIM_VIN`,
         the simulated Ranger's.
+    ulc_plant : callable
+        ``DbwParameters -> plant``: the vehicle's ULC plant model (its registry row's ``ulc_plant``).
 
     Raises
     ------
     ValueError
         If ``dt_s`` is not within [1e-3, 1/60], the initial values are invalid or ``vin`` is
         not 17 characters of ISO 3779 (capitals and digits, no I, O, Q).
+    TypeError
+        Without ``ulc_plant``.
 
     Notes
     -----
@@ -412,7 +416,10 @@ class DbwSystem:
     """
 
     def __init__(self, params: DbwParameters, dt_s: float, steering_wheel_deg: float | None = None,
-                 drive_mode: int = AWD, vin: str = SIM_VIN) -> None:
+                 drive_mode: int = AWD, vin: str = SIM_VIN, ulc_plant=None) -> None:
+        if ulc_plant is None:
+            raise TypeError("DbwSystem: ulc_plant is needed, the vehicle's ULC plant model (its registry row's "
+                            "ulc_plant, e.g. vehicle_spec('polaris').ulc_plant)")
         if not (isinstance(dt_s, (int, float)) and 1e-3 - 1e-12 <= dt_s <= 1.0 / 60.0 + 1e-12):
             raise ValueError(f"dt_s={dt_s!r}: must lie in [0.001, 1/60] s")
         if not (isinstance(vin, str) and len(vin) == 17 and vin.isalnum() and vin.isupper()
@@ -426,7 +433,7 @@ class DbwSystem:
         self.brake = BrakeActuator(params, self.dt_s)
         self.throttle = ThrottleActuator(params, self.dt_s)
         self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears))
-        self.ulc = Ulc(params, self.dt_s)
+        self.ulc = Ulc(params, self.dt_s, ulc_plant(params))
         self.hold = BrakeHold(params, self.dt_s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
         self.log_events: list = []

@@ -32,7 +32,7 @@ direction ``d`` (+1 forward gears, -1 reverse)::
 where ``m_r = m + (4 J_w + J_s i_r^2) / R_t^2`` adds the wheels and the
 secondary clutch, and ``g_x = g sin(pitch)`` is the grade estimate from the
 IMU (specific force along x minus the measured acceleration, low-pass
-filtered). The ULC's powertrain model (ulc_model.py) turns ``F`` into the
+filtered). The ULC's powertrain model (vehicles/polaris/ulc_plant.py) turns ``F`` into the
 engine torque request ``u`` from the measured engine speed and belt ratio,
 including the engine's own inertia and the power the belt's up- or
 down-shift moves between engine and vehicle, and gives the force ``F_0`` of
@@ -71,7 +71,6 @@ from .decode import as_enum, as_flag, as_float, decode_ulc_limit
 from .msg_fields import G_DRIVE, G_LOW, G_NONE, G_PARK, G_REVERSE
 from .params import DbwParameters
 from .status import ActuatorStatus
-from .ulc_model import PowertrainModel
 
 #: Acceleration [m/s^2] along the wanted direction above which the vehicle counts as
 #: catching up with the reference (the governor may then hold the reference).
@@ -92,6 +91,10 @@ class Ulc:
         Parameters (``dbw.ulc.*`` and the vehicle quantities).
     dt_s : float
         Physics step [s].
+    plant : object
+        The vehicle's ULC plant model (its registry row's ``ulc_plant`` built with ``p``: ``solve``,
+        ``rear_ratio``, ``rotating_mass_kg``, ``u``, ``force0_n``, ``slipping``; the Ranger's
+        ``vehicles.polaris.ulc_plant.PowertrainModel``).
 
     Attributes
     ----------
@@ -107,13 +110,13 @@ class Ulc:
         Gear the ULC asks for (``Gear``), NONE if none.
     """
 
-    def __init__(self, p: DbwParameters, dt_s: float) -> None:
+    def __init__(self, p: DbwParameters, dt_s: float, plant) -> None:
         self.p = p
         self.dt_s = dt_s
         self.status = ActuatorStatus(p.command_timeout_s)
         self._G = 2.0 * (p.brakes_front_nm_per_bar + p.brakes_rear_nm_per_bar)
         self._inv_gamma = 1.0 / p.engine_pedal_exponent
-        self.powertrain = PowertrainModel(p)
+        self.powertrain = plant
         self.invalid_count = 0
         self.reset()
 

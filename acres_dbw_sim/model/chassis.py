@@ -21,7 +21,10 @@ import transforms3d
 
 from ._jit import array, njit, to_list
 
-__all__ = ["Chassis", "quat_to_matrix", "invert3", "integrate", "kinetic_energy_j", "effective_mass_kg",
+G_MPS2 = 9.80665
+"""Standard gravity g [m/s^2] (gaps.md "Conventions")."""
+
+__all__ = ["G_MPS2", "Chassis", "quat_to_matrix", "invert3", "integrate", "kinetic_energy_j", "effective_mass_kg",
            "box_contact_force_n"]
 
 X_P, X_V, X_Q, X_W = 0, 3, 6, 10

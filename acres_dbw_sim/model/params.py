@@ -1,17 +1,20 @@
-"""Parameter file loader (reference "Parameters").
+"""The parameter layer every vehicle's loader is built on (reference "Parameters").
 
-``config/polaris.json`` holds every parameter as an object with the fields
-``value``, ``basis``, ``source``, ``sd`` or ``range`` and ``note``. The model
-reads only ``value``. The name of a parameter is its JSON path, e.g.
-``engine.idle_rpm``; an index selects one array element, e.g.
-``engine.torque_curve_rpm[3]``.
+A parameter file holds every parameter as an object with the fields ``value``,
+``basis``, ``source``, ``sd`` or ``range`` and ``note``; a vehicle reads only
+``value``. The name of a parameter is its JSON path, e.g. ``engine.idle_rpm``;
+an index selects one array element, e.g. ``engine.torque_curve_rpm[3]``.
 
-:func:`load_parameters` reads the file, applies overrides
-(``"key=value;key=value"``, the ``-PolarisSet=`` option of the reference), the
-number of occupants (0 to 6) and the cargo, validates everything once and
-returns frozen dataclasses in SI units (kPa -> Pa, MJ/kg -> J/kg, rev/min ->
-rad/s where the field name says so). Any problem raises :class:`ParameterError`
-naming the key and the reason.
+Here: the one :class:`ParameterError`; reading a file into its tree and flat
+values with type checks against the shipped file, a cache of parsed files and
+the refusal of another vehicle's file (:func:`read_parameter_tree`); the
+overrides (``"key=value;key=value"``, the ``-PolarisSet=`` option of the
+reference) with "did you mean" for an unknown key; the range checks; and the
+parts every vehicle shares: the world (``config/world.json``: soil classes and
+surfaces, :func:`load_world`) and the DBW kit (``config/dbw_kit.json``,
+:func:`kit_values`), with the assembly of a vehicle file with them
+(:func:`assembly`). Each vehicle's own loader (``vehicles/<name>/params.py``)
+turns the values into its frozen dataclasses in SI units.
 """
 from __future__ import annotations
 
@@ -21,48 +24,20 @@ import json
 import math
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 __all__ = [
-    "ParameterError",
-    "read_parameter_tree",
-    "file_vehicle",
-    "assembly",
-    "assembled_tree",
-    "assembled_from",
-    "shipped_config",
-    "World",
-    "load_world",
-    "kit_values",
-    "file_stamp",
-    "apply_overrides",
-    "GeometryParams",
-    "MassParams",
-    "SuspensionParams",
-    "TyreParams",
-    "SteeringParams",
-    "EngineParams",
-    "FuelParams",
-    "CvtParams",
-    "GearboxParams",
-    "BrakeParams",
-    "AeroParams",
-    "ResistanceParams",
-    "ChassisParams",
-    "Surface",
-    "SoilClass",
-    "VehicleParameters",
-    "default_config_path",
-    "load_parameters",
-    "parse_overrides",
+    "ParameterError", "RPM_TO_RAD_S", "SoilClass", "Surface", "World", "POSITIVE", "NON_NEGATIVE", "FRACTION",
+    "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS", "GOVERNOR_BAND_LIMITS",
+    "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS",
+    "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
+    "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "tree_keys", "is_number", "check_type",
+    "check_range", "check_between", "check_world", "assemble_world", "load_world", "kit_values",
 ]
 
 RPM_TO_RAD_S = 2.0 * math.pi / 60.0
-
-#: The registry name of the vehicle this module loads (its parameter file's ``vehicle`` key).
-VEHICLE = "polaris"
 
 
 class ParameterError(ValueError):
@@ -83,208 +58,6 @@ class ParameterError(ValueError):
 
 
 # --------------------------------------------------------------------------- dataclasses
-
-
-@dataclass(frozen=True)
-class GeometryParams:
-    """Axle geometry [m] (reference "Geometry")."""
-
-    wheelbase_m: float
-    track_front_m: float
-    track_rear_m: float
-
-
-@dataclass(frozen=True)
-class MassParams:
-    """Point masses and their positions from base_footprint [kg, m] (reference "Mass")."""
-
-    dry_kg: float
-    fluids_kg: float
-    roof_equipment_kg: float
-    bay_equipment_kg: float
-    occupant_kg: float
-    occupants: int
-    cargo_kg: float
-    dry_cg_m: tuple
-    dry_gyration_m: tuple
-    fluids_m: tuple
-    roof_m: tuple
-    bay_m: tuple
-    front_seat_x_m: float
-    rear_seat_x_m: float
-    seat_lateral_m: float
-    seat_z_m: float
-    cargo_m: tuple
-
-
-@dataclass(frozen=True)
-class SuspensionParams:
-    """Corner suspension (reference "Suspension")."""
-
-    travel_m: float
-    droop_m: float
-    front_wheel_rate_n_m: float
-    rear_wheel_rate_n_m: float
-    damping_ratio: float
-    bump_stop_length_m: float
-    bump_stop_rate_n_m2: float
-    max_load_factor: float
-
-
-@dataclass(frozen=True)
-class TyreParams:
-    """Tyres (reference "Tyres"); pressures in Pa."""
-
-    radius_m: float
-    front_width_m: float
-    rear_width_m: float
-    section_height_m: float
-    front_inflation_pa: float
-    rear_inflation_pa: float
-    carcass_pa: float
-    hysteresis: float
-    lug_height_m: float
-    lug_correction: float
-    lug_area_ratio: float
-    tread_k_m: float
-    cornering_per_load_1_rad: float
-    relaxation_m: float
-    hard_slip_stiffness: float
-    wheel_inertia_kg_m2: float
-    longitudinal_relaxation_m: float
-    carcass_damping_s: float
-    damping_fade_speed_mps: float
-    slip_speed_floor_mps: float
-    sinkage_limit_m: float
-
-
-@dataclass(frozen=True)
-class SteeringParams:
-    """Steering ratio i_s, centre theta_c [deg] and rack stop from straight ahead [deg] (reference "Steering")."""
-
-    ratio: float
-    center_deg: float
-    rack_stop_deg: float
-
-
-@dataclass(frozen=True)
-class EngineParams:
-    """Engine (reference "Engine"); speeds in rev/min and rad/s, displacement in m^3."""
-
-    idle_rpm: float
-    max_rpm: float
-    idle_rad_s: float
-    max_rad_s: float
-    torque_curve_rpm: tuple
-    torque_curve_nm: tuple
-    inertia_kg_m2: float
-    accessory_drag_nm: float
-    displacement_m3: float
-    indicated_efficiency: float
-    fmep_bar: float
-    fmep_bar_per_krpm: float
-    fmep_bar_per_krpm2: float
-    pumping_bar: float
-    torque_lag_s: float
-    idle_gain: float
-    pedal_exponent: float
-    max_speed_mps: float
-    speed_governor_band_mps: float
-    indicated_efficiency_min: float
-    indicated_efficiency_max: float
-
-
-@dataclass(frozen=True)
-class FuelParams:
-    """Fuel (reference "Fuel and Energy"); heating value in J/kg."""
-
-    lhv_j_kg: float
-    density_kg_l: float
-    tank_l: float
-
-
-@dataclass(frozen=True)
-class CvtParams:
-    """CVT and primary clutch (reference "CVT and Primary Clutch")."""
-
-    low_ratio: float
-    high_ratio: float
-    engage_rad_s: float
-    full_engage_rad_s: float
-    clutch_capacity_nm: float
-    ebs_capacity_nm: float
-    shift_rpm_light: float
-    shift_rpm_full: float
-    shift_tau_s: float
-    belt_efficiency: float
-    gear_efficiency: float
-    secondary_inertia_kg_m2: float
-    ebs: bool
-    adc: bool
-
-
-@dataclass(frozen=True)
-class GearboxParams:
-    """Gear reductions and park pawl (reference "Gear Lever")."""
-
-    rear_low_ratio: float
-    rear_high_ratio: float
-    rear_reverse_ratio: float
-    front_low_ratio: float
-    front_high_ratio: float
-    front_reverse_ratio: float
-    front_drive_ratio: float
-    park_hold_nm: float
-    max_shift_speed_mps: float
-    shift_time_s: float
-
-
-@dataclass(frozen=True)
-class BrakeParams:
-    """Brake gains [N m/bar] and pressures [bar] (reference "Brakes")."""
-
-    front_nm_per_bar: float
-    rear_nm_per_bar: float
-    pressure_bias_bar: float
-    max_bar: float
-
-
-@dataclass(frozen=True)
-class AeroParams:
-    """Aerodynamic drag (reference "Resistances")."""
-
-    drag_area_m2: float
-    air_density_kg_m3: float
-
-
-@dataclass(frozen=True)
-class ResistanceParams:
-    """Water drag, chassis angular damping, the resistances' speed scales and the rolling coefficient's limit
-    (reference "Resistances")."""
-
-    water_drag_coefficient: float
-    angular_damping_per_s: float
-    spin_scale_rad_s: float
-    motion_resistance_speed_mps: float
-    rolling_coefficient_max: float
-    water_density_kg_m3: float
-
-
-@dataclass(frozen=True)
-class ChassisParams:
-    """Ground-probe constants (gaps.md "Chassis")."""
-
-    rest_extension_m: float
-    compression_datum_m: float
-    probe_iterations: int
-    box_rear_m: float
-    box_front_overhang_m: float
-    box_half_width_m: float
-    box_bottom_m: float
-    box_top_m: float
-    box_stiffness_n_m: float
-    box_damping_n_s_m: float
-    box_friction: float
 
 
 @dataclass(frozen=True)
@@ -350,81 +123,6 @@ class Surface:
     soil: SoilClass | None = None
 
 
-@dataclass(frozen=True)
-class VehicleParameters:
-    """All parameters of the Polaris model, validated, in SI units.
-
-    Attributes
-    ----------
-    geometry, mass, suspension, tyres, steering, engine, fuel, cvt, gearbox,
-    brakes, aero, resistances, chassis :
-        Frozen per-subsystem dataclasses.
-    surfaces : tuple of Surface
-        The surface table; a surface's index in this tuple is its
-        ``surface_index`` in the terrain.
-    dbw : dict
-        Values of the ``dbw`` section (nested dicts of float/bool), validated,
-        for the drive-by-wire emulation.
-    mass_properties : acres_dbw_sim.model.mass.MassProperties
-        Total mass, centre of mass, inertia and static loads for the chosen
-        occupants and cargo.
-    values : dict
-        Flat ``{json_path: value}`` of every parameter after overrides.
-    source_path : str
-        File the parameters were read from.
-    soils : dict of str to SoilClass
-        The soil table (``soils`` block), by class name; vehicle-agnostic data that a surface names.
-    vehicle : str
-        The registry name of the vehicle (:data:`VEHICLE`): ``acres_dbw_sim.vehicles.vehicle_spec(vehicle)``
-        is its row.
-    """
-
-    geometry: GeometryParams
-    mass: MassParams
-    suspension: SuspensionParams
-    tyres: TyreParams
-    steering: SteeringParams
-    engine: EngineParams
-    fuel: FuelParams
-    cvt: CvtParams
-    gearbox: GearboxParams
-    brakes: BrakeParams
-    aero: AeroParams
-    resistances: ResistanceParams
-    chassis: ChassisParams
-    surfaces: tuple
-    dbw: dict
-    mass_properties: Any
-    values: dict = field(repr=False)
-    source_path: str = ""
-    soils: dict = field(default_factory=dict)
-    vehicle: str = VEHICLE
-
-    def surface_index(self, name: str) -> int:
-        """Index of surface ``name`` in :attr:`surfaces`.
-
-        Raises
-        ------
-        ParameterError
-            If the surface is not in the table.
-        """
-        for i, s in enumerate(self.surfaces):
-            if s.name == name:
-                return i
-        raise ParameterError(f"surfaces.{name}", "unknown surface; known: "
-                             + ", ".join(s.name for s in self.surfaces))
-
-    @property
-    def wheelbase_m(self) -> float:
-        """Wheelbase L [m]."""
-        return self.geometry.wheelbase_m
-
-    @property
-    def mass_kg(self) -> float:
-        """Total mass m [kg] with occupants and cargo."""
-        return self.mass_properties.mass_kg
-
-
 # --------------------------------------------------------------------------- file handling
 
 
@@ -447,17 +145,6 @@ def shipped_config(name: str) -> Path:
         if c.is_file():
             return c
     raise ParameterError("<file>", f"{name} not found in " + ", ".join(map(str, candidates)))
-
-
-def default_config_path() -> Path:
-    """Path of the shipped ``config/polaris.json`` (:func:`shipped_config`).
-
-    Raises
-    ------
-    ParameterError
-        If it is not found.
-    """
-    return shipped_config("polaris.json")
 
 
 #: The world's file and its sections: the soil classes and the surface table every vehicle drives on.
@@ -534,18 +221,19 @@ def parse_value(raw: str) -> Any:
         return raw
 
 
-def _is_number(v: Any) -> bool:
+def is_number(v: Any) -> bool:
+    """A finite int or float, not a bool."""
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def _check_type(key: str, default: Any, value: Any) -> Any:
+def check_type(key: str, default: Any, value: Any) -> Any:
     """Coerce ``value`` to the type of the shipped ``default`` or raise."""
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ParameterError(key, f"wrong type: expected true/false, got {value!r}")
         return value
-    if _is_number(default):
-        if not _is_number(value):
+    if is_number(default):
+        if not is_number(value):
             raise ParameterError(key, f"wrong type: expected a finite number, got {value!r}")
         return value
     if isinstance(default, list):
@@ -554,7 +242,7 @@ def _check_type(key: str, default: Any, value: Any) -> Any:
         if len(value) != len(default):
             raise ParameterError(key, f"wrong array length: expected {len(default)}, got {len(value)}")
         for i, v in enumerate(value):
-            if not _is_number(v):
+            if not is_number(v):
                 raise ParameterError(f"{key}[{i}]", f"wrong type: expected a finite number, got {v!r}")
         return list(value)
     if default is None or isinstance(default, str):
@@ -565,9 +253,10 @@ def _check_type(key: str, default: Any, value: Any) -> Any:
 
 
 # Physical limits: (lower, upper, lower_inclusive). Keys not listed are only type-checked.
-_POS = (0.0, math.inf, False)
-_NONNEG = (0.0, math.inf, True)
-_UNIT = (0.0, 1.0, False)
+#: > 0; >= 0; in (0, 1].
+POSITIVE = (0.0, math.inf, False)
+NON_NEGATIVE = (0.0, math.inf, True)
+FRACTION = (0.0, 1.0, False)
 # Limits of the constants both vehicles' files carry (vehicles/maxxum150/params.py uses them too): wide
 # enough for any real tyre, water or engine, narrow enough that a typing error is refused, not run as NaN.
 LUG_CORRECTION_LIMITS = (0.0, 2.0, True)      # Bekker's lug correction (0.64)
@@ -575,58 +264,12 @@ ROLLING_MAX_LIMITS = (0.0, 1.0, False)        # the largest rolling-resistance c
 WATER_DENSITY_LIMITS = (900.0, 1300.0, True)  # fresh water 1000 kg/m^3, sea water 1025, muddy water more
 GOVERNOR_BAND_LIMITS = (0.0, 5.0, False)      # speed band over which the top-speed governor closes [m/s]
 MAX_LOAD_FACTOR_LIMITS = (1.0, 20.0, True)    # a wheel's load limit in static loads
-#: The Ranger's scalar keys -> (lower, upper, lower inclusive): what the loader accepts (calibration's bounds too).
-LIMITS = {
-    "geometry.wheelbase_m": _POS, "geometry.track_front_m": _POS, "geometry.track_rear_m": _POS,
-    "mass.dry_kg": _POS, "mass.fluids_kg": _NONNEG, "mass.roof_equipment_kg": _NONNEG,
-    "mass.bay_equipment_kg": _NONNEG, "mass.occupant_kg": _NONNEG, "mass.cargo_kg": _NONNEG,
-    "mass.occupants": (0, 6, True),
-    "mass.dry_gyration_roll_m": _POS, "mass.dry_gyration_pitch_m": _POS, "mass.dry_gyration_yaw_m": _POS,
-    "suspension.travel_m": _POS, "suspension.droop_m": _POS, "suspension.front_wheel_rate_n_m": _POS,
-    "suspension.rear_wheel_rate_n_m": _POS, "suspension.damping_ratio": _NONNEG,
-    "suspension.bump_stop_length_m": _NONNEG, "suspension.bump_stop_rate_n_m2": _NONNEG,
-    "suspension.max_load_factor": MAX_LOAD_FACTOR_LIMITS,
-    "tyres.radius_m": _POS, "tyres.front_width_m": _POS, "tyres.rear_width_m": _POS,
-    "tyres.section_height_m": _POS, "tyres.front_inflation_kpa": _POS, "tyres.rear_inflation_kpa": _POS,
-    "tyres.carcass_kpa": _NONNEG, "tyres.hysteresis": _NONNEG, "tyres.lug_height_m": _NONNEG,
-    "tyres.lug_area_ratio": (0.0, 1.0, True), "tyres.tread_k_m": _NONNEG, "tyres.lug_correction": LUG_CORRECTION_LIMITS,
-    "tyres.cornering_per_load": _POS, "tyres.relaxation_m": _POS, "tyres.hard_slip_stiffness": _POS,
-    "tyres.wheel_inertia_kg_m2": _POS, "tyres.longitudinal_relaxation_m": _POS,
-    "tyres.carcass_damping_s": _NONNEG, "tyres.damping_fade_speed_mps": _POS,
-    "tyres.slip_speed_floor_mps": _POS, "tyres.sinkage_limit_m": _POS,
-    "steering.ratio": _POS, "steering.rack_stop_deg": _POS,
-    "engine.idle_rpm": _POS, "engine.max_rpm": _POS, "engine.inertia_kg_m2": _POS,
-    "engine.accessory_drag_nm": _NONNEG, "engine.displacement_l": _POS,
-    "engine.indicated_efficiency": _UNIT, "engine.pumping_bar": _NONNEG, "engine.torque_lag_s": _NONNEG,
-    "engine.idle_gain": _NONNEG, "engine.pedal_exponent": _POS, "engine.max_speed_mps": _NONNEG,
-    "engine.speed_governor_band_mps": GOVERNOR_BAND_LIMITS, "engine.indicated_efficiency_min": _UNIT,
-    "engine.indicated_efficiency_max": _UNIT,
-    "fuel.lhv_mj_kg": _POS, "fuel.density_kg_l": _POS, "fuel.tank_l": _NONNEG,
-    "cvt.low_ratio": _POS, "cvt.high_ratio": _POS, "cvt.engage_rpm": _POS, "cvt.full_engage_rpm": _POS,
-    "cvt.clutch_capacity_nm": _NONNEG, "cvt.ebs_capacity_nm": _NONNEG, "cvt.shift_rpm_light": _POS,
-    "cvt.shift_rpm_full": _POS, "cvt.shift_tau_s": _NONNEG, "cvt.belt_efficiency": _UNIT,
-    "cvt.gear_efficiency": _UNIT, "cvt.secondary_inertia_kg_m2": _NONNEG,
-    "gearbox.rear_low_ratio": _POS, "gearbox.rear_high_ratio": _POS, "gearbox.rear_reverse_ratio": _POS,
-    "gearbox.front_low_ratio": _POS, "gearbox.front_high_ratio": _POS, "gearbox.front_reverse_ratio": _POS,
-    "gearbox.front_drive_ratio": _POS, "gearbox.park_hold_nm": _NONNEG,
-    "brakes.front_nm_per_bar": _NONNEG, "brakes.rear_nm_per_bar": _NONNEG, "brakes.max_bar": _POS,
-    "aero.drag_area_m2": _NONNEG, "aero.air_density_kg_m3": _NONNEG,
-    "resistances.water_drag_coefficient": _NONNEG, "resistances.angular_damping_per_s": _NONNEG,
-    "resistances.spin_scale_rad_s": _POS, "resistances.motion_resistance_speed_mps": _POS,
-    "resistances.rolling_coefficient_max": ROLLING_MAX_LIMITS, "resistances.water_density_kg_m3": WATER_DENSITY_LIMITS,
-    "chassis.rest_extension_m": _POS, "chassis.compression_datum_m": _POS,
-    "chassis.probe_iterations": (0, 20, True), "chassis.body_box.half_width_m": _POS,
-    "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS,
-    "chassis.body_box.stiffness_n_m": _POS, "chassis.body_box.damping_n_s_m": _NONNEG,
-    "chassis.body_box.friction": _NONNEG,
-}
-_ARRAY_LIMITS = {"engine.torque_curve_rpm": _NONNEG, "engine.torque_curve_nm": _NONNEG}
 
 
 _SOIL_LEAVES = ("n", "k_c_kn", "k_phi_kn", "cohesion_kpa", "friction_angle_deg", "shear_modulus_m",
                 "unit_weight_kn_m3", "slip_sinkage_m")
-_SOIL_LIMITS = {"n": (0.0, 2.0, False), "k_c_kn": _NONNEG, "k_phi_kn": _NONNEG, "cohesion_kpa": _NONNEG,
-                "friction_angle_deg": (0.0, 60.0, True), "shear_modulus_m": _POS, "unit_weight_kn_m3": _POS,
+_SOIL_LIMITS = {"n": (0.0, 2.0, False), "k_c_kn": NON_NEGATIVE, "k_phi_kn": NON_NEGATIVE, "cohesion_kpa": NON_NEGATIVE,
+                "friction_angle_deg": (0.0, 60.0, True), "shear_modulus_m": POSITIVE, "unit_weight_kn_m3": POSITIVE,
                 "slip_sinkage_m": (0.0, 0.1, True)}
 
 
@@ -647,7 +290,7 @@ def check_range(key: str, v: float, lim: tuple) -> None:
     ParameterError
         For a value that is not a finite number or lies outside the limits.
     """
-    if not _is_number(v):
+    if not is_number(v):
         raise ParameterError(key, f"wrong type: expected a finite number, got {v!r}")
     lo, hi, inclusive = lim
     ok = (v >= lo if inclusive else v > lo) and v <= hi
@@ -657,54 +300,35 @@ def check_range(key: str, v: float, lim: tuple) -> None:
                              + (f" and <= {hi}" if math.isfinite(hi) else ""))
 
 
-def _validate(values: dict) -> None:
-    """Physical checks on the flat value table (after type checks)."""
-    for key, lim in LIMITS.items():
-        check_range(key, values[key], lim)
-    for key, lim in _ARRAY_LIMITS.items():
-        for i, v in enumerate(values[key]):
-            check_range(f"{key}[{i}]", v, lim)
-    if int(values["mass.occupants"]) != values["mass.occupants"]:
-        raise ParameterError("mass.occupants", "must be an integer 0..6")
-    rpm = values["engine.torque_curve_rpm"]
-    for i in range(1, len(rpm)):
-        if rpm[i] <= rpm[i - 1]:
-            raise ParameterError(f"engine.torque_curve_rpm[{i}]", "speeds must increase strictly")
-    if values["engine.idle_rpm"] >= values["engine.max_rpm"]:
-        raise ParameterError("engine.idle_rpm", f"idle {values['engine.idle_rpm']} rev/min must be below "
-                             f"engine.max_rpm {values['engine.max_rpm']}")
-    if max(values["engine.torque_curve_nm"]) <= 0.0:
-        raise ParameterError("engine.torque_curve_nm", "the full-load curve has no positive torque")
-    if values["cvt.high_ratio"] >= values["cvt.low_ratio"]:
-        raise ParameterError("cvt.high_ratio", "must be below cvt.low_ratio")
-    if values["cvt.engage_rpm"] >= values["cvt.full_engage_rpm"]:
-        raise ParameterError("cvt.engage_rpm", "must be below cvt.full_engage_rpm")
-    if values["cvt.shift_rpm_light"] > values["cvt.shift_rpm_full"]:
-        raise ParameterError("cvt.shift_rpm_light", "must not exceed cvt.shift_rpm_full")
-    check_between("engine.indicated_efficiency", values, "engine.indicated_efficiency_min",
-                  "engine.indicated_efficiency_max")
-    if values["tyres.sinkage_limit_m"] >= values["tyres.radius_m"]:
-        raise ParameterError("tyres.sinkage_limit_m", f"{values['tyres.sinkage_limit_m']} m: a rut deeper than the "
-                             f"tyre's radius tyres.radius_m {values['tyres.radius_m']} m")
-    if values["suspension.droop_m"] >= values["suspension.travel_m"]:
-        raise ParameterError("suspension.droop_m", "must be below suspension.travel_m")
-    if values["chassis.rest_extension_m"] >= values["chassis.compression_datum_m"]:
-        raise ParameterError("chassis.rest_extension_m", "must be below chassis.compression_datum_m")
-    f_max = values["resistances.rolling_coefficient_max"]
+def check_world(values: dict, rolling_max: float | None = None) -> None:
+    """Range checks of the world's keys among flat values (``surfaces.*``: mu > 0, rolling resistance and
+    water depth >= 0; ``soils.*``: soil-and-surface-facts.md's ranges).
+
+    Parameters
+    ----------
+    values : dict
+        Flat ``{key: value}``.
+    rolling_max : float, optional
+        The vehicle's largest rolling-resistance coefficient: a surface's above it is refused (the rolling
+        torque would be taken at the limit, reference "Resistances").
+
+    Raises
+    ------
+    ParameterError
+        Naming the first key at fault.
+    """
     for key, v in values.items():
         if key.startswith("surfaces."):
             leaf = key.rsplit(".", 1)[1]
             if leaf in ("mu", "rolling_resistance", "water_depth_m"):
-                check_range(key, v, _NONNEG if leaf != "mu" else _POS)
-            if leaf == "rolling_resistance" and v > f_max:
-                raise ParameterError(key, f"{v} is above resistances.rolling_coefficient_max {f_max}: the rolling "
-                                     f"torque would be taken at {f_max} (reference \"Resistances\")")
+                check_range(key, v, NON_NEGATIVE if leaf != "mu" else POSITIVE)
+            if leaf == "rolling_resistance" and rolling_max is not None and v > rolling_max:
+                raise ParameterError(key, f"{v} is above resistances.rolling_coefficient_max {rolling_max}: the "
+                                     f"rolling torque would be taken at {rolling_max} (reference \"Resistances\")")
         if key.startswith("soils."):
             leaf = key.rsplit(".", 1)[1]
             if leaf in _SOIL_LIMITS:
                 check_range(key, v, _SOIL_LIMITS[leaf])
-        if key.startswith("dbw.") and _is_number(v) and v < 0.0:
-            raise ParameterError(key, f"non-physical value {v!r}: must be >= 0")
 
 
 def check_between(key: str, values: dict, key_min: str, key_max: str) -> None:
@@ -723,7 +347,7 @@ def check_between(key: str, values: dict, key_min: str, key_max: str) -> None:
         raise ParameterError(key, f"{v} is outside {key_min} .. {key_max} ({lo} .. {hi}): the model would clamp it")
 
 
-def _tree_keys(tree: dict, prefix: str = "") -> list:
+def tree_keys(tree: dict, prefix: str = "") -> list:
     """Dotted keys of every parameter (an entry with a ``value``) of a parameter file's tree."""
     out = []
     for name, item in tree.items():
@@ -731,7 +355,7 @@ def _tree_keys(tree: dict, prefix: str = "") -> list:
         if isinstance(item, dict) and "value" in item:
             out.append(key)
         elif isinstance(item, dict):
-            out += _tree_keys(item, key)
+            out += tree_keys(item, key)
     return out
 
 
@@ -739,25 +363,12 @@ def _tree_get(tree: dict, key: str) -> dict:
     node = tree
     for part in key.split("."):
         if not isinstance(node, dict) or part not in node:
-            close = difflib.get_close_matches(key, _tree_keys(tree), 1, 0.75)
+            close = difflib.get_close_matches(key, tree_keys(tree), 1, 0.75)
             raise ParameterError(key, "unknown key" + (f" (did you mean {close[0]!r}?)" if close else ""))
         node = node[part]
     if not isinstance(node, dict) or "value" not in node:
         raise ParameterError(key, "unknown key (a section, not a parameter)")
     return node
-
-
-def _build_dbw(values: dict) -> dict:
-    out: dict = {}
-    for key, v in values.items():
-        if not key.startswith("dbw."):
-            continue
-        parts = key.split(".")[1:]
-        node = out
-        for p in parts[:-1]:
-            node = node.setdefault(p, {})
-        node[parts[-1]] = float(v) if _is_number(v) else v
-    return out
 
 
 def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, vehicle: str | None = None,
@@ -829,21 +440,20 @@ def file_vehicle(path: str | Path) -> str | None:
     return _cached_tree(Path(path), None, ())[3]
 
 
-def assembled_tree(path: str | Path | None = None) -> dict:
-    """The parameter file's tree as the Ranger's loader assembles it (:func:`assembly`), entries whole
+def assembled_tree(path: str | Path) -> dict:
+    """A vehicle file's tree assembled with the world and the kit (:func:`assembly`), entries whole
     (``value``, ``basis``, ``source``, ``sd`` or ``range``, ``note``): for tools that read more than the
-    values (sweeps, calibration). Default: the shipped file. Do not change the returned object.
+    values (sweeps, calibration). Do not change the returned object.
 
     Raises
     ------
     ParameterError
         As :func:`read_parameter_tree`.
     """
-    p = Path(path) if path is not None else default_config_path()
-    return _cached_tree(p, None, assembly())[0]
+    return _cached_tree(Path(path), None, assembly())[0]
 
 
-def assembled_from(path: str | Path | None = None, parts: tuple | None = None) -> list:
+def assembled_from(path: str | Path, parts: tuple | None = None) -> list:
     """Every file a vehicle's parameters are read from: the file itself, then the part files it takes
     sections from (:func:`assembly`), as resolved paths; what a run's identity covers.
 
@@ -852,7 +462,7 @@ def assembled_from(path: str | Path | None = None, parts: tuple | None = None) -
     ParameterError
         As :func:`read_parameter_tree`.
     """
-    p = Path(path) if path is not None else default_config_path()
+    p = Path(path)
     parts = assembly() if parts is None else parts
     tree = _cached_tree(p, None, ())[0]
     return [str(p.resolve())] + [str(Path(f).resolve()) for sections, f in parts
@@ -938,7 +548,7 @@ def _read_parameter_tree(p: Path, shipped: str | Path | None, parts: tuple) -> t
     if shipped is not None and Path(shipped).resolve() != p.resolve():
         kinds = read_parameter_tree(shipped, parts=parts)[1]
     for key, v in defaults.items():
-        values[key] = _check_type(key, kinds.get(key, v), v)
+        values[key] = check_type(key, kinds.get(key, v), v)
     return tree, defaults, values, named
 
 
@@ -963,144 +573,20 @@ def apply_overrides(tree: dict, defaults: dict, values: dict, overrides: str | N
         _tree_get(tree, key)
         new = parse_value(raw)
         if idx is None:
-            values[key] = _check_type(key, defaults[key], new)
+            values[key] = check_type(key, defaults[key], new)
             continue
         if not isinstance(defaults[key], list):
             raise ParameterError(f"{key}[{idx}]", "index given but the parameter is not an array")
         if idx >= len(defaults[key]):
             raise ParameterError(f"{key}[{idx}]", f"index out of range: the array has {len(defaults[key])} elements")
-        if not _is_number(new):
+        if not is_number(new):
             raise ParameterError(f"{key}[{idx}]", f"wrong type: expected a finite number, got {new!r}")
         arr = list(values[key])
         arr[idx] = new
         values[key] = arr
 
 
-def load_parameters(path: str | Path | None = None, overrides: str | None = None,
-                    occupants: int | None = None, cargo_kg: float | None = None) -> VehicleParameters:
-    """Load, override and validate the parameter file.
-
-    Parameters
-    ----------
-    path : str or Path, optional
-        Parameter file; default :func:`default_config_path`.
-    overrides : str, optional
-        ``"key=value;key=value"``; array elements as ``engine.torque_curve_rpm[3]=4100``;
-        values in JSON syntax (``true``, ``[1, 2]``) or plain text for strings.
-    occupants : int, optional
-        Number of occupants 0..6 (overrides ``mass.occupants``).
-    cargo_kg : float, optional
-        Cargo in the bed [kg] (overrides ``mass.cargo_kg``).
-
-    Returns
-    -------
-    VehicleParameters
-
-    Raises
-    ------
-    ParameterError
-        Unknown key, wrong type, wrong array length, non-physical value, or an
-        unreadable file. The message names the key and the reason.
-    """
-    p = Path(path) if path is not None else default_config_path()
-    tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, assembly())
-    apply_overrides(tree, defaults, values, overrides)
-    if occupants is not None:
-        if isinstance(occupants, bool) or not isinstance(occupants, int):
-            raise ParameterError("mass.occupants", f"wrong type: expected an integer, got {occupants!r}")
-        values["mass.occupants"] = occupants
-    if cargo_kg is not None:
-        values["mass.cargo_kg"] = _check_type("mass.cargo_kg", 0.0, cargo_kg)
-    for key in LIMITS:
-        if key not in values:
-            raise ParameterError(key, "missing from the parameter file")
-    _validate(values)
-    return _assemble(values, str(p))
-
-
-def _assemble(v: dict, source_path: str) -> VehicleParameters:
-    """Convert the flat value table to SI dataclasses and the mass properties."""
-    from .mass import compute_mass_properties  # local: mass.py imports this module's types
-
-    f = lambda k: float(v[k])  # noqa: E731
-    geometry = GeometryParams(f("geometry.wheelbase_m"), f("geometry.track_front_m"), f("geometry.track_rear_m"))
-    mass = MassParams(
-        dry_kg=f("mass.dry_kg"), fluids_kg=f("mass.fluids_kg"), roof_equipment_kg=f("mass.roof_equipment_kg"),
-        bay_equipment_kg=f("mass.bay_equipment_kg"), occupant_kg=f("mass.occupant_kg"),
-        occupants=int(v["mass.occupants"]), cargo_kg=f("mass.cargo_kg"),
-        dry_cg_m=(f("mass.dry_cg_forward_m"), f("mass.dry_cg_left_m"), f("mass.dry_cg_height_m")),
-        dry_gyration_m=(f("mass.dry_gyration_roll_m"), f("mass.dry_gyration_pitch_m"), f("mass.dry_gyration_yaw_m")),
-        fluids_m=(f("mass.fluids_x_m"), f("mass.fluids_y_m"), f("mass.fluids_z_m")),
-        roof_m=(f("mass.roof_x_m"), f("mass.roof_y_m"), f("mass.roof_z_m")),
-        bay_m=(f("mass.bay_x_m"), f("mass.bay_y_m"), f("mass.bay_z_m")),
-        front_seat_x_m=f("mass.front_seat_x_m"), rear_seat_x_m=f("mass.rear_seat_x_m"),
-        seat_lateral_m=f("mass.seat_lateral_m"), seat_z_m=f("mass.seat_z_m"),
-        cargo_m=(f("mass.cargo_x_m"), 0.0, f("mass.cargo_z_m")),
-    )
-    suspension = SuspensionParams(
-        f("suspension.travel_m"), f("suspension.droop_m"), f("suspension.front_wheel_rate_n_m"),
-        f("suspension.rear_wheel_rate_n_m"), f("suspension.damping_ratio"), f("suspension.bump_stop_length_m"),
-        f("suspension.bump_stop_rate_n_m2"), f("suspension.max_load_factor"))
-    tyres = TyreParams(
-        radius_m=f("tyres.radius_m"), front_width_m=f("tyres.front_width_m"), rear_width_m=f("tyres.rear_width_m"),
-        section_height_m=f("tyres.section_height_m"), front_inflation_pa=1e3 * f("tyres.front_inflation_kpa"),
-        rear_inflation_pa=1e3 * f("tyres.rear_inflation_kpa"), carcass_pa=1e3 * f("tyres.carcass_kpa"),
-        hysteresis=f("tyres.hysteresis"), lug_height_m=f("tyres.lug_height_m"),
-        lug_correction=f("tyres.lug_correction"), lug_area_ratio=f("tyres.lug_area_ratio"),
-        tread_k_m=f("tyres.tread_k_m"),
-        cornering_per_load_1_rad=f("tyres.cornering_per_load"), relaxation_m=f("tyres.relaxation_m"),
-        hard_slip_stiffness=f("tyres.hard_slip_stiffness"), wheel_inertia_kg_m2=f("tyres.wheel_inertia_kg_m2"),
-        longitudinal_relaxation_m=f("tyres.longitudinal_relaxation_m"),
-        carcass_damping_s=f("tyres.carcass_damping_s"), damping_fade_speed_mps=f("tyres.damping_fade_speed_mps"),
-        slip_speed_floor_mps=f("tyres.slip_speed_floor_mps"), sinkage_limit_m=f("tyres.sinkage_limit_m"))
-    steering = SteeringParams(f("steering.ratio"), f("steering.center_deg"), f("steering.rack_stop_deg"))
-    engine = EngineParams(
-        idle_rpm=f("engine.idle_rpm"), max_rpm=f("engine.max_rpm"),
-        idle_rad_s=f("engine.idle_rpm") * RPM_TO_RAD_S, max_rad_s=f("engine.max_rpm") * RPM_TO_RAD_S,
-        torque_curve_rpm=tuple(float(x) for x in v["engine.torque_curve_rpm"]),
-        torque_curve_nm=tuple(float(x) for x in v["engine.torque_curve_nm"]),
-        inertia_kg_m2=f("engine.inertia_kg_m2"), accessory_drag_nm=f("engine.accessory_drag_nm"),
-        displacement_m3=1e-3 * f("engine.displacement_l"), indicated_efficiency=f("engine.indicated_efficiency"),
-        fmep_bar=f("engine.fmep_bar"), fmep_bar_per_krpm=f("engine.fmep_bar_per_krpm"),
-        fmep_bar_per_krpm2=f("engine.fmep_bar_per_krpm2"), pumping_bar=f("engine.pumping_bar"),
-        torque_lag_s=f("engine.torque_lag_s"), idle_gain=f("engine.idle_gain"),
-        pedal_exponent=f("engine.pedal_exponent"), max_speed_mps=f("engine.max_speed_mps"),
-        speed_governor_band_mps=f("engine.speed_governor_band_mps"),
-        indicated_efficiency_min=f("engine.indicated_efficiency_min"),
-        indicated_efficiency_max=f("engine.indicated_efficiency_max"))
-    fuel = FuelParams(1e6 * f("fuel.lhv_mj_kg"), f("fuel.density_kg_l"), f("fuel.tank_l"))
-    cvt = CvtParams(
-        low_ratio=f("cvt.low_ratio"), high_ratio=f("cvt.high_ratio"),
-        engage_rad_s=f("cvt.engage_rpm") * RPM_TO_RAD_S, full_engage_rad_s=f("cvt.full_engage_rpm") * RPM_TO_RAD_S,
-        clutch_capacity_nm=f("cvt.clutch_capacity_nm"), ebs_capacity_nm=f("cvt.ebs_capacity_nm"),
-        shift_rpm_light=f("cvt.shift_rpm_light"), shift_rpm_full=f("cvt.shift_rpm_full"),
-        shift_tau_s=f("cvt.shift_tau_s"), belt_efficiency=f("cvt.belt_efficiency"),
-        gear_efficiency=f("cvt.gear_efficiency"), secondary_inertia_kg_m2=f("cvt.secondary_inertia_kg_m2"),
-        ebs=bool(v["cvt.ebs"]), adc=bool(v["cvt.adc"]))
-    gearbox = GearboxParams(
-        f("gearbox.rear_low_ratio"), f("gearbox.rear_high_ratio"), f("gearbox.rear_reverse_ratio"),
-        f("gearbox.front_low_ratio"), f("gearbox.front_high_ratio"), f("gearbox.front_reverse_ratio"),
-        f("gearbox.front_drive_ratio"), f("gearbox.park_hold_nm"),
-        f("dbw.gear.max_shift_speed_mps"), f("dbw.gear.shift_time_s"))
-    brakes = BrakeParams(f("brakes.front_nm_per_bar"), f("brakes.rear_nm_per_bar"),
-                         f("brakes.pressure_bias_bar"), f("brakes.max_bar"))
-    aero = AeroParams(f("aero.drag_area_m2"), f("aero.air_density_kg_m3"))
-    resistances = ResistanceParams(f("resistances.water_drag_coefficient"), f("resistances.angular_damping_per_s"),
-                                   f("resistances.spin_scale_rad_s"), f("resistances.motion_resistance_speed_mps"),
-                                   f("resistances.rolling_coefficient_max"), f("resistances.water_density_kg_m3"))
-    chassis = ChassisParams(
-        f("chassis.rest_extension_m"), f("chassis.compression_datum_m"), int(v["chassis.probe_iterations"]),
-        f("chassis.body_box.rear_m"), f("chassis.body_box.front_overhang_m"), f("chassis.body_box.half_width_m"),
-        f("chassis.body_box.bottom_m"), f("chassis.body_box.top_m"), f("chassis.body_box.stiffness_n_m"),
-        f("chassis.body_box.damping_n_s_m"), f("chassis.body_box.friction"))
-    soils, surfaces = _assemble_world(v)
-    mp = compute_mass_properties(mass, geometry)
-    return VehicleParameters(geometry, mass, suspension, tyres, steering, engine, fuel, cvt, gearbox, brakes,
-                             aero, resistances, chassis, surfaces, _build_dbw(v), mp, dict(v), source_path,
-                             soils)
-
-
-def _assemble_world(v: dict) -> tuple:
+def assemble_world(v: dict) -> tuple:
     """(soil classes by name, surface table) of the flat values' ``soils.*`` and ``surfaces.*``, in SI.
 
     Raises
@@ -1195,13 +681,8 @@ def load_world(overrides: str | None = None) -> World:
     path = shipped_config(WORLD_FILE)
     tree, defaults, values = read_parameter_tree(path, path)
     apply_overrides(tree, defaults, values, overrides)
-    for key, v in values.items():
-        leaf = key.rsplit(".", 1)[1]
-        if key.startswith("surfaces.") and leaf in ("mu", "rolling_resistance", "water_depth_m"):
-            check_range(key, v, _NONNEG if leaf != "mu" else _POS)
-        if key.startswith("soils.") and leaf in _SOIL_LIMITS:
-            check_range(key, v, _SOIL_LIMITS[leaf])
-    soils, surfaces = _assemble_world(values)
+    check_world(values)
+    soils, surfaces = assemble_world(values)
     return World(surfaces, soils)
 
 

@@ -18,7 +18,7 @@ maxxum-150-dynamics.md "The Physics Step" steps 6, 8 to 10):
 
 A vehicle supplies what is its own: the road-wheel angles (``out[O_ANGLE..]``), the
 wheels' inertias and brake torques, the powertrain and the driveline solve's
-arguments, and the powertrain side of the ledger (``model/vehicle.py`` for the
+arguments, and the powertrain side of the ledger (``vehicles/polaris/vehicle.py`` for the
 Ranger, ``vehicles/maxxum150/vehicle.py`` for the tractor).
 
 The stages run over flat arrays (compiled by numba when present, _jit.py): the shared
@@ -44,7 +44,7 @@ from .driveline import (D_CARRIER, D_DRIVEN, D_FX, D_HELD, D_OMEGA, D_SHAFT, D_T
 from .energy import (L_AERO, L_ANGULAR_DAMPING, L_BODY_CONTACT, L_BRAKE, L_CHASSIS_KINETIC, L_CLUTCH, L_COUPLING,
                      L_DRIVELINE, L_ENGINE_KINETIC, L_ENGINE_LOSS, L_FUEL, L_IMPLEMENT, L_PARASITIC, L_POTENTIAL,
                      L_ROLLING, L_SOIL, L_SUSPENSION, L_TYRE_SLIP, L_WATER, L_WHEEL_KINETIC, fuel_power_w)
-from .mass import G_MPS2
+from .chassis import G_MPS2
 from .resistances import aero_drag_n, rolling_torque_nm, spin_factor, water_drag_coefficient_kg_m, water_drag_n
 from .soil import motion_resistance_n, slip_sinkage_m, tyre_on_soil
 from .suspension import suspension_load_n

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 from ._jit import njit
-from .mass import G_MPS2
+from .chassis import G_MPS2
 
 __all__ = ["CornerSprings", "tyre_membrane_rate_n_m", "series_rate_n_m", "damper_n_s_m", "corner_springs",
            "suspension_load_n"]

@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from ..model.enums import Gear
-from ..model.vehicle import VehicleInputs
+from ..model.inputs import VehicleInputs
 from ..simulation import Simulation
 from ..vehicles import vehicle_spec
 from .schema import STREAMED, Scenario

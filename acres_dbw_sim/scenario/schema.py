@@ -4,7 +4,7 @@ Every check happens here, once, before anything runs or is written: unknown
 keys (with the closest known key as a hint), types, units (a value such as
 ``'30 mph'`` where a number in the key's unit is expected), ranges, time
 going backwards, missing files, surfaces not in the parameter table, and
-parameter overrides (checked by :func:`~acres_dbw_sim.model.params.load_parameters`).
+parameter overrides (checked by :func:`~acres_dbw_sim.vehicles.polaris.params.load_parameters`).
 Each failure is a :class:`~acres_dbw_sim.scenario.source.ScenarioError`
 naming the file, the line and the key. The format itself is documented in
 ``docs/scenarios.md``.
@@ -27,7 +27,7 @@ from ..dbw.commands import (
 )
 from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DRIVE_MODE_NAMES, GEAR_NAMES, AwdSwitch, Gear
-from ..model.params import ParameterError, VehicleParameters, file_vehicle
+from ..model.params import ParameterError, file_vehicle
 from ..model.terrain import FlatTerrain, HeightMapTerrain, Region, Terrain
 from ..simulation import MODELS, VEHICLES, Simulation
 from ..vehicles import default_vehicle, vehicle_spec
@@ -260,7 +260,7 @@ class Scenario:
     name : str
     description : str
     source : Path or None
-    params : VehicleParameters or MaxxumParameters
+    params : Any or MaxxumParameters
         Loaded with the scenario's overrides, occupants and cargo.
     vehicle : dict
         The vehicle section as used: ``type`` (a name of the vehicle registry), ``parameters`` (path),
@@ -299,7 +299,7 @@ class Scenario:
     name: str
     description: str
     source: Path | None
-    params: VehicleParameters
+    params: Any
     vehicle: dict
     step_hz: float
     dt_s: float
@@ -546,7 +546,7 @@ def _xy(c: _Check, value: Any, path: tuple, what: str) -> tuple:
     return c.number(value[0], path + (0,), "m"), c.number(value[1], path + (1,), "m")
 
 
-def _terrain(c: _Check, raw: Any, params: VehicleParameters) -> TerrainSpec:
+def _terrain(c: _Check, raw: Any, params: Any) -> TerrainSpec:
     path = ("terrain",)
     d = c.mapping(raw, path, ("surface", "grade_pct", "bank_pct", "z0_m", "regions", "wheel_surfaces",
                               "height_map"))
@@ -749,7 +749,7 @@ def _entry_dbw(c: _Check, e: dict, path: tuple) -> tuple:
     return tuple(out)
 
 
-def _entry_actuator(c: _Check, e: dict, path: tuple, params: VehicleParameters) -> tuple:
+def _entry_actuator(c: _Check, e: dict, path: tuple, params: Any) -> tuple:
     out = []
     if "steering_wheel_deg" in e and "steering_from_center_deg" in e:
         raise c.fail(path + ("steering_from_center_deg",), "give steering_wheel_deg or steering_from_center_deg, "
@@ -803,7 +803,7 @@ def _control(c: _Check, raw_timeline: list, declared: Any, base: tuple = (), dec
     return "dbw" if first_dbw is not None else "actuator"
 
 
-def _timeline(c: _Check, raw: Any, control: str, params: VehicleParameters, dt_s: float,
+def _timeline(c: _Check, raw: Any, control: str, params: Any, dt_s: float,
               base: tuple = ()) -> tuple:
     if raw is None:
         return ()
@@ -998,7 +998,7 @@ def _model(c: _Check, value: Any, path: tuple) -> str:
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
-def _vehicles(c: _Check, d: dict, params: VehicleParameters, dt_s: float) -> tuple:
+def _vehicles(c: _Check, d: dict, params: Any, dt_s: float) -> tuple:
     """The ``vehicles`` list (empty tuple when absent)."""
     raw = d.get("vehicles")
     if raw is None:

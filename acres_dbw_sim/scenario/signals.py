@@ -83,7 +83,7 @@ class RowReader:
 
     Parameters
     ----------
-    vehicle : acres_dbw_sim.model.vehicle.Vehicle
+    vehicle : acres_dbw_sim.vehicles.polaris.vehicle.Vehicle
     fuel_j_per_l : float
         Heating value times density [J/l], to convert the ledger's fuel energy to litres.
     """

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from ..dbw.params import DbwParameters
-from ..model.params import ParameterError, assembled_from, assembled_tree, load_parameters
+from ..model.params import ParameterError, assembled_from, assembled_tree
+from ..vehicles.polaris.params import load_parameters
 from ..scenario.schema import validate
 from ..scenario.source import Document, ScenarioError, apply_sets, parse_text, read_document, split_sets
 
@@ -249,7 +250,7 @@ def loader_refusal(parameter_file: str | None, overrides: str, occupants: int | 
                    cargo_kg: float | None = None) -> ParameterError | None:
     """Why the loaders refuse these overrides, or None when they accept them.
 
-    Runs the model's loader (:func:`~acres_dbw_sim.model.params.load_parameters`)
+    Runs the model's loader (:func:`~acres_dbw_sim.vehicles.polaris.params.load_parameters`)
     and the DBW's (:meth:`~acres_dbw_sim.dbw.params.DbwParameters.from_vehicle_parameters`),
     whose physical limits decide whether a draw is valid.
 

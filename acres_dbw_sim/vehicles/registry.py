@@ -78,6 +78,9 @@ class VehicleSpec:
         ``static_loads_n`` (FL, FR, RL, RR) [N] as loaded.
     payload_hint : str
         What to say to a user who gives it occupants or cargo when it carries none.
+    ulc_plant : callable
+        ``DbwParameters -> plant``: the model the DBW's ULC inverts for its feed-forward (``solve``,
+        ``rear_ratio``, ``rotating_mass_kg``; ``acres_dbw_sim.dbw.ulc.Ulc``).
     """
 
     name: str
@@ -94,6 +97,7 @@ class VehicleSpec:
     surfaces: Callable | None = None
     mass_summary: Callable | None = None
     payload_hint: str = ""
+    ulc_plant: Callable | None = None
 
 
 #: ``{public name: VehicleSpec}``, in the order the tools list them (the first is the default).
@@ -107,11 +111,12 @@ def register(spec: VehicleSpec) -> None:
     ------
     TypeError
         If ``spec`` is not a :class:`VehicleSpec` or lacks one of its callables (dimensions,
-        installation, surfaces, mass_summary).
+        installation, surfaces, mass_summary, ulc_plant).
     """
     if not isinstance(spec, VehicleSpec):
         raise TypeError(f"register({spec!r}): a VehicleSpec is needed")
-    missing = [n for n in ("dimensions", "installation", "surfaces", "mass_summary") if getattr(spec, n) is None]
+    missing = [n for n in ("dimensions", "installation", "surfaces", "mass_summary", "ulc_plant")
+               if getattr(spec, n) is None]
     if missing:
         raise TypeError(f"register({spec.name!r}): the row needs {', '.join(missing)}")
     REGISTRY[spec.name] = spec

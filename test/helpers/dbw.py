@@ -7,9 +7,10 @@ pure DBW logic can be tested without the physics.
 
 import math
 
+from acres_dbw_sim.vehicles import vehicle_spec
 from acres_dbw_sim.dbw.params import DbwParameters
 from acres_dbw_sim.dbw.system import DbwSystem
-from acres_dbw_sim.model.params import load_parameters
+from acres_dbw_sim.vehicles.polaris.params import load_parameters
 
 DT = 1.0 / 120.0
 
@@ -67,8 +68,8 @@ def params(**overrides):
 
 
 def make(dt=DT, **overrides):
-    """A DbwSystem with the shipped parameters (plus overrides of DBW keys)."""
-    return DbwSystem(params(**overrides), dt)
+    """A DbwSystem with the shipped parameters (plus overrides of DBW keys) and the Ranger's ULC plant model."""
+    return DbwSystem(params(**overrides), dt, ulc_plant=vehicle_spec("polaris").ulc_plant)
 
 
 def run(dbw, veh, t0, duration, every=None, dt=DT, record=None):

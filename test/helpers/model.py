@@ -1,7 +1,7 @@
 """Model figures shared by the powertrain and reference-figure tests."""
 from __future__ import annotations
 
-from acres_dbw_sim.model import engine
+from acres_dbw_sim.vehicles.polaris import engine
 
 
 def peak_power(c, step_rpm=1.0):

@@ -93,6 +93,14 @@ def surfaces(params) -> tuple:
     return load_world(params.world_overrides).surfaces
 
 
+def ulc_plant(dbw_params):
+    """The ULC's plant model: the Ranger's (:class:`acres_dbw_sim.vehicles.polaris.ulc_plant.PowertrainModel`)
+    with the figures of the tractor's ``ulc_plant`` section; the tractor's own engine and powershift are not
+    inverted yet (the ULC's feedback closes the loop)."""
+    from ..polaris.ulc_plant import PowertrainModel
+    return PowertrainModel(dbw_params)
+
+
 def mass_summary(params) -> dict:
     """Mass, centre of mass from ``base_footprint``, principal inertia and static loads with a carried
     implement (maxxum-150-dynamics.md, Chassis and Mass Properties)."""
@@ -105,6 +113,6 @@ def mass_summary(params) -> dict:
 
 SPEC = VehicleSpec("maxxum150", "Case IH Maxxum 150", load, build, None, dbw_kit, VIN, carries_payload=False,
                    controls=("hand_throttle", "pto_rpm"), dimensions=dimensions, installation=installation,
-                   surfaces=surfaces, mass_summary=mass_summary,
+                   surfaces=surfaces, mass_summary=mass_summary, ulc_plant=ulc_plant,
                    payload_hint="a tractor's implement is in the overrides: implement.attachment, "
                                 "implement.payload_kg")

@@ -1,7 +1,7 @@
 """The Maxxum 150 behind the Dataspeed DBW emulation: the mapping of the DBW's outputs onto the tractor.
 
 The DBW emulation (``acres_dbw_sim.dbw``) drives a vehicle through the Ranger's
-actuator outputs (``model.vehicle.VehicleInputs``) and reads its state by attribute
+actuator outputs (``model.inputs.VehicleInputs``) and reads its state by attribute
 name. :class:`DbwTractor` gives the tractor that face (issue 15, "the same
 interface"; docs/maxxum150.md "Behind the DBW"):
 
@@ -109,7 +109,7 @@ class DbwTractor:
         self.tractor.set_drive(front_drive=mode == AwdSwitch.AWD)
 
     def step(self, inputs) -> None:
-        """One step with the DBW's outputs (``model.vehicle.VehicleInputs``) mapped as the module docstring says."""
+        """One step with the DBW's outputs (``model.inputs.VehicleInputs``) mapped as the module docstring says."""
         t = self.tractor
         inp = self._in
         request = inputs.gear_request

@@ -2,7 +2,7 @@
 
 Torque Curve: T_full(n) interpolates the curve linearly, scaled so that its
 maximum is ``peak_torque_nm``, 0 at and above n_max, the first point's torque
-below the first point (the shared :func:`acres_dbw_sim.model.engine.full_load_torque_nm`,
+below the first point (the shared :func:`acres_dbw_sim.vehicles.polaris.engine.full_load_torque_nm`,
 the same rule as the Ranger's). With the power limit P_max:
 
     T_avail = min(T_full(n), P_max / max(omega_e, 20))          (0 with an empty tank)
@@ -14,7 +14,7 @@ All-Speed Governor: the command u sets the no-load speed
     n_0 = n_idle + u (n_max - n_idle),   d = clamp((n_0 - n) / Delta n, 0, 1)   (d = u for Delta n = 0)
 
 road speed governor g_v = clamp((v_max - v_w) / 0.5, 0, 1) (the shared
-:func:`acres_dbw_sim.model.engine.speed_governor`), idle governor
+:func:`acres_dbw_sim.vehicles.polaris.engine.speed_governor`), idle governor
 d_idle = clamp(0.02 (omega_idle - omega_e), 0, 0.35), and
 
     T_e = T_avail max(d g_v, d_idle)
@@ -33,7 +33,7 @@ import math
 from typing import NamedTuple
 
 from ...model._jit import array, njit
-from ...model.engine import EngineCurves, free_speed_rad_s, full_load_torque_nm, speed_governor
+from ..polaris.engine import EngineCurves, free_speed_rad_s, full_load_torque_nm, speed_governor
 
 __all__ = ["RAD_S_TO_RPM", "TractorEngine", "engine_arrays", "engine_from_arrays", "engine_curves", "available_torque_nm", "no_load_speed_rpm",
            "governor_demand", "idle_demand", "engine_torque_nm", "drag_torque_nm", "accessory_torque_nm",
@@ -44,7 +44,7 @@ RAD_S_TO_RPM = 60.0 / (2.0 * math.pi)
 
 
 def engine_curves(e) -> EngineCurves:
-    """The full-load curve as the shared :class:`~acres_dbw_sim.model.engine.EngineCurves`.
+    """The full-load curve as the shared :class:`~acres_dbw_sim.vehicles.polaris.engine.EngineCurves`.
 
     The curve is already scaled to ``peak_torque_nm`` by the loader; with
     boost it is multiplied by P_boost / P_max here. The Ranger's friction and

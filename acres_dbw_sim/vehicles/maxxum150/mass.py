@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...model._jit import njit
-from ...model.mass import G_MPS2
+from ...model.chassis import G_MPS2
 
 __all__ = ["BODY_ORIGIN_SHARE", "wheel_mount_m", "front_load_share", "static_wheel_loads_n",
            "apply_implement_mass", "box_inertia_kg_m2", "mass_update_needed", "TractorMass",

@@ -33,12 +33,12 @@ from ...model.chassis import Chassis, quat_to_matrix
 from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, DrivelineSolver, solve_driveline
 from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.filters import delay_steps
-from ...model.mass import G_MPS2
+from ...model.chassis import G_MPS2
 from ...model.params import load_world
 from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_DELTA, O_EXT, O_FRONT,
-                             O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC,
-                             O_TE, O_VB, O_WB, O_WHEEL_ANGLE, SW_ANGLE, SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE,
-                             chassis_stage, kinematics, place_on_ground, prepare_wheels, settle_powertrain,
+                             O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TB,
+                             O_TC, O_TE, O_VB, O_WB, O_WHEEL_ANGLE, SW_ANGLE, SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z,
+                             W_SIZE, chassis_stage, kinematics, place_on_ground, prepare_wheels, settle_powertrain,
                              shared_constants, wheel_ledger)
 from ...model.suspension import damper_n_s_m, series_rate_n_m
 from ...model.terrain import FlatTerrain, Terrain

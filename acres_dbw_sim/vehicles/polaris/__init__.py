@@ -9,8 +9,6 @@ Frames: body x forward, y left, z up (REP-103); wheels 0 FL, 1 FR, 2 RL, 3 RR.
 """
 from __future__ import annotations
 
-import math
-
 from ...dbw.system import SIM_VIN
 from ..registry import Installation, VehicleSpec
 
@@ -27,26 +25,26 @@ STEER_JOINT_LIMIT_RAD = 0.6
 
 
 def load(path, overrides, occupants, cargo_kg):
-    """:func:`acres_dbw_sim.model.params.load_parameters` (the shipped file when ``path`` is None).
+    """:func:`acres_dbw_sim.vehicles.polaris.params.load_parameters` (the shipped file when ``path`` is None).
 
     Raises
     ------
     ParameterError
         As the loader.
     """
-    from ...model.params import load_parameters
+    from .params import load_parameters
     return load_parameters(path, overrides, occupants, cargo_kg)
 
 
 def build(params, terrain, dt_s):
-    """The full model, :class:`acres_dbw_sim.model.vehicle.Vehicle`."""
-    from ...model.vehicle import Vehicle
+    """The full model, :class:`acres_dbw_sim.vehicles.polaris.vehicle.Vehicle`."""
+    from .vehicle import Vehicle
     return Vehicle(params, terrain, dt_s)
 
 
 def build_kinematic(params, terrain, dt_s):
-    """The kinematic level, :class:`acres_dbw_sim.model.kinematic.KinematicVehicle`."""
-    from ...model.kinematic import KinematicVehicle
+    """The kinematic level, :class:`acres_dbw_sim.vehicles.polaris.kinematic.KinematicVehicle`."""
+    from .kinematic import KinematicVehicle
     return KinematicVehicle(params, terrain, dt_s)
 
 
@@ -77,6 +75,13 @@ def surfaces(params) -> tuple:
     return params.surfaces
 
 
+def ulc_plant(dbw_params):
+    """The ULC's plant model: the inverse of the Ranger's engine, clutch, CVT and gears
+    (:class:`.ulc_plant.PowertrainModel`)."""
+    from .ulc_plant import PowertrainModel
+    return PowertrainModel(dbw_params)
+
+
 def mass_summary(params) -> dict:
     """Mass, centre of mass from ``base_footprint``, principal inertia and static loads with occupants
     and cargo (polaris-ranger-dynamics.md, Mass and Geometry)."""
@@ -86,4 +91,5 @@ def mass_summary(params) -> dict:
 
 
 SPEC = VehicleSpec("polaris", "Polaris Ranger", load, build, build_kinematic, dbw_kit, VIN, carries_payload=True,
-                   dimensions=dimensions, installation=installation, surfaces=surfaces, mass_summary=mass_summary)
+                   dimensions=dimensions, installation=installation, surfaces=surfaces, mass_summary=mass_summary,
+                   ulc_plant=ulc_plant)

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["MassProperties", "G_MPS2", "seat_positions", "mass_parts", "compute_mass_properties"]
+from ...model.chassis import G_MPS2
 
-G_MPS2 = 9.80665
-"""Standard gravity g [m/s^2] (gaps.md "Conventions")."""
+__all__ = ["MassProperties", "seat_positions", "mass_parts", "compute_mass_properties"]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from ._jit import njit
+from ...model._jit import njit
 
 __all__ = ["EngineCurves", "full_load_torque_nm", "friction_torque_nm",
            "speed_governor", "idle_request", "torque_target", "engine_torque_nm", "free_speed_rad_s"]
@@ -61,7 +61,7 @@ class EngineCurves(NamedTuple):
 
     @classmethod
     def from_params(cls, e) -> "EngineCurves":
-        """Build from :class:`~acres_dbw_sim.model.params.EngineParams`."""
+        """Build from :class:`~acres_dbw_sim.vehicles.polaris.params.EngineParams`."""
         k = 1e5 * e.displacement_m3 / (4.0 * math.pi)
         return cls(tuple(float(v) for v in e.torque_curve_rpm), tuple(float(v) for v in e.torque_curve_nm),
                    float(e.max_rpm), k, float(e.fmep_bar), float(e.fmep_bar_per_krpm), float(e.fmep_bar_per_krpm2),

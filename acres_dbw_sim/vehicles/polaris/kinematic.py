@@ -63,14 +63,16 @@ from dataclasses import dataclass
 import numpy as np
 import transforms3d
 
-from ._jit import njit
-from .energy import EnergyLedger, LEDGER_TERMS
-from .enums import AwdSwitch, Gear
+from ...model._jit import njit
+from ...model.energy import EnergyLedger, LEDGER_TERMS
+from ...model.enums import AwdSwitch, Gear
 from .gearbox import GearLever
-from .mass import G_MPS2
-from .params import ParameterError, VehicleParameters, load_parameters
-from .steering import ackermann_rad, bicycle_angle_rad, rack_limited_deg
-from .terrain import FlatTerrain, Terrain, query
+from ...model.chassis import G_MPS2
+from ...model.params import ParameterError
+from .params import VehicleParameters, load_parameters
+from ...model.steering import ackermann_rad, bicycle_angle_rad
+from .steering import rack_limited_deg
+from ...model.terrain import FlatTerrain, Terrain, query
 
 __all__ = ["KinematicParameters", "KinematicVehicle", "KinematicFleet", "tick", "step_vehicles",
            "heading_rate_rad_s", "calculate_acceleration_mps2", "support_plane", "place_vehicles", "RANGES",
@@ -438,6 +440,8 @@ class KinematicVehicle:
         NaN: not modelled at this level.
     ledger : EnergyLedger
         Every term NaN (no energy model).
+    UNAVAILABLE : dict
+        The DBW report fields this level has no quantity for (:data:`UNAVAILABLE`); ``Simulation`` reports them NaN.
 
     Raises
     ------
@@ -448,6 +452,8 @@ class KinematicVehicle:
     """
 
     level = "kinematic"
+
+    UNAVAILABLE = UNAVAILABLE
 
     def __init__(self, params: VehicleParameters | None = None, terrain: Terrain | None = None,
                  dt_s: float = 1.0 / 120.0, kinematic: KinematicParameters | None = None) -> None:
@@ -513,7 +519,7 @@ class KinematicVehicle:
         angle [deg] (NaN reads as straight ahead).
 
         delta is the bicycle angle of steering.py after the full model's rack stops
-        (:func:`~acres_dbw_sim.model.steering.rack_limited_deg`, theta_c +/- ``steering.rack_stop_deg``); the
+        (:func:`~acres_dbw_sim.vehicles.polaris.steering.rack_limited_deg`, theta_c +/- ``steering.rack_stop_deg``); the
         port is ``s = tan(delta) / tan(delta_lock)`` with delta_lock the bicycle angle at a rack stop (where
         ``turning_radius_m`` is measured), so the path curvature ``s / R_min`` is linear in tan(delta) and
         ``1 / R_min`` at that lock. The full model turns about 12 % wider than the ideal bicycle

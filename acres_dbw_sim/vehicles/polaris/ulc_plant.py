@@ -52,7 +52,7 @@ force ``F_0 = D(T_c0) / R_t`` (0 while the clutch slips).
 
 The full-load and friction curves, the clutch capacity, the shift speed, the
 ratio target and the efficiency clamp are the model's own functions
-(:mod:`acres_dbw_sim.model.engine`, :mod:`acres_dbw_sim.model.cvt`,
+(:mod:`acres_dbw_sim.vehicles.polaris.engine`, :mod:`acres_dbw_sim.vehicles.polaris.cvt`,
 :func:`acres_dbw_sim.model.energy.clamped_efficiency`), called in their Python
 form (a call from Python into compiled code would cost more than they do).
 Everything is built at construction; ``solve`` does float arithmetic only
@@ -63,12 +63,12 @@ from __future__ import annotations
 
 import math
 
-from ..model import cvt as _cvt
-from ..model import engine as _engine
-from ..model.energy import clamped_efficiency
-from ..model.filters import python_form
-from .msg_fields import G_DRIVE, G_LOW, G_REVERSE
-from .params import DbwParameters
+from . import cvt as _cvt
+from . import engine as _engine
+from ...model.energy import clamped_efficiency
+from ...model.filters import python_form
+from ...dbw.msg_fields import G_DRIVE, G_LOW, G_REVERSE
+from ...dbw.params import DbwParameters
 
 __all__ = ["PowertrainModel"]
 
@@ -153,11 +153,11 @@ class PowertrainModel:
         return (self._j_wheels + self._j_s * i_r * i_r) / (self._rt * self._rt)
 
     def full_load_nm(self, n_rpm: float) -> float:
-        """Full-load torque ``T_wot`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.model.engine.full_load_torque_nm`)."""
+        """Full-load torque ``T_wot`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.vehicles.polaris.engine.full_load_torque_nm`)."""
         return _full_load_torque_nm(n_rpm, self._curves)
 
     def friction_nm(self, n_rpm: float) -> float:
-        """Friction torque ``T_fr`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.model.engine.friction_torque_nm`)."""
+        """Friction torque ``T_fr`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.vehicles.polaris.engine.friction_torque_nm`)."""
         return _friction_torque_nm(n_rpm, self._curves)
 
     def solve(self, force_n: float, accel_mps2: float, gear: int, speed_mps: float, engine_rpm: float,

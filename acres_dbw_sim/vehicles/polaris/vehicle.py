@@ -31,30 +31,31 @@ the ledger terms (energy.py ``L_*``) and the outputs ``out`` (stages.py
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from . import cvt as _cvt
 from . import engine as _eng
-from ._jit import JIT, array, njit, specialise, to_list
+from ...model._jit import JIT, array, njit, specialise, to_list
 from .brakes import brake_torques_nm
-from .chassis import Chassis
-from .driveline import D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
-from .energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
-from .filters import lag
-from .enums import AwdSwitch, Gear, GearReject
+from ...model.chassis import Chassis
+from ...model.driveline import D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
+from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
+from ...model.filters import lag
+from ...model.inputs import VehicleInputs
+from ...model.enums import AwdSwitch, Gear
 from .gearbox import GearLever, gear_table, two_way_lock
-from .mass import G_MPS2
+from ...model.chassis import G_MPS2
 from .params import VehicleParameters, load_parameters
-from .stages import (K_DT, K_K_SLIP, K_RADIUS, K_SIGMA_X, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE, O_ANGLE,
-                     O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA,
-                     O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW,
-                     O_TB, O_TC, O_TE, O_U, O_VB, O_WB, O_WHEEL_ANGLE, SW_ANGLE, SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z,
-                     W_SIZE, chassis_stage, kinematics, place_on_ground, prepare_wheels, settle_powertrain,
-                     shared_constants, wheel_ledger)
-from .steering import ackermann_rad, bicycle_angle_rad, rack_limited_deg, steering_wheel_for_curvature_deg
-from .suspension import corner_springs, tyre_membrane_rate_n_m
-from .tyre import SATURATION, steady_deflection_m
-from .terrain import FlatTerrain, Terrain
+from ...model.stages import (K_DT, K_K_SLIP, K_RADIUS, K_SIGMA_X, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE, O_ANGLE,
+                             O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY, O_LOAD,
+                             O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC, O_TE, O_U, O_VB, O_WB,
+                             O_WHEEL_ANGLE, SW_ANGLE, SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage,
+                             kinematics, place_on_ground, prepare_wheels, settle_powertrain, shared_constants,
+                             wheel_ledger)
+from ...model.steering import ackermann_rad, bicycle_angle_rad, steering_wheel_for_curvature_deg
+from .steering import rack_limited_deg
+from ...model.suspension import corner_springs, tyre_membrane_rate_n_m
+from ...model.tyre import SATURATION, steady_deflection_m
+from ...model.terrain import FlatTerrain, Terrain
 
 __all__ = ["VehicleInputs", "Vehicle"]
 
@@ -222,38 +223,13 @@ def physics_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, ped
     chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, NO_EXTERNAL_FORCE)
 
 
-@dataclass
-class VehicleInputs:
-    """Inputs of one step (the outputs of the DBW actuators).
-
-    Attributes
-    ----------
-    pedal : float
-        Accelerator pedal p, 0..1.
-    brake_line_bar : float
-        Brake line pressure P_line [bar], >= 0.
-    steering_wheel_deg : float
-        Actual steering-wheel angle theta_sw [deg], positive to the left.
-    gear_request : Gear
-        Requested lever position; ``Gear.NONE`` = no request.
-    drive_mode : AwdSwitch
-        Position of the AWD switch.
-    """
-
-    pedal: float = 0.0
-    brake_line_bar: float = 0.0
-    steering_wheel_deg: float = 0.0
-    gear_request: Gear = Gear.NONE
-    drive_mode: AwdSwitch = AwdSwitch.AWD
-
-
 class Vehicle:
     """Polaris Ranger CREW XP 1000 model (ROS-free).
 
     Parameters
     ----------
     params : VehicleParameters, optional
-        Default: :func:`~acres_dbw_sim.model.params.load_parameters` of the shipped file.
+        Default: :func:`~acres_dbw_sim.vehicles.polaris.params.load_parameters` of the shipped file.
     terrain : Terrain, optional
         Default: level asphalt (:class:`~acres_dbw_sim.model.terrain.FlatTerrain`).
     dt_s : float

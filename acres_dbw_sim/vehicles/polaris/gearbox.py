@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .enums import Gear, GearReject
-from ._jit import njit
+from ...model.enums import Gear, GearReject
+from ...model._jit import njit
 
 __all__ = ["GearInfo", "gear_table", "GearLever", "two_way_lock", "ADC_PEDAL_THRESHOLD"]
 

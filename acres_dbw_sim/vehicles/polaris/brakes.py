@@ -8,7 +8,7 @@ driveline.py) holds the rear carrier with up to ``gearbox.park_hold_nm``.
 """
 from __future__ import annotations
 
-from ._jit import njit
+from ...model._jit import njit
 
 __all__ = ["brake_output_bar", "brake_torques_nm"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from ._jit import njit
+from ...model._jit import njit
 
 __all__ = ["clutch_capacity_nm", "ebs_capacity_nm", "shift_speed_rpm", "ratio_target"]
 
