@@ -97,3 +97,14 @@ def test_a_sweeps_identity_covers_the_world_and_the_kit():
     names = [Path(e["file"]).name for e in sweep.identity()["assembled_from"]]
     assert names == ["world.json", "dbw_kit.json"]
     assert all(len(e["sha256"]) == 64 for e in sweep.identity()["assembled_from"])
+
+
+def test_the_code_line_counter_leaves_out_docstrings_comments_and_blank_lines(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("count_code_lines", CONFIG.parent / "tools" / "count_code_lines.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    f = tmp_path / "m.py"
+    f.write_text('"""Doc\nstring."""\n\n# a comment\nX = {"a": 1,\n     "b": 2}  # trailing\n\n\ndef f(x):\n'
+                 '    """Doc."""\n    return x\n')
+    assert tool.code_lines(f) == 4          # X = {..., ...} (2 lines), def f, return x

@@ -46,8 +46,8 @@ from ..model.terrain import FlatTerrain
 from ..scenario.runner import RunResult, finite_json, write_outputs
 from ..scenario.schema import InitialSpec, Scenario, TerrainSpec
 from ..scenario.signals import RowReader
-from ..simulation import MODELS, VEHICLES, RecordedStart, Simulation
-from ..vehicles import vehicle_spec
+from ..simulation import MODELS, RecordedStart, Simulation
+from ..vehicles import REGISTRY, vehicle_spec
 from .reader import BagScan, Problem, scan_bag
 from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EVENT_TOPICS, IMU_PERIOD_S,
                      NODE_DEFAULTS, REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
@@ -588,8 +588,8 @@ def _bag_store(ch, typename: str):
 
 def _simulation(p: dict, start: RecordedStart | None = None) -> tuple:
     try:
-        if p["vehicle"] not in VEHICLES:
-            raise ReplayError(f"vehicle = {p['vehicle']!r}: must be one of {', '.join(VEHICLES)}")
+        if p["vehicle"] not in REGISTRY:
+            raise ReplayError(f"vehicle = {p['vehicle']!r}: must be one of {', '.join(REGISTRY)}")
         params = vehicle_spec(p["vehicle"]).load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
                                                              p["occupants"], p["cargo_kg"])
         gear_name = str(p["initial_gear"]).strip().upper()

@@ -29,8 +29,8 @@ from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DRIVE_MODE_NAMES, GEAR_NAMES, AwdSwitch, Gear
 from ..model.params import ParameterError, file_vehicle
 from ..model.terrain import FlatTerrain, HeightMapTerrain, Region, Terrain
-from ..simulation import MODELS, VEHICLES, Simulation
-from ..vehicles import default_vehicle, vehicle_spec
+from ..simulation import MODELS, Simulation
+from ..vehicles import REGISTRY, default_vehicle, vehicle_spec
 from .signals import COLUMN_NAMES, Condition, expression_names, parse_condition
 from .source import SCENARIO_SECTIONS, Document, ScenarioError, apply_sets, read_document, split_sets
 
@@ -474,15 +474,15 @@ def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
     d = c.mapping(raw, path, ("type", "parameters", "overrides", "occupants", "cargo_kg"))
     params_path = c.file(d["parameters"], path + ("parameters",)) if "parameters" in d else None
     if "type" in d:
-        vtype = c.choice(d["type"], path + ("type",), {v.upper(): v for v in VEHICLES}, "vehicle")
+        vtype = c.choice(d["type"], path + ("type",), {v.upper(): v for v in REGISTRY}, "vehicle")
     else:   # the vehicle the parameter file names, else the registry's first
         try:
             named = file_vehicle(params_path) if params_path is not None else None
         except ParameterError as exc:
             raise c.fail(path + ("parameters",), exc.reason) from None
-        if named is not None and named not in VEHICLES:
+        if named is not None and named not in REGISTRY:
             raise c.fail(path + ("parameters",), f"the file names vehicle {named!r}, which is not one of "
-                         f"{', '.join(VEHICLES)}")
+                         f"{', '.join(REGISTRY)}")
         vtype = named or default_vehicle()
     spec = vehicle_spec(vtype)
     ov = d.get("overrides")
