@@ -576,3 +576,18 @@ def test_an_interrupt_before_the_first_run_says_nothing_was_written(tmp_path, ca
     err = capsys.readouterr().err
     assert "drawing 1200 samples" in err       # a large design says what it is doing first
     assert "interrupted before the first run finished: no results written" in err and "runs.csv" not in err
+
+
+def test_a_sweep_and_a_scenario_word_the_same_fault_the_same_way(tmp_path):
+    """One checker (scenario.source.Check) for both documents: an integer given as text reads the same."""
+    from acres_dbw_sim.scenario import load_scenario
+    from acres_dbw_sim.scenario.source import ScenarioError
+    from acres_dbw_sim.sweep.spec import MAX_RUNS
+    with pytest.raises(ScenarioError) as sweep_err:
+        load_sweep(small_sweep(tmp_path, samples='"ten"'))
+    scen = tmp_path / "s.yaml"
+    scen.write_text("name: s\nduration_s: 1\nvehicle: {occupants: \"ten\"}\n")
+    with pytest.raises(ScenarioError) as scen_err:
+        load_scenario(scen)
+    assert f"samples: wrong type: expected an integer 1..{MAX_RUNS}, got 'ten'" in str(sweep_err.value)
+    assert "wrong type: expected an integer 0..6, got 'ten'" in str(scen_err.value)

@@ -31,8 +31,9 @@ from ..model.params import ParameterError, file_vehicle
 from ..model.terrain import FlatTerrain, HeightMapTerrain, Region, Terrain
 from ..simulation import MODELS, Simulation
 from ..vehicles import REGISTRY, default_vehicle, vehicle_spec
-from .signals import COLUMN_NAMES, Condition, expression_names, parse_condition
-from .source import SCENARIO_SECTIONS, Document, ScenarioError, apply_sets, read_document, split_sets
+from .signals import COLUMN_NAMES, Condition, expression_names
+from .source import (SCENARIO_SECTIONS, Check, Document, ScenarioError, apply_sets, describe, read_document,
+                     split_sets)
 
 __all__ = ["Scenario", "TerrainSpec", "InitialSpec", "Entry", "MetricSpec", "Expectation", "VehicleSpec",
            "load_scenario", "validate", "ACTUATOR_KEYS", "DBW_KEYS", "STREAMED", "EVENT_ORDER"]
@@ -354,110 +355,6 @@ class Scenario:
 # --------------------------------------------------------------------------- checking helpers
 
 
-class _Check:
-    """Typed checks that raise a ScenarioError naming the key and line."""
-
-    def __init__(self, doc: Document) -> None:
-        self.doc = doc
-
-    def fail(self, path: tuple, reason: str) -> ScenarioError:
-        return self.doc.error(path, reason)
-
-    def mapping(self, value: Any, path: tuple, allowed: tuple, required: tuple = (), what: str = "") -> dict:
-        if value is None:
-            value = {}
-        if not isinstance(value, dict):
-            raise self.fail(path, f"expected a mapping{what} with keys {', '.join(allowed)}; got "
-                            f"{_describe(value)}")
-        for k in value:
-            if k not in allowed:
-                close = difflib.get_close_matches(k, allowed, 1, 0.6)
-                # the same name with another unit suffix (speed_kph for speed_mps), or none
-                # (speed for speed_mps): say why
-                same_stem = close and (close[0].startswith(k + "_") or
-                                       ("_" in k and k.rsplit("_", 1)[0] == close[0].rsplit("_", 1)[0]))
-                unit_hint = "? units are fixed by the key name" if same_stem else "?"
-                hint = f" (did you mean {close[0]!r}{unit_hint})" if close else ""
-                raise self.fail(path + (k,), f"unknown key{hint}; allowed here: {', '.join(allowed)}")
-        for k in required:
-            if k not in value:
-                raise self.fail(path, f"missing key {k!r}")
-        return value
-
-    def number(self, value: Any, path: tuple, unit: str = "", lo: float = -_INF, hi: float = _INF,
-               lo_open: bool = False, hi_open: bool = False) -> float:
-        u = f" [{unit}]" if unit else ""
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            if isinstance(value, str) and value.strip()[:1] in set("+-.0123456789"):
-                raise self.fail(path, f"wrong unit or type: expected a plain number{u} (the key's name fixes the "
-                                f"unit), got {value!r}")
-            raise self.fail(path, f"wrong type: expected a number{u}, got {_describe(value)}")
-        v = float(value)
-        if not math.isfinite(v):
-            raise self.fail(path, f"must be finite, got {v!r}")
-        bad_lo = v <= lo if lo_open else v < lo
-        bad_hi = v >= hi if hi_open else v > hi
-        if bad_lo or bad_hi:
-            left = "(" if lo_open else "["
-            right = ")" if hi_open else "]"
-            raise self.fail(path, f"out of range: {v:g}{u} not in {left}{_g(lo)}, {_g(hi)}{right}")
-        return v
-
-    def integer(self, value: Any, path: tuple, lo: int, hi: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            else:
-                raise self.fail(path, f"wrong type: expected an integer {lo}..{hi}, got {_describe(value)}")
-        if not lo <= value <= hi:
-            raise self.fail(path, f"out of range: {value} not in {lo}..{hi}")
-        return int(value)
-
-    def boolean(self, value: Any, path: tuple) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(path, f"wrong type: expected true or false, got {_describe(value)}")
-        return value
-
-    def text(self, value: Any, path: tuple) -> str:
-        if not isinstance(value, str):
-            raise self.fail(path, f"wrong type: expected text, got {_describe(value)}")
-        return value
-
-    def choice(self, value: Any, path: tuple, names: dict, what: str, numbers: tuple = ()) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool) and value in numbers:
-            return value
-        if isinstance(value, str) and value.strip().upper() in names:
-            return names[value.strip().upper()]
-        shown = ", ".join(dict.fromkeys(names))
-        raise self.fail(path, f"unknown {what} {value!r}; use one of {shown}")
-
-    def condition(self, value: Any, path: tuple) -> Condition:
-        try:
-            return parse_condition(value)
-        except ValueError as exc:
-            raise self.fail(path, str(exc)) from None
-
-    def file(self, value: Any, path: tuple) -> Path:
-        p = Path(self.text(value, path)).expanduser()
-        if not p.is_absolute():
-            p = self.doc.base_dir() / p
-        if not p.is_file():
-            raise self.fail(path, f"file not found: {p}")
-        return p
-
-
-def _g(x: float) -> str:
-    return "-inf" if x == -_INF else "inf" if x == _INF else f"{x:g}"
-
-
-def _describe(v: Any) -> str:
-    if v is None:
-        return "nothing (null)"
-    if isinstance(v, (dict, list)):
-        return f"a {'mapping' if isinstance(v, dict) else 'list'}"
-    return repr(v)
-
-
 # --------------------------------------------------------------------------- sections
 
 
@@ -469,7 +366,7 @@ def _figures(params) -> tuple:
     return spec.surfaces(params), fit.steering_center_deg, fit.steering_lock_deg, fit.brake_full_bar
 
 
-def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
+def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
     path = ("vehicle",)
     d = c.mapping(raw, path, ("type", "parameters", "overrides", "occupants", "cargo_kg"))
     params_path = c.file(d["parameters"], path + ("parameters",)) if "parameters" in d else None
@@ -496,12 +393,12 @@ def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
             if isinstance(v, (dict, list)) and not (isinstance(v, list) and all(isinstance(x, (int, float))
                                                                               for x in v)):
                 raise c.fail(path + ("overrides", k), f"wrong type: expected a number, true/false, text or a list "
-                             f"of numbers, got {_describe(v)}")
+                             f"of numbers, got {describe(v)}")
             pairs.append(f"{k}={v if isinstance(v, str) else json.dumps(v)}")
         overrides = ";".join(pairs)
     else:
         raise c.fail(path + ("overrides",), f"wrong type: expected 'key=value;key=value' or a mapping, got "
-                     f"{_describe(ov)}")
+                     f"{describe(ov)}")
     if not spec.carries_payload:
         for key in ("occupants", "cargo_kg"):
             if key in d:
@@ -531,7 +428,7 @@ def _vehicle(c: _Check, raw: Any, param_sets: str) -> tuple:
     return params, info
 
 
-def _surface(c: _Check, value: Any, path: tuple, names: tuple) -> str:
+def _surface(c: Check, value: Any, path: tuple, names: tuple) -> str:
     s = c.text(value, path)
     if s not in names:
         close = difflib.get_close_matches(s, names, 1, 0.6)
@@ -540,13 +437,13 @@ def _surface(c: _Check, value: Any, path: tuple, names: tuple) -> str:
     return s
 
 
-def _xy(c: _Check, value: Any, path: tuple, what: str) -> tuple:
+def _xy(c: Check, value: Any, path: tuple, what: str) -> tuple:
     if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise c.fail(path, f"expected {what} as [x_m, y_m], got {_describe(value)}")
+        raise c.fail(path, f"expected {what} as [x_m, y_m], got {describe(value)}")
     return c.number(value[0], path + (0,), "m"), c.number(value[1], path + (1,), "m")
 
 
-def _terrain(c: _Check, raw: Any, params: Any) -> TerrainSpec:
+def _terrain(c: Check, raw: Any, params: Any) -> TerrainSpec:
     path = ("terrain",)
     d = c.mapping(raw, path, ("surface", "grade_pct", "bank_pct", "z0_m", "regions", "wheel_surfaces",
                               "height_map"))
@@ -561,7 +458,7 @@ def _terrain(c: _Check, raw: Any, params: Any) -> TerrainSpec:
         kw["z0_m"] = c.number(d["z0_m"], path + ("z0_m",), "m")
     regions = d.get("regions") or []
     if not isinstance(regions, list):
-        raise c.fail(path + ("regions",), f"expected a list of regions, got {_describe(regions)}")
+        raise c.fail(path + ("regions",), f"expected a list of regions, got {describe(regions)}")
     out = []
     for i, r in enumerate(regions):
         rp = path + ("regions", i)
@@ -573,7 +470,7 @@ def _terrain(c: _Check, raw: Any, params: Any) -> TerrainSpec:
         if "rect" in r:
             v = r["rect"]
             if not isinstance(v, list) or len(v) != 4:
-                raise c.fail(rp + ("rect",), f"expected [x_min, y_min, x_max, y_max] in m, got {_describe(v)}")
+                raise c.fail(rp + ("rect",), f"expected [x_min, y_min, x_max, y_max] in m, got {describe(v)}")
             x0, y0, x1, y1 = (c.number(v[j], rp + ("rect", j), "m") for j in range(4))
             if not (x0 < x1 and y0 < y1):
                 raise c.fail(rp + ("rect",), f"need x_min < x_max and y_min < y_max, got {v}")
@@ -581,7 +478,7 @@ def _terrain(c: _Check, raw: Any, params: Any) -> TerrainSpec:
         else:
             v = r["polygon"]
             if not isinstance(v, list) or len(v) < 3:
-                raise c.fail(rp + ("polygon",), f"expected at least 3 vertices [[x, y], ...], got {_describe(v)}")
+                raise c.fail(rp + ("polygon",), f"expected at least 3 vertices [[x, y], ...], got {describe(v)}")
             out.append(Region(surf, polygon=tuple(_xy(c, p, rp + ("polygon", j), "a vertex")
                                                   for j, p in enumerate(v))))
     kw["regions"] = tuple(out)
@@ -629,15 +526,15 @@ def _terrain(c: _Check, raw: Any, params: Any) -> TerrainSpec:
     return spec
 
 
-def _gear(c: _Check, value: Any, path: tuple) -> Gear:
+def _gear(c: Check, value: Any, path: tuple) -> Gear:
     return Gear(c.choice(value, path, _GEAR_NAMES, "gear", numbers=(1, 2, 3, 4, 5)))
 
 
-def _mode(c: _Check, value: Any, path: tuple) -> AwdSwitch:
+def _mode(c: Check, value: Any, path: tuple) -> AwdSwitch:
     return AwdSwitch(c.choice(value, path, _MODE_NAMES, "drive mode (Turf, 2WD, AWD)", numbers=(0, 1, 2)))
 
 
-def _initial(c: _Check, raw: Any, base: tuple = ()) -> InitialSpec:
+def _initial(c: Check, raw: Any, base: tuple = ()) -> InitialSpec:
     path = base + ("initial",)
     d = c.mapping(raw, path, ("pose", "speed_mps", "gear", "drive_mode"))
     kw: dict = {}
@@ -661,7 +558,7 @@ def _initial(c: _Check, raw: Any, base: tuple = ()) -> InitialSpec:
     return InitialSpec(**kw)
 
 
-def _message(c: _Check, value: Any, path: tuple, cls: type) -> object:
+def _message(c: Check, value: Any, path: tuple, cls: type) -> object:
     names = tuple(f.name for f in dc_fields(cls))
     d = c.mapping(value, path, names, what=f" ({cls.__name__})")
     kw = {}
@@ -692,7 +589,7 @@ def _message(c: _Check, value: Any, path: tuple, cls: type) -> object:
     return cls(**kw)
 
 
-def _driver(c: _Check, value: Any, path: tuple) -> DriverInput:
+def _driver(c: Check, value: Any, path: tuple) -> DriverInput:
     if value is None:
         return DriverInput()
     d = c.mapping(value, path, ("accel_pedal_pct", "brake_pedal_pct", "steering_torque_nm", "steering_wheel_deg",
@@ -719,7 +616,7 @@ def _driver(c: _Check, value: Any, path: tuple) -> DriverInput:
     return DriverInput(**kw)
 
 
-def _entry_dbw(c: _Check, e: dict, path: tuple) -> tuple:
+def _entry_dbw(c: Check, e: dict, path: tuple) -> tuple:
     out = []
     for key in EVENT_ORDER:
         if key not in e:
@@ -749,7 +646,7 @@ def _entry_dbw(c: _Check, e: dict, path: tuple) -> tuple:
     return tuple(out)
 
 
-def _entry_actuator(c: _Check, e: dict, path: tuple, params: Any) -> tuple:
+def _entry_actuator(c: Check, e: dict, path: tuple, params: Any) -> tuple:
     out = []
     if "steering_wheel_deg" in e and "steering_from_center_deg" in e:
         raise c.fail(path + ("steering_from_center_deg",), "give steering_wheel_deg or steering_from_center_deg, "
@@ -775,7 +672,7 @@ def _entry_actuator(c: _Check, e: dict, path: tuple, params: Any) -> tuple:
     return tuple(out)
 
 
-def _control(c: _Check, raw_timeline: list, declared: Any, base: tuple = (), declared_path: tuple = ("control",)) -> str:
+def _control(c: Check, raw_timeline: list, declared: Any, base: tuple = (), declared_path: tuple = ("control",)) -> str:
     first_act = first_dbw = None
     for i, e in enumerate(raw_timeline):
         if not isinstance(e, dict):
@@ -803,12 +700,12 @@ def _control(c: _Check, raw_timeline: list, declared: Any, base: tuple = (), dec
     return "dbw" if first_dbw is not None else "actuator"
 
 
-def _timeline(c: _Check, raw: Any, control: str, params: Any, dt_s: float,
+def _timeline(c: Check, raw: Any, control: str, params: Any, dt_s: float,
               base: tuple = ()) -> tuple:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise c.fail(base + ("timeline",), f"expected a list of entries {{t: seconds, ...}}, got {_describe(raw)}")
+        raise c.fail(base + ("timeline",), f"expected a list of entries {{t: seconds, ...}}, got {describe(raw)}")
     allowed = ("t",) + (ACTUATOR_KEYS if control == "actuator" else DBW_KEYS)
     entries = []
     prev = None
@@ -836,11 +733,11 @@ def _timeline(c: _Check, raw: Any, control: str, params: Any, dt_s: float,
 _METRIC_KINDS = ("final", "initial", "max", "min", "mean", "first_t", "value_at", "expr")
 
 
-def _metrics(c: _Check, raw: Any) -> tuple:
+def _metrics(c: Check, raw: Any) -> tuple:
     if raw is None:
         return ()
     if not isinstance(raw, dict):
-        raise c.fail(("metrics",), f"expected a mapping name: {{kind: ...}}, got {_describe(raw)}")
+        raise c.fail(("metrics",), f"expected a mapping name: {{kind: ...}}, got {describe(raw)}")
     out = []
     for name, spec in raw.items():
         mp = ("metrics", name)
@@ -889,12 +786,12 @@ def _metrics(c: _Check, raw: Any) -> tuple:
     return tuple(out)
 
 
-def _expect(c: _Check, raw: Any, metrics: tuple) -> tuple:
+def _expect(c: Check, raw: Any, metrics: tuple) -> tuple:
     if raw is None:
         return ()
     if not isinstance(raw, dict):
         raise c.fail(("expect",), f"expected a mapping metric: {{value, rel | abs}} or {{min, max}}, got "
-                     f"{_describe(raw)}")
+                     f"{describe(raw)}")
     names = [m.name for m in metrics]
     out = []
     for name, spec in raw.items():
@@ -938,7 +835,7 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
     ScenarioError
         For the first problem found, naming its line and key.
     """
-    c = _Check(doc)
+    c = Check(doc)
     d = c.mapping(doc.data, (), SCENARIO_SECTIONS, ("duration_s",), " (a scenario)")
     name = c.text(d["name"], ("name",)) if "name" in d else (doc.path.stem if doc.path else "scenario")
     description = c.text(d["description"], ("description",)) if "description" in d else ""
@@ -991,14 +888,14 @@ def validate(doc: Document, param_sets: str = "") -> Scenario:
     return sc
 
 
-def _model(c: _Check, value: Any, path: tuple) -> str:
+def _model(c: Check, value: Any, path: tuple) -> str:
     return c.choice(value, path, {m.upper(): m for m in MODELS}, "model level")
 
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
-def _vehicles(c: _Check, d: dict, params: Any, dt_s: float) -> tuple:
+def _vehicles(c: Check, d: dict, params: Any, dt_s: float) -> tuple:
     """The ``vehicles`` list (empty tuple when absent)."""
     raw = d.get("vehicles")
     if raw is None:
@@ -1009,7 +906,7 @@ def _vehicles(c: _Check, d: dict, params: Any, dt_s: float) -> tuple:
                          f"(vehicles[i].{key}), not a top-level one")
     if not isinstance(raw, list) or not raw:
         raise c.fail(("vehicles",), f"expected a non-empty list of vehicles {{name, model, initial, timeline}}, "
-                     f"got {_describe(raw)}")
+                     f"got {describe(raw)}")
     out = []
     seen: dict = {}
     for i, rv in enumerate(raw):

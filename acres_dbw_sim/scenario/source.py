@@ -15,6 +15,8 @@ override (``brakes.front_nm_per_bar=25``) and is appended to
 """
 from __future__ import annotations
 
+import difflib
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +24,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["ScenarioError", "Document", "key_str", "read_document", "apply_sets", "split_sets",
+__all__ = ["ScenarioError", "Document", "Check", "describe", "key_str", "read_document", "apply_sets", "split_sets",
            "SCENARIO_SECTIONS"]
 
 #: Top-level keys of a scenario file (a ``--set`` key starting with one of these edits the scenario).
@@ -299,3 +301,130 @@ def apply_sets(doc: Document, edits: list) -> None:
             raise ScenarioError("--set", key, f"{key_str(tuple(parts[:-1]))} is not a mapping")
         node[last] = value
         doc.origins[tuple(parts)] = "--set"
+
+
+class Check:
+    """Typed checks on a YAML document (a scenario, a sweep) that raise a :class:`ScenarioError` naming the
+    line and the key path: the one wording of every such fault.
+
+    Each method takes the value and its key path (a tuple of keys and indices) and returns the value
+    converted, or raises. Ranges are closed unless ``lo_open``/``hi_open``; an unknown mapping key gets
+    "did you mean", with a hint when only the unit suffix differs (the key's name fixes the unit).
+
+    Parameters
+    ----------
+    doc : Document
+        The document the paths point into (for the line numbers and the base folder of files).
+    """
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+
+    def fail(self, path: tuple, reason: str) -> ScenarioError:
+        """The error at ``path`` with ``reason`` (for the caller to raise)."""
+        return self.doc.error(path, reason)
+
+    def mapping(self, value: Any, path: tuple, allowed: tuple, required: tuple = (), what: str = "") -> dict:
+        """A mapping whose keys are among ``allowed`` and include ``required`` (null reads as empty)."""
+        if value is None:
+            value = {}
+        if not isinstance(value, dict):
+            raise self.fail(path, f"expected a mapping{what} with keys {', '.join(allowed)}; got "
+                            f"{describe(value)}")
+        for k in value:
+            if k not in allowed:
+                close = difflib.get_close_matches(k, allowed, 1, 0.6)
+                # the same name with another unit suffix (speed_kph for speed_mps), or none
+                # (speed for speed_mps): say why
+                same_stem = close and (close[0].startswith(k + "_") or
+                                       ("_" in k and k.rsplit("_", 1)[0] == close[0].rsplit("_", 1)[0]))
+                unit_hint = "? units are fixed by the key name" if same_stem else "?"
+                hint = f" (did you mean {close[0]!r}{unit_hint})" if close else ""
+                raise self.fail(path + (k,), f"unknown key{hint}; allowed here: {', '.join(allowed)}")
+        for k in required:
+            if k not in value:
+                raise self.fail(path, f"missing key {k!r}")
+        return value
+
+    def number(self, value: Any, path: tuple, unit: str = "", lo: float = -math.inf, hi: float = math.inf,
+               lo_open: bool = False, hi_open: bool = False) -> float:
+        """A finite number within the range, ``unit`` named in the messages."""
+        u = f" [{unit}]" if unit else ""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, str) and value.strip()[:1] in set("+-.0123456789"):
+                raise self.fail(path, f"wrong unit or type: expected a plain number{u} (the key's name fixes the "
+                                f"unit), got {value!r}")
+            raise self.fail(path, f"wrong type: expected a number{u}, got {describe(value)}")
+        v = float(value)
+        if not math.isfinite(v):
+            raise self.fail(path, f"must be finite, got {v!r}")
+        bad_lo = v <= lo if lo_open else v < lo
+        bad_hi = v >= hi if hi_open else v > hi
+        if bad_lo or bad_hi:
+            left = "(" if lo_open else "["
+            right = ")" if hi_open else "]"
+            raise self.fail(path, f"out of range: {v:g}{u} not in {left}{_g(lo)}, {_g(hi)}{right}")
+        return v
+
+    def integer(self, value: Any, path: tuple, lo: int, hi: int) -> int:
+        """An integer in ``lo..hi`` (a float with an integer value is taken)."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            else:
+                raise self.fail(path, f"wrong type: expected an integer {lo}..{hi}, got {describe(value)}")
+        if not lo <= value <= hi:
+            raise self.fail(path, f"out of range: {value} not in {lo}..{hi}")
+        return int(value)
+
+    def boolean(self, value: Any, path: tuple) -> bool:
+        """true or false."""
+        if not isinstance(value, bool):
+            raise self.fail(path, f"wrong type: expected true or false, got {describe(value)}")
+        return value
+
+    def text(self, value: Any, path: tuple) -> str:
+        """A string."""
+        if not isinstance(value, str):
+            raise self.fail(path, f"wrong type: expected text, got {describe(value)}")
+        return value
+
+    def choice(self, value: Any, path: tuple, names: dict, what: str, numbers: tuple = ()) -> Any:
+        """What ``names`` maps a name to (any case, spaces ignored), or one of ``numbers`` as it is."""
+        if isinstance(value, int) and not isinstance(value, bool) and value in numbers:
+            return value
+        if isinstance(value, str) and value.strip().upper() in names:
+            return names[value.strip().upper()]
+        shown = ", ".join(dict.fromkeys(names))
+        raise self.fail(path, f"unknown {what} {value!r}; use one of {shown}")
+
+    def condition(self, value: Any, path: tuple) -> Any:
+        """A ``column OP number and ...`` condition (:func:`acres_dbw_sim.scenario.signals.parse_condition`)."""
+        from .signals import parse_condition   # signals reads documents: imported when first needed
+        try:
+            return parse_condition(value)
+        except ValueError as exc:
+            raise self.fail(path, str(exc)) from None
+
+    def file(self, value: Any, path: tuple) -> Path:
+        """An existing file; a relative path is taken from the document's folder."""
+        p = Path(self.text(value, path)).expanduser()
+        if not p.is_absolute():
+            p = self.doc.base_dir() / p
+        if not p.is_file():
+            raise self.fail(path, f"file not found: {p}")
+        return p
+
+
+def _g(x: float) -> str:
+    """A bound as a message shows it."""
+    return "-inf" if x == -math.inf else "inf" if x == math.inf else f"{x:g}"
+
+
+def describe(v: Any) -> str:
+    """How a message names a value of the wrong kind: null, a mapping, a list, or its repr."""
+    if v is None:
+        return "nothing (null)"
+    if isinstance(v, (dict, list)):
+        return f"a {'mapping' if isinstance(v, dict) else 'list'}"
+    return repr(v)

@@ -40,7 +40,7 @@ from ..dbw.params import DbwParameters
 from ..model.params import ParameterError, assembled_from, assembled_tree
 from ..vehicles.polaris.params import load_parameters
 from ..scenario.schema import validate
-from ..scenario.source import Document, ScenarioError, apply_sets, parse_text, read_document, split_sets
+from ..scenario.source import Check, Document, ScenarioError, apply_sets, parse_text, read_document, split_sets
 
 __all__ = ["Sweep", "ParamSpec", "ScenarioSpec", "load_sweep", "parse_sweep", "DESIGNS", "format_value",
            "scenario_document", "loader_refusal"]
@@ -278,33 +278,6 @@ def loader_refusal(parameter_file: str | None, overrides: str, occupants: int | 
 # --------------------------------------------------------------------------- checks
 
 
-class _Check:
-    """Typed checks on the sweep document that raise a ScenarioError naming the line and key."""
-
-    def __init__(self, doc: Document) -> None:
-        self.doc = doc
-
-    def fail(self, path: tuple, reason: str) -> ScenarioError:
-        return self.doc.error(path, reason)
-
-    def integer(self, value: Any, path: tuple, lo: int, hi: int | None = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(path, f"wrong type: expected an integer, got {value!r}")
-        if value < lo or (hi is not None and value > hi):
-            raise self.fail(path, f"out of range: {value} (allowed {lo}.." + (f"{hi})" if hi is not None else ")"))
-        return value
-
-    def number(self, value: Any, path: tuple) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise self.fail(path, f"wrong type: expected a finite number, got {value!r}")
-        return float(value)
-
-    def text(self, value: Any, path: tuple) -> str:
-        if not isinstance(value, str):
-            raise self.fail(path, f"wrong type: expected text, got {value!r}")
-        return value
-
-
 def _flat_entries(tree: dict, prefix: str, out: dict) -> None:
     for name, item in tree.items():
         path = f"{prefix}.{name}" if prefix else name
@@ -390,7 +363,7 @@ def scenario_document(spec: ScenarioSpec) -> tuple:
     return doc, param_sets
 
 
-def _scenarios(c: _Check, raw: Any, base: Path) -> list:
+def _scenarios(c: Check, raw: Any, base: Path) -> list:
     path = ("scenarios",)
     if isinstance(raw, (str, dict)):
         raw = [raw]
@@ -429,7 +402,7 @@ def _scenarios(c: _Check, raw: Any, base: Path) -> list:
 # --------------------------------------------------------------------------- parameters
 
 
-def _param_entries(c: _Check, raw: Any) -> list:
+def _param_entries(c: Check, raw: Any) -> list:
     """[(path, key text, override or None)] from the ``parameters`` section."""
     path = ("parameters",)
     if raw is None or raw == "all":
@@ -457,7 +430,7 @@ def _param_entries(c: _Check, raw: Any) -> list:
     return out
 
 
-def _resolve_params(c: _Check, entries: list, tree: dict, check_value) -> tuple:
+def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
     flat: dict = {}
     _flat_entries(tree, "", flat)
     chosen: dict = {}
@@ -577,7 +550,7 @@ def parse_sweep(doc: Document) -> Sweep:
         For the first problem, naming the file, line and key (a problem in a
         scenario file names that file).
     """
-    c = _Check(doc)
+    c = Check(doc)
     d = doc.data
     for k in d:
         if k not in SWEEP_KEYS:
