@@ -111,6 +111,7 @@ from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S,
 from .dbw.system import ALWAYS_FILLED, DriverInput
 from .model.enums import AwdSwitch, Gear
 from .model.params import ParameterError, shipped_config
+from .pacing import clock_due, pace, steps_due
 from .model.terrain import FlatTerrain
 from .simulation import Simulation
 from .vehicles import REGISTRY, vehicle_spec
@@ -134,13 +135,10 @@ LEGACY_COMMAND_TOPICS = (
 LEGACY_TWIST_PERIOD_S = 0.010
 CMD_VEL_DEPTH = 2          # DBW1 ulc_node: cmd_vel and cmd_vel_stamped, depth 2 (§3.4)
 DIAGNOSTICS_PERIOD_S = 1.0
-MAX_BATCH_S = 0.025  # sim mode: simulated time stepped at most between two publications [s]
-MAX_CATCH_UP_S = 1.0  # realtime: steps owed caught up in one tick; more are skipped [s]
 GRAPH_WATCH_PERIOD_S = 1.0  # the watch for a second publisher on a command topic or dbw_enabled (wall time) [s]
 CLOCK_CHECK_PERIOD_S = 2.0  # a /clock owner looks for other /clock publishers this often (wall time) [s]
 LOCKSTEP_ACK_TIMEOUT_S = 2.0  # lockstep: longest wait per ~/step call for subscribers' acknowledgements [s]
 LISTENER_CHECK_PUBLICATIONS = 12  # publications between two looks at each topic's subscribers (10 Hz at 120 Hz)
-MAX_CATCH_UP_RECORDING_S = 60.0  # the same while recording a bag [s]
 DRIVE_MODES = {"Turf": AwdSwitch.TURF, "2WD": AwdSwitch.TWO_WD, "AWD": AwdSwitch.AWD}
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 #: Parameters every vehicle of one process must share (``vehicles``): one step loop
@@ -799,40 +797,15 @@ class SimNode(Node):
         (physics steps to run, shift [s] of the steady-clock start ``_wall_t0``, shift
         [s] of the epoch). A fleet asks its lead and applies the answer to every
         vehicle (:meth:`_advance`), so all step alike."""
-        p = self._p
         dt = self.sim.dt_s
         factor = self._rate()
-        elapsed = now_s - self._wall_t0
-        # 1e-6 of a step of slack: the timer's call falls on the step's instant.
-        due = int(elapsed * factor / dt + 1e-6) - self._steps_at_t0
-        wall_shift_s = epoch_shift_s = 0.0
-        if due <= 0:
-            return 0, wall_shift_s, epoch_shift_s
-        if p["time_mode"] == "sim":
-            # At most MAX_BATCH_S of simulated time between two publications: clients
-            # (their timers run on /clock) must see the clock advance in steps shorter
-            # than the 100 ms command timeout, or their commands lapse. When the CPU
-            # cannot keep up the simulation runs slower instead.
-            max_steps = max(1, int(MAX_BATCH_S / dt))
-            if due > max_steps:
-                wall_shift_s = (due - max_steps) * dt / factor
-                due = max_steps
-        else:
-            # Realtime: stamps stay on the wall clock. A late tick catches up every
-            # step it owes; beyond MAX_CATCH_UP_S (process stopped, machine stalled)
-            # the simulation skips the rest: the stamps jump forward, never lag for good.
-            # While recording, a skip would move the bag's steps off its epoch (the
-            # replay maps bag time to steps by it): catch up far longer before skipping.
-            limit_s = MAX_CATCH_UP_S if self._recorder is None else MAX_CATCH_UP_RECORDING_S
-            max_steps = max(1, int(limit_s / dt))
-            if due > max_steps:
-                skipped = due - max_steps
-                wall_shift_s = epoch_shift_s = skipped * dt
-                self.get_logger().warning(
-                    f"fell {due * dt:.3f} s behind the wall clock (process stopped or machine stalled): "
-                    f"caught up {max_steps * dt:.3f} s, skipped {skipped * dt:.3f} s (stamps jump forward)")
-                due = max_steps
-        return due, wall_shift_s, epoch_shift_s
+        due = steps_due(now_s, self._wall_t0, factor, dt, self._steps_at_t0)
+        paced = pace(due, dt, factor, self._p["time_mode"] == "sim", self._recorder is not None)
+        if paced.skipped_s > 0.0:
+            self.get_logger().warning(
+                f"fell {due * dt:.3f} s behind the wall clock (process stopped or machine stalled): "
+                f"caught up {paced.steps * dt:.3f} s, skipped {paced.skipped_s:.3f} s (stamps jump forward)")
+        return paced.steps, paced.wall_shift_s, paced.epoch_shift_s
 
     def _advance(self, due: int, wall_shift_s: float = 0.0, epoch_shift_s: float = 0.0) -> None:
         """Apply a pacing decision (:meth:`_pace`, :meth:`_clock_due`): shift the
@@ -877,14 +850,7 @@ class SimNode(Node):
     def _clock_due(self, target_s: float) -> tuple[int, float]:
         """(physics steps, epoch shift [s]) that bring the simulation to the owner's
         ``/clock`` time ``target_s`` [s]; changes nothing (:meth:`_advance` applies)."""
-        dt = self.sim.dt_s
-        due = int((target_s - self._epoch_s) / dt + 1e-6) - self._steps_at_t0
-        if due <= 0:
-            return 0, 0.0
-        max_steps = max(1, int(MAX_CATCH_UP_S / dt))
-        if due > max_steps:   # the owner jumped ahead (started earlier): join it there
-            return max_steps, (due - max_steps) * dt
-        return due, 0.0
+        return clock_due(target_s, self._epoch_s, self.sim.dt_s, self._steps_at_t0)
 
     def _on_lockstep(self, _req, res):
         for _ in range(self._p["lockstep_steps"]):

@@ -151,7 +151,8 @@ def test_realtime_stamps_stay_on_the_wall_clock_across_a_reset(ros_process, tmp_
 def test_the_stall_warning_says_how_far_behind_and_what_was_skipped():
     """A realtime node 3 s late (stopped, stalled) catches up 1 s (MAX_CATCH_UP_S) and skips 2 s; the
     warning names the lag, not only the part skipped."""
-    from acres_dbw_sim.node import MAX_CATCH_UP_S, SimNode
+    from acres_dbw_sim.node import SimNode
+    from acres_dbw_sim.pacing import MAX_CATCH_UP_S
 
     rclpy.init()
     try:
