@@ -38,7 +38,7 @@ Time modes (parameter ``time_mode``):
     the call before the response arrives. Nothing but the latched topics is
     published before the first step (a stamp of 0 means "latest" to tf2).
 
-Several vehicles in one process (parameter ``vehicles``, :class:`FleetNode`):
+Several vehicles in one process (parameter ``vehicles``, :class:`acres_dbw_sim.fleet_node.FleetNode`):
 one :class:`SimNode` per vehicle in ``/<name>/vehicle`` with frames prefixed
 ``<name>/``, stepped together by one loop, one ``/clock``.
 """
@@ -50,7 +50,6 @@ import gc
 import logging
 import math
 import os
-import re
 import signal
 import sys
 import time
@@ -77,7 +76,6 @@ try:
     from rclpy.experimental import EventsExecutor
 except ImportError:  # rclpy before Jazzy
     EventsExecutor = None
-from dataclasses import dataclass
 
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.node import Node
@@ -111,6 +109,7 @@ from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S,
 from .dbw.system import ALWAYS_FILLED, DriverInput
 from .model.enums import AwdSwitch, Gear
 from .model.params import ParameterError, shipped_config
+from .fleet import FLEET_WIDE, FleetMember
 from .pacing import clock_due, pace, steps_due
 from .model.terrain import FlatTerrain
 from .simulation import Simulation
@@ -147,74 +146,14 @@ SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
 #: with ``--params-file`` must start the node (``qos_overrides.*`` entries are rclpy's too).
 RCLPY_PARAMETERS = frozenset({"use_sim_time", "start_type_description_service"})
 #: Parameters of the process, not of a vehicle: ``main`` reads them from the command line and only
-#: the node they create declares them (``vehicles``: :class:`FleetNode`, with the names given). A
+#: the node they create declares them (``vehicles``: ``fleet_node.FleetNode``, with the names given). A
 #: vehicle node leaves them out, so that every parameter it lists has a value (``ros2 param dump``).
 PROCESS_PARAMETERS = frozenset({"vehicles"})
-FLEET_SPACING_M = 4.0   # 'vehicles': the distance between two vehicles along +y without initial_y_m [m]
-FLEET_WIDE = ("step_hz", "time_mode", "rate_factor", "lockstep_steps", "clock_owner")
-_NAME_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 
 class StartupError(RuntimeError):
     """A parameter is invalid: start-up stops with this message (names the parameter)."""
-
-
-@dataclass(frozen=True)
-class FleetMember:
-    """Where one vehicle of a ``vehicles`` process lives.
-
-    ``namespace`` of its ``dbw_node`` (``/car1/vehicle``), the default ``frame_prefix``
-    of its frames (``car1/``), the topic of its RViz pose tool (``/car1/initialpose``)
-    and whether it is the lead: the vehicle whose node publishes ``/clock`` (sim and
-    lockstep modes, with ``clock_owner``) and whose pacing the step loop follows.
-    ``initial_y_m`` [m] is its ``initial_y_m`` when none is given for it: the vehicles
-    stand ``FLEET_SPACING_M`` apart along +y, as ``vehicles.launch.py`` places them.
-    """
-
-    namespace: str
-    frame_prefix: str
-    initialpose_topic: str
-    lead: bool
-    initial_y_m: float = 0.0
-
-
-def parse_vehicles(value: object) -> list[FleetMember]:
-    """The vehicles the parameter ``vehicles`` names, in its order (the first leads).
-
-    A name ``car1`` gives the namespace ``/car1/vehicle`` (the real driver's
-    ``/vehicle`` under the vehicle's name), frame prefix ``car1/`` and
-    ``/car1/initialpose``; a name starting with ``/`` is the namespace itself
-    (``/car1`` gives the layout of ``vehicles.launch.py``: ``/car1/...``, ``car1/``).
-    ``None`` or an empty list gives ``[]`` (one vehicle, no fleet).
-
-    Raises
-    ------
-    ValueError
-        Not a list of strings, a name that is not a ROS name (letters, digits and
-        ``_``, not starting with a digit, per ``/``-separated part), or a namespace
-        given twice; the message says which.
-    """
-    if value is None or value == []:
-        return []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError("expected a list of names, e.g. [car1, car2]")
-    members, seen = [], set()
-    for i, raw in enumerate(value):
-        name = raw.strip()
-        tokens = name.strip("/").split("/") if name.startswith("/") else [name]
-        bad = [t for t in tokens if not _NAME_TOKEN.fullmatch(t)]
-        if bad or not name.strip("/"):
-            raise ValueError(f"name {raw!r}: letters, digits and '_' only, not starting with a "
-                             f"digit ('/' separates namespace parts of a name starting with '/')")
-        path = "/".join(tokens)
-        namespace = "/" + path if name.startswith("/") else f"/{path}/vehicle"
-        if namespace in seen:
-            raise ValueError(f"name {raw!r}: namespace {namespace} given twice")
-        seen.add(namespace)
-        members.append(FleetMember(namespace, path + "/", f"/{path}/initialpose", lead=i == 0,
-                                   initial_y_m=i * FLEET_SPACING_M))
-    return members
 
 
 def _as_declared(prm: Parameter) -> Parameter:
@@ -299,7 +238,7 @@ def _period_steps(period_s: float, dt_s: float) -> int:
 class SimNode(Node):
     """``/vehicle/dbw_node``: subscriptions, publications and pacing around a Simulation.
 
-    ``member`` (given by :class:`FleetNode` only) makes it one vehicle of several
+    ``member`` (given by ``fleet_node.FleetNode`` only) makes it one vehicle of several
     in one process: its namespace, default ``frame_prefix`` and ``/initialpose``
     topic come from ``member``; it has no timer, ``~/step`` or ``/clock``
     subscription of its own (the fleet's step loop calls :meth:`_advance` or
@@ -1036,132 +975,6 @@ class SimNode(Node):
               f"cpu={100.0 * cpu / max(wall, 1e-9):5.1f} %", flush=True)
 
 
-class FleetNode(Node):
-    """``/dbw_fleet``: several vehicles in one process (parameter ``vehicles``).
-
-    Each vehicle is a :class:`SimNode` in its own namespace (:func:`parse_vehicles`)
-    with its own parameters (a params file's ``/car1/vehicle/dbw_node`` section,
-    ``/**`` for all), DBW state, topics, services and frames; this node owns the
-    one step loop: a steady timer (realtime, sim), the ``/clock`` subscription
-    (sim with ``clock_owner: false``) or ``~/step`` (lockstep), which asks the lead
-    vehicle how many steps are due and runs the same per-vehicle code
-    (:meth:`SimNode._advance`) for each. The lead publishes the one ``/clock``.
-    This node publishes on ``/tf_static`` each vehicle's odometry frame as the
-    shared world frame (the lead's ``odom_frame`` without prefix), so one TF tree
-    holds all: ``odom -> car1/odom -> car1/base_footprint``. Vehicles share the
-    terrain but do not collide.
-
-    Raises
-    ------
-    StartupError
-        ``vehicles`` malformed, a vehicle's parameter invalid, a fleet-wide
-        parameter (``FLEET_WIDE``) differing between vehicles, two vehicles with
-        the same frames, or a ``__ns``/``__node`` remap that would move them all.
-    """
-
-    def __init__(self, names: object, **kwargs) -> None:
-        super().__init__("dbw_fleet", **kwargs)
-        try:
-            members = parse_vehicles(names)
-        except ValueError as err:
-            raise StartupError(f"parameter 'vehicles' = {names!r}: {err}") from err
-        self.declare_parameter("vehicles", Parameter.Type.STRING_ARRAY, ParameterDescriptor(
-            description=PARAMETERS["vehicles"][1], read_only=True))
-        self.vehicles: list[SimNode] = []
-        try:
-            for m in members:
-                v = SimNode(member=m)
-                self.vehicles.append(v)
-                if v.get_fully_qualified_name() != f"{m.namespace}/dbw_node":
-                    raise StartupError(
-                        f"parameter 'vehicles': the vehicle {m.namespace} was started as "
-                        f"{v.get_fully_qualified_name()}; a '__ns' or '__node' remap moves every "
-                        f"node of the process, leave it out with 'vehicles'")
-            self._check_shared()
-        except Exception:
-            self.destroy_vehicles()
-            raise
-        lead = self.vehicles[0]
-        p = lead._p
-        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
-        world = p["odom_frame"][len(p["frame_prefix"]):]
-        links = []
-        for v in self.vehicles:
-            if v._p["odom_frame"] != world:
-                t = TransformStamped()
-                t.header.frame_id, t.child_frame_id = world, v._p["odom_frame"]
-                t.transform.rotation.w = 1.0
-                links.append(t)
-        self._pub_tf_static = self.create_publisher(TFMessage, "/tf_static", latched)
-        self._pub_tf_static.publish(TFMessage(transforms=links))
-        self._timer = None
-        if p["time_mode"] == "lockstep":
-            self.create_service(Trigger, "~/step", self._on_lockstep)
-        elif p["time_mode"] == "sim" and not p["clock_owner"]:
-            self.create_subscription(Clock, "/clock", self._on_clock, 10)
-        else:   # one steady timer for all (see SimNode.__init__)
-            self._timer = self.create_timer(lead._tick_period_s(), self._on_tick,
-                                            clock=RosClock(clock_type=ClockType.STEADY_TIME))
-            mono, wall = time.monotonic(), time.time()
-            next_call_s = (self._timer.time_until_next_call() or 0) * 1e-9
-            for v in self.vehicles:
-                v._align_to(mono, wall, next_call_s)
-        self.get_logger().info(f"{len(self.vehicles)} vehicles in one process: "
-                               + ", ".join(v.get_namespace() for v in self.vehicles))
-
-    def nodes(self) -> list[Node]:
-        """This node and the vehicles' nodes, for one executor."""
-        return [self, *self.vehicles]
-
-    def destroy_vehicles(self) -> None:
-        """Destroy the vehicles' nodes (then destroy this one as any node)."""
-        for v in self.vehicles:
-            v.destroy_node()
-        self.vehicles = []
-
-    def _check_shared(self) -> None:
-        """Refuse fleet-wide parameters that differ and frames two vehicles share."""
-        for name in FLEET_WIDE:
-            values = {v.get_namespace(): v._p[name] for v in self.vehicles}
-            if len(set(values.values())) > 1:
-                raise StartupError(f"parameter '{name}' differs between the vehicles {values}: "
-                                   f"one step loop paces them all; set it for all ('/**')")
-        owner: dict[str, str] = {}
-        for v in self.vehicles:
-            for key in ("base_frame", "base_link_frame"):
-                frame = v._p[key]
-                if frame in owner:
-                    raise StartupError(f"parameter 'frame_prefix': {owner[frame]} and "
-                                       f"{v.get_namespace()} both name the frame {frame!r}; "
-                                       f"give each vehicle its own prefix")
-                owner[frame] = v.get_namespace()
-
-    def _on_tick(self) -> None:
-        due, wall_shift_s, epoch_shift_s = self.vehicles[0]._pace(time.monotonic())
-        if due > 0:
-            for v in self.vehicles:
-                v._advance(due, wall_shift_s, epoch_shift_s)
-                v._maybe_print_status()
-
-    def _on_clock(self, msg: Clock) -> None:
-        due, epoch_shift_s = self.vehicles[0]._clock_due(msg.clock.sec + msg.clock.nanosec * 1e-9)
-        if due > 0:
-            for v in self.vehicles:
-                v._advance(due, 0.0, epoch_shift_s)
-                v._maybe_print_status()
-
-    def _on_lockstep(self, _req, res):
-        lead = self.vehicles[0]
-        for _ in range(lead._p["lockstep_steps"]):
-            for v in self.vehicles:
-                v._lockstep_step()
-        await_acknowledgements([self, *self.vehicles], time.monotonic() + LOCKSTEP_ACK_TIMEOUT_S)
-        res.success = True
-        res.message = f"clock={lead._epoch_s + lead.sim.time_s:.6f}"
-        return res
-
-
 def await_acknowledgements(nodes: list, deadline: float) -> bool:
     """Wait until every reliable subscriber of every publisher of ``nodes`` has acknowledged what was
     published, or until ``deadline`` (``time.monotonic()`` seconds) has passed; True when all have.
@@ -1271,7 +1084,12 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             try:
                 names = _requested_vehicles()
-                node = FleetNode(names) if names else SimNode()
+                fleet = bool(names)
+                if fleet:
+                    from .fleet_node import FleetNode     # several vehicles: the fleet's node
+                    node = FleetNode(names)
+                else:
+                    node = SimNode()
             except StartupError as err:
                 print(f"sim_node: error: {err}", file=sys.stderr, flush=True)
                 rclpy.try_shutdown()
@@ -1279,7 +1097,7 @@ def main(argv: list[str] | None = None) -> int:
             # The events executor wakes only for what is ready instead of rebuilding a wait
             # set on every iteration: about a third less CPU at 120 Hz (bench/bench_node.py).
             executor = EventsExecutor() if EventsExecutor is not None else SingleThreadedExecutor()
-            nodes = node.nodes() if isinstance(node, FleetNode) else [node]
+            nodes = node.nodes() if fleet else [node]
             for n in nodes:
                 executor.add_node(n)
             # What start-up made (ROS, numba, the model: about 145 000 objects) lives as long as
@@ -1297,7 +1115,7 @@ def main(argv: list[str] | None = None) -> int:
                     node.get_logger().info(f"bag closed: {node._p['record_bag']} "
                                            f"({node._recorder.message_count} messages)")
                 executor.shutdown()
-                if isinstance(node, FleetNode):
+                if fleet:
                     node.destroy_vehicles()
                 node.destroy_node()
                 rclpy.try_shutdown()

@@ -22,7 +22,8 @@ from rosgraph_msgs.msg import Clock
 from std_msgs.msg import Bool, Empty
 from tf2_msgs.msg import TFMessage
 
-from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_TOPICS, parse_vehicles
+from acres_dbw_sim.fleet import parse_vehicles
+from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_TOPICS
 from helpers.dds import (call_service, matched, node_names, publishers_info, spin_for, subscriptions_info,
                          wait_for, wait_for_graph)
 
@@ -300,7 +301,7 @@ def test_realtime_vehicles_share_the_step_grid(ros_process):
 def test_vehicles_without_a_pose_stand_side_by_side_and_a_given_pose_wins():
     """Three vehicles in one process with no initial_y_m stand 0, 4 and 8 m along +y (they were stacked at the
     origin); an initial_y_m given (here on the command line, for all) is theirs."""
-    from acres_dbw_sim.node import FleetNode
+    from acres_dbw_sim.fleet_node import FleetNode
     for args, want in (([], [0.0, 4.0, 8.0]), (["--ros-args", "-p", "initial_y_m:=-3.0"], [-3.0, -3.0, -3.0])):
         rclpy.init(args=["sim_node", *args])
         try:
