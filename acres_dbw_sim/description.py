@@ -212,17 +212,26 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m acres_dbw_sim.description [vehicle_config.json] [overrides]``: print the URDF.
 
     The file is read by the loader of the vehicle its ``vehicle`` key names (the registry's first,
-    the Ranger, for a file that names none or no file).
+    the Ranger, for a file that names none or no file). Exit 0, or 2 with one ``error:`` line for a
+    file or an override the loader refuses.
     """
+    import argparse
     import sys
 
-    from .model.params import file_vehicle
+    from .model.params import ParameterError, file_vehicle
     from .vehicles import default_vehicle, vehicle_spec
 
-    args = sys.argv[1:] if argv is None else argv
-    path, ov = (args[0] if args else None), (args[1] if len(args) > 1 else None)
-    name = (file_vehicle(path) if path is not None else None) or default_vehicle()
-    params = vehicle_spec(name).load_parameters(path, ov, None, None)
+    ap = argparse.ArgumentParser(prog="python -m acres_dbw_sim.description",
+                                 description="Print the URDF of the vehicle a parameter file describes.")
+    ap.add_argument("vehicle_config", nargs="?", help="parameter file (default: the Ranger's shipped file)")
+    ap.add_argument("overrides", nargs="?", help='"key=value;key=value"')
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        name = (file_vehicle(args.vehicle_config) if args.vehicle_config else None) or default_vehicle()
+        params = vehicle_spec(name).load_parameters(args.vehicle_config, args.overrides, None, None)
+    except (ParameterError, ValueError) as err:
+        print(f"{ap.prog}: error: {err}", file=sys.stderr)
+        return 2
     print(urdf(params), end="")
     return 0
 

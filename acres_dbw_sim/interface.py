@@ -11,6 +11,7 @@ dbw-interface.md §1.3 and §1.4.
 from __future__ import annotations
 
 from .model.enums import GEAR_NAMES as _GEAR_NAMES
+from .vehicles import REGISTRY
 
 __all__ = ["COMMAND_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S", "DBW_ENABLED_PERIOD_S",
            "ECU_INFO_PERIOD_S", "REPORT_DEPTH", "PARAMETERS", "PARAMETER_LIMITS",
@@ -141,7 +142,7 @@ PARAMETER_LIMITS = {
     "status_period_s": (0.0, 3600.0),
     "cmd_vel_timeout_s": (0.01, 60.0),
     "model": ("full", "kinematic"),
-    "vehicle": ("polaris", "maxxum150"),
+    "vehicle": tuple(REGISTRY),          # the vehicle registry's names
     "hand_throttle": (0.0, 1.0),
     "pto_rpm": (0, 1000),
 }

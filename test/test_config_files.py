@@ -108,3 +108,34 @@ def test_the_code_line_counter_leaves_out_docstrings_comments_and_blank_lines(tm
     f.write_text('"""Doc\nstring."""\n\n# a comment\nX = {"a": 1,\n     "b": 2}  # trailing\n\n\ndef f(x):\n'
                  '    """Doc."""\n    return x\n')
     assert tool.code_lines(f) == 4          # X = {..., ...} (2 lines), def f, return x
+
+
+def test_the_tractor_takes_overrides_of_the_dbw_kit():
+    tractor = vehicle_spec("maxxum150")
+    p = tractor.load_parameters(None, "dbw.brake.lag_s=0.1;surfaces.sand.mu=0.3", None, None)
+    assert tractor.dbw_parameters(p).brake_lag_s == 0.1
+    assert tractor.dbw_parameters(tractor.load_parameters(None, None, None, None)).brake_lag_s != 0.1
+    with pytest.raises(P.ParameterError, match=r"dbw.brake.lagg_s.*did you mean 'dbw.brake.lag_s'"):
+        tractor.load_parameters(None, "dbw.brake.lagg_s=0.1", None, None)
+
+
+@pytest.mark.parametrize("section", ["dbw", "surfaces", "soils"])
+def test_a_tractor_file_carrying_the_world_or_the_kit_is_refused_not_ignored(tmp_path, section):
+    tree = json.loads((CONFIG / "maxxum150.json").read_text())
+    tree[section] = json.loads((CONFIG / ("dbw_kit.json" if section == "dbw" else "world.json")).read_text())[section]
+    f = tmp_path / "tractor.json"
+    f.write_text(json.dumps(tree))
+    with pytest.raises(P.ParameterError, match=f"takes no '{section}' section"):
+        vehicle_spec("maxxum150").load_parameters(f, None, None, None)
+
+
+def test_a_file_naming_no_vehicle_is_read_as_the_rangers_and_says_so(tmp_path, capsys):
+    tree = json.loads((CONFIG / "maxxum150.json").read_text())
+    del tree["vehicle"]
+    f = tmp_path / "anonymous.json"
+    f.write_text(json.dumps(tree))
+    with pytest.raises(P.ParameterError, match="the file names no vehicle and was read as the Ranger's"):
+        load_parameters(f)
+    from acres_dbw_sim import description
+    assert description.main([str(f)]) == 2
+    assert "error: parameter 'geometry.wheelbase_m'" in capsys.readouterr().err

@@ -686,14 +686,17 @@ def load_world(overrides: str | None = None) -> World:
     return World(surfaces, soils)
 
 
-def kit_values() -> dict:
-    """The shipped DBW kit's values (``config/dbw_kit.json``) as ``{"dbw.<key>": value}``, to be fitted to a
-    vehicle (:meth:`acres_dbw_sim.dbw.params.DbwParameters.from_mapping` checks them).
+def kit_values(overrides: str | None = None) -> dict:
+    """The shipped DBW kit's values (``config/dbw_kit.json``) as ``{"dbw.<key>": value}``, with ``dbw.*``
+    overrides, to be fitted to a vehicle (:meth:`acres_dbw_sim.dbw.params.DbwParameters.from_mapping` checks
+    the ranges).
 
     Raises
     ------
     ParameterError
-        If the file cannot be read or a value has the wrong type.
+        If the file cannot be read, a value has the wrong type, or an override names an unknown key.
     """
     path = shipped_config(KIT_FILE)
-    return read_parameter_tree(path, path)[2]
+    tree, defaults, values = read_parameter_tree(path, path)
+    apply_overrides(tree, defaults, values, overrides)
+    return values

@@ -182,7 +182,7 @@ def tractor_dbw_parameters(tp):
     from ...dbw.params import MASS_KEY, DbwParameters
     from ...model.params import kit_values
     e, ty = tp.engine, tp.tyres
-    flat = kit_values()
+    flat = kit_values(tp.kit_overrides)
     flat.update((k[len(ULC_PLANT_SECTION):], v) for k, v in tp.values.items() if k.startswith(ULC_PLANT_SECTION))
     flat.update({
         "steering.ratio": tp.dbw_steering_ratio, "steering.center_deg": 0.0,

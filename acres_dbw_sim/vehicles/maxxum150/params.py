@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ...model.params import (GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
                              RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, check_range, apply_overrides,
-                             check_between, load_world, parse_overrides, read_parameter_tree)
+                             check_between, kit_values, load_world, parse_overrides, read_parameter_tree)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
@@ -317,6 +317,9 @@ class MaxxumParameters:
     world_overrides : str
         The overrides of the world's tables (``surfaces.*``, ``soils.*``: ``config/world.json``,
         shared by both vehicles), for the Tractor's :func:`~acres_dbw_sim.model.params.load_world`.
+    kit_overrides : str
+        The overrides of the DBW kit's keys (``dbw.*``: ``config/dbw_kit.json``), for
+        :func:`~acres_dbw_sim.vehicles.maxxum150.dbw_vehicle.tractor_dbw_parameters`.
     vehicle : str
         The registry name of the vehicle (:data:`VEHICLE`).
     """
@@ -335,6 +338,7 @@ class MaxxumParameters:
     values: dict = field(repr=False)
     source_path: str = ""
     world_overrides: str = ""
+    kit_overrides: str = ""
     vehicle: str = VEHICLE
 
 
@@ -495,16 +499,25 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
     """
     p = Path(path) if path is not None else default_config_path()
     tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE)
+    for section, where in (("soils", "config/world.json"), ("surfaces", "config/world.json"),
+                           ("dbw", "config/dbw_kit.json")):
+        if section in tree:
+            moved = " (its steering_ratio and brake_full_bar are now installation.*)" if section == "dbw" else ""
+            raise ParameterError("<file>", f"{p}: the tractor's file takes no {section!r} section{moved}: it is "
+                                 f"{where}'s; override its keys as {section}.* instead")
     own, world = split_world_overrides(overrides)
     for key, _, _ in parse_overrides(own):
         if key in MOVED_KEYS:
             raise ParameterError(key, f"this key is now {MOVED_KEYS[key]!r} (the DBW kit's parameters have a file of "
                                  "their own, config/dbw_kit.json; the tractor's file keeps its installation figures)")
+    own, kit = _split(own, KIT_SECTIONS)
     apply_overrides(tree, defaults, values, own)
     _validate(values)
     if world:
         load_world(world)   # the world's keys are checked where they live: ParameterError names them
-    return replace(_assemble(values, str(p)), world_overrides=world)
+    if kit:
+        kit_values(kit)     # the same for the DBW kit's (ranges: when the kit is fitted, DbwParameters)
+    return replace(_assemble(values, str(p)), world_overrides=world, kit_overrides=kit)
 
 
 #: Keys of the tractor's file that moved: ``{old key: new key}`` (an override of an old key is refused naming the new).
@@ -522,11 +535,20 @@ def split_world_overrides(overrides: str | None) -> tuple:
     ParameterError
         For a malformed pair (:func:`~acres_dbw_sim.model.params.parse_overrides`).
     """
-    own, world = [], []
+    return _split(overrides, WORLD_SECTIONS)
+
+
+#: Override keys that belong to the DBW kit (config/dbw_kit.json).
+KIT_SECTIONS = ("dbw.",)
+
+
+def _split(overrides: str | None, prefixes: tuple) -> tuple:
+    """(the pairs of ``overrides`` whose key starts with none of ``prefixes``, those that do), as text."""
+    rest, part = [], []
     for key, idx, raw in parse_overrides(overrides):
         pair = f"{key}{'' if idx is None else f'[{idx}]'}={raw}"
-        (world if key.startswith(WORLD_SECTIONS) else own).append(pair)
-    return ";".join(own), ";".join(world)
+        (part if key.startswith(prefixes) else rest).append(pair)
+    return ";".join(rest), ";".join(part)
 
 
 def _assemble(v: dict, source_path: str) -> MaxxumParameters:

@@ -21,7 +21,8 @@ from typing import Any
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMITS, MAX_LOAD_FACTOR_LIMITS,
                              NON_NEGATIVE, POSITIVE, ROLLING_MAX_LIMITS, RPM_TO_RAD_S, WATER_DENSITY_LIMITS,
                              ParameterError, apply_overrides, assemble_world, assembly, check_between, check_range,
-                             check_type, check_world, is_number, read_parameter_tree, shipped_config)
+                             check_type, check_world, file_vehicle, is_number, read_parameter_tree,
+                             shipped_config)
 
 __all__ = ["VEHICLE", "GeometryParams", "MassParams", "SuspensionParams", "TyreParams", "SteeringParams",
            "EngineParams", "FuelParams", "CvtParams", "GearboxParams", "BrakeParams", "AeroParams",
@@ -459,7 +460,9 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
         values["mass.cargo_kg"] = check_type("mass.cargo_kg", 0.0, cargo_kg)
     for key in LIMITS:
         if key not in values:
-            raise ParameterError(key, "missing from the parameter file")
+            unnamed = "" if file_vehicle(p) else (" (the file names no vehicle and was read as the Ranger's; a "
+                                                  "file of another vehicle needs its top-level \"vehicle\" key)")
+            raise ParameterError(key, "missing from the parameter file" + unnamed)
     _validate(values)
     return _assemble(values, str(p))
 
