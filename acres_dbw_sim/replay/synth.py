@@ -20,6 +20,7 @@ from msg_adapters import bag as B
 
 from ..dbw import commands as core_cmd
 from ..scenario.schema import STREAMED, Scenario
+from ..scenario.timeline import TimelinePlayer
 from ..simulation import Simulation
 from ..vehicles import vehicle_spec
 from .offline import DRIVE_MODES, GEARS, ReplayError, _Outputs
@@ -60,6 +61,10 @@ def scenario_to_bag(sc: Scenario, path: str | Path, report_rates: str = "vehicle
     """
     if sc.control != "dbw":
         raise ReplayError(f"{sc.name}: an actuator-level scenario has no DBW commands to record")
+    for entry in sc.timeline:
+        for key, _obj in entry.commands:
+            if key in ("driver", "fault"):
+                raise ReplayError(f"{sc.name}: {entry.key}.{key} is not a message: a bag cannot carry it")
     ini = sc.initial
     gear_letter = {v: k for k, v in GEARS.items() if k != "H"}[ini.gear]
     mode_name = {v: k for k, v in DRIVE_MODES.items()}[ini.drive_mode]
@@ -99,34 +104,11 @@ def scenario_to_bag(sc: Scenario, path: str | Path, report_rates: str = "vehicle
             sim.submit(obj)
             n_cmd += 1
 
-        entries = sc.timeline
-        streams: dict = {key: None for key in STREAMED}
-        period = sc.step_hz / sc.command_rate_hz
-        next_send = 0.0
-        ei = 0
         n = sc.n_steps
-        next_k = entries[0].step if entries else n
+        due_at = TimelinePlayer(sc.timeline, STREAMED, sc.step_hz, sc.command_rate_hz, n).at
         for k in range(n):
-            sent: tuple | list = ()
-            if k == next_k:
-                sent = []
-                for key, obj in entries[ei].commands:
-                    if key in streams:
-                        streams[key] = obj
-                        if obj is not None:
-                            deliver(obj)
-                            sent.append(key)
-                    elif key in ("driver", "fault"):
-                        raise ReplayError(f"{sc.name}: {entries[ei].key}.{key} is not a message: a bag cannot carry it")
-                    else:
-                        deliver(obj)
-                ei += 1
-                next_k = entries[ei].step if ei < len(entries) else n
-            if k >= next_send - 1e-9:
-                for key, msg in streams.items():
-                    if msg is not None and key not in sent:
-                        deliver(msg)
-                next_send += period
+            for _key, obj in due_at(k):
+                deliver(obj)
             sim.step()
             outs.write(k + 1, int(round((epoch_s + sim.time_s) * 1e9)), sim.reports(), sim.vehicle)
         count = w.message_count

@@ -47,6 +47,7 @@ from ..simulation import Simulation
 from ..vehicles import vehicle_spec
 from .schema import STREAMED, Scenario
 from .signals import COLUMN_NAMES, INDEX, RowReader, csv_format, evaluate_metric
+from .timeline import TimelinePlayer
 
 DIVERGENCE_COLUMNS = ("x_m", "y_m", "z_m", "yaw_rad", "vx_mps", "speed_mps")
 """Columns every model level fills: a non-finite value in one of them fails the run (run_scenario)."""
@@ -321,7 +322,6 @@ def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.a
 def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array, progress,
              controller) -> tuple:
     """DBW level: commands through ``sim.submit``, ``sim.step()`` per step."""
-    entries = sc.timeline
     n = sc.n_steps
     dt = sc.dt_s
     every = sc.output_every
@@ -330,35 +330,16 @@ def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array,
     extend = buf.extend
     submit = sim.submit
     dbw = sim.dbw
-    streams: dict = {key: None for key in STREAMED}  # fixed send order
-    period = sc.step_hz / sc.command_rate_hz
-    next_send = 0.0
-    ei = 0
-    next_k = entries[0].step if entries else n
+    due_at = TimelinePlayer(sc.timeline, STREAMED, sc.step_hz, sc.command_rate_hz, n).at
     for k in range(n):
-        sent = ()
-        if k == next_k:
-            sent = []
-            for key, obj in entries[ei].commands:
-                if key in streams:
-                    streams[key] = obj
-                    if obj is not None:
-                        submit(obj)
-                        sent.append(key)
-                elif key == "driver":
-                    sim.set_driver(obj)
-                elif key == "fault":
-                    for subsystem, active in obj:
-                        sim.set_fault(subsystem, active)
-                else:
-                    submit(obj)
-            ei += 1
-            next_k = entries[ei].step if ei < len(entries) else n
-        if k >= next_send - 1e-9:
-            for key, msg in streams.items():
-                if msg is not None and key not in sent:
-                    submit(msg)
-            next_send += period
+        for key, obj in due_at(k):
+            if key == "driver":
+                sim.set_driver(obj)
+            elif key == "fault":
+                for subsystem, active in obj:
+                    sim.set_fault(subsystem, active)
+            else:
+                submit(obj)
         if controller is not None:
             controller(sim, None)
         out = sim.step()
