@@ -359,3 +359,12 @@ def test_model_doc_parameter_keys_exist():
         if not fnmatch.filter(keys, pattern):
             missing.append(key)
     assert not missing, f"docs/model.md names keys that config/polaris.json lacks: {missing}"
+
+
+def test_readme_and_docs_carry_no_history_words():
+    """The README and docs describe what is, not how it came to be: no "issue N", "round N" or "before the
+    refactor" (dated measurements live in docs/performance.md with their commits)."""
+    history = re.compile(r"\b[Ii]ssue \d|(?<![gG])\bround \d|before the refactor")
+    found = [f"{p.name}:{i}: {line.strip()[:80]}" for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if history.search(line)]
+    assert found == []
