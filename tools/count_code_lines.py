@@ -44,6 +44,7 @@ def code_lines(path: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
+    """Print the code lines of each file of ``argv`` (default: :data:`PARAMETER_MODULES`) and the total; 0."""
     files = [Path(a) for a in argv] or [ROOT / m for m in PARAMETER_MODULES]
     total = 0
     for f in files:

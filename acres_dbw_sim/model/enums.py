@@ -46,20 +46,6 @@ class AwdSwitch(IntEnum):
     TWO_WD = 1
     AWD = 2
 
-    @classmethod
-    def from_name(cls, name: str) -> "AwdSwitch":
-        """The switch position a name stands for (:data:`DRIVE_MODE_NAMES`, any case, spaces ignored).
-
-        Raises
-        ------
-        ValueError
-            For another name, listing the names.
-        """
-        try:
-            return DRIVE_MODE_NAMES[str(name).strip().upper()]
-        except KeyError:
-            raise ValueError(f"{name!r}: must be one of Turf, 2WD, AWD (any case)") from None
-
 
 class GearReject(IntEnum):
     """Reason a gear request was refused (ds_dbw_msgs/GearReject numbers)."""

@@ -34,7 +34,7 @@ __all__ = [
     "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS",
     "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
     "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "tree_keys", "is_number", "check_type",
-    "check_range", "check_between", "check_world", "assemble_world", "load_world", "kit_values",
+    "check_range", "check_between", "check_world", "assemble_world", "load_world", "kit_values", "surface_index",
 ]
 
 RPM_TO_RAD_S = 2.0 * math.pi / 60.0
@@ -647,17 +647,33 @@ class World:
     soils: dict
 
     def surface_index(self, name: str) -> int:
-        """Index of surface ``name`` in :attr:`surfaces`.
+        """Index of surface ``name`` in :attr:`surfaces` (:func:`surface_index`).
 
         Raises
         ------
         ParameterError
             If the surface is not in the table.
         """
-        for i, s in enumerate(self.surfaces):
-            if s.name == name:
-                return i
-        raise ParameterError(f"surfaces.{name}", "unknown surface; known: " + ", ".join(s.name for s in self.surfaces))
+        return surface_index(self.surfaces, name)
+
+
+def surface_index(surfaces: tuple, name: str) -> int:
+    """Index of surface ``name`` in a surface table (the terrain's ``surface_index``).
+
+    Parameters
+    ----------
+    surfaces : tuple of Surface
+    name : str
+
+    Raises
+    ------
+    ParameterError
+        If the surface is not in the table (key ``surfaces.<name>``, listing the known ones).
+    """
+    for i, s in enumerate(surfaces):
+        if s.name == name:
+            return i
+    raise ParameterError(f"surfaces.{name}", "unknown surface; known: " + ", ".join(s.name for s in surfaces))
 
 
 def load_world(overrides: str | None = None) -> World:

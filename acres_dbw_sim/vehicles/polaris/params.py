@@ -22,7 +22,7 @@ from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMI
                              NON_NEGATIVE, POSITIVE, ROLLING_MAX_LIMITS, RPM_TO_RAD_S, WATER_DENSITY_LIMITS,
                              ParameterError, apply_overrides, assemble_world, assembly, check_between, check_range,
                              check_type, check_world, file_vehicle, is_number, read_parameter_tree,
-                             shipped_config)
+                             shipped_config, surface_index)
 
 __all__ = ["VEHICLE", "GeometryParams", "MassParams", "SuspensionParams", "TyreParams", "SteeringParams",
            "EngineParams", "FuelParams", "CvtParams", "GearboxParams", "BrakeParams", "AeroParams",
@@ -286,18 +286,14 @@ class VehicleParameters:
     vehicle: str = VEHICLE
 
     def surface_index(self, name: str) -> int:
-        """Index of surface ``name`` in :attr:`surfaces`.
+        """Index of surface ``name`` in :attr:`surfaces` (:func:`acres_dbw_sim.model.params.surface_index`).
 
         Raises
         ------
         ParameterError
             If the surface is not in the table.
         """
-        for i, s in enumerate(self.surfaces):
-            if s.name == name:
-                return i
-        raise ParameterError(f"surfaces.{name}", "unknown surface; known: "
-                             + ", ".join(s.name for s in self.surfaces))
+        return surface_index(self.surfaces, name)
 
     @property
     def wheelbase_m(self) -> float:
