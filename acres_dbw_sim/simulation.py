@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.params import DbwParameters
-from .dbw.system import DbwOutputs, DbwReports, DbwSystem, DriverInput
+from .dbw.state import DbwOutputs, DbwReports, DriverInput
+from .dbw.system import DbwSystem
 from .model.enums import AwdSwitch, Gear
 from .model.terrain import FlatTerrain, Terrain
 from .model.inputs import VehicleInputs

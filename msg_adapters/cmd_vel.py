@@ -141,7 +141,7 @@ class CmdVelAdapter:
         ----------
         t_s : float
             Simulation time [s].
-        reports : acres_dbw_sim.dbw.system.DbwReports
+        reports : acres_dbw_sim.dbw.state.DbwReports
             The latest reports (``imu``, ``vehicle_velocity``, ``steering_report``).
 
         Returns

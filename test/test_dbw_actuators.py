@@ -228,7 +228,7 @@ def test_disengaged_brake_releases_to_the_driver_pedal():
     dbw.enable(0.0)
     every = lambda k, t: dbw.submit(BrakeCmd(cmd=60.0, cmd_type=1, enable=True), t) if k % 2 == 0 else None
     t = run(dbw, veh, 0.0, 1.0, every)
-    from acres_dbw_sim.dbw.system import DriverInput
+    from acres_dbw_sim.dbw.state import DriverInput
     dbw.set_driver(DriverInput(brake_pedal_pct=10.0))  # 8 bar, below the override threshold
     t = run(dbw, veh, t, 2.0)  # stream stops -> timeout -> release
     assert dbw.outputs.brake_line_bar == pytest.approx(8.0, abs=0.01)
@@ -236,7 +236,7 @@ def test_disengaged_brake_releases_to_the_driver_pedal():
 
 def test_throttle_goes_to_the_driver_pedal_when_not_enabled():
     dbw, veh = make(), FakeVehicle()
-    from acres_dbw_sim.dbw.system import DriverInput
+    from acres_dbw_sim.dbw.state import DriverInput
     dbw.set_driver(DriverInput(accel_pedal_pct=30.0))
     run(dbw, veh, 0.0, 0.1)
     assert dbw.outputs.pedal == pytest.approx(0.30)

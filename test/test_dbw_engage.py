@@ -5,7 +5,7 @@ import math
 import pytest
 
 from acres_dbw_sim.dbw.commands import BrakeCmd, SteeringCmd, ThrottleCmd, ENABLE, DISABLE
-from acres_dbw_sim.dbw.system import DriverInput
+from acres_dbw_sim.dbw.state import DriverInput
 from helpers.dbw import DT, FakeVehicle, make, run
 
 

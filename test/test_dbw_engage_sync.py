@@ -12,7 +12,7 @@ import pytest
 from acres_dbw_sim.dbw.commands import DISABLE, ENABLE, BrakeCmd, SteeringCmd, ThrottleCmd
 from acres_dbw_sim.dbw.msg_fields import SystemState
 from acres_dbw_sim.dbw.params import DbwParameters, ParameterError
-from acres_dbw_sim.dbw.system import DriverInput
+from acres_dbw_sim.dbw.state import DriverInput
 from helpers.dbw import DT, FakeVehicle, make, run
 
 SYNC = {"dbw.system_sync_mode": 2}

@@ -13,7 +13,7 @@ from acres_dbw_sim.dbw.commands import (DISABLE, ENABLE, STEERING_CALIBRATE, Bra
                                         ThrottleCmd, UlcCmd)
 from acres_dbw_sim.dbw.params import DbwParameters
 from acres_dbw_sim.dbw.schedule import ON_CHANGE, CanSchedule, report_schedule
-from acres_dbw_sim.dbw.system import DbwReports, DriverInput
+from acres_dbw_sim.dbw.state import DbwReports, DriverInput
 from acres_dbw_sim.interface import IMU_PERIOD_S, REPORT_TOPICS
 from acres_dbw_sim.model.enums import Gear
 from acres_dbw_sim.vehicles.polaris.params import load_parameters

@@ -8,7 +8,8 @@ from acres_dbw_sim.vehicles import vehicle_spec
 from acres_dbw_sim.dbw import commands as C
 from acres_dbw_sim.dbw import msg_fields as F
 from acres_dbw_sim.dbw import reports as R
-from acres_dbw_sim.dbw.system import SIM_VIN, DbwSystem, _vin_ok
+from acres_dbw_sim.dbw.state import SIM_VIN, vin_ok
+from acres_dbw_sim.dbw.system import DbwSystem
 from helpers.reference_layout import ds_dbw_layout
 from helpers.dbw import FakeVehicle, make
 
@@ -40,7 +41,7 @@ def test_command_constants(layout):
 
 
 def test_vin_and_ecu_identities():
-    assert len(SIM_VIN) == 17 and not set("IOQ") & set(SIM_VIN) and _vin_ok(SIM_VIN)
+    assert len(SIM_VIN) == 17 and not set("IOQ") & set(SIM_VIN) and vin_ok(SIM_VIN)
     dbw = make()
     rep = dbw.reports(1.0, FakeVehicle())
     names = [e.name for e in rep.ecu_info]
@@ -52,7 +53,7 @@ def test_each_vehicle_reports_its_own_vin():
     from acres_dbw_sim.simulation import Simulation
     from acres_dbw_sim.vehicles.maxxum150 import VIN
     ranger, tractor = Simulation().reports().vin, Simulation(vehicle="maxxum150").reports().vin
-    assert ranger == SIM_VIN and tractor == VIN and tractor != ranger and _vin_ok(tractor)
+    assert ranger == SIM_VIN and tractor == VIN and tractor != ranger and vin_ok(tractor)
     for bad in ("3NSRRE995SE00000", "3NSRRE995SE00000O", "3nsrre995se000001"):
         with pytest.raises(ValueError, match="vin="):
             DbwSystem(make().p, 1 / 120, vin=bad, ulc_plant=vehicle_spec("polaris").ulc_plant)

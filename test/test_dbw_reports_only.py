@@ -13,7 +13,8 @@ from dataclasses import asdict, fields
 import pytest
 
 from acres_dbw_sim.dbw.commands import BrakeCmd, GearCmd, SteeringCmd, ThrottleCmd, TurnSignalCmd, UlcCmd
-from acres_dbw_sim.dbw.system import ALWAYS_FILLED, DbwReports, DriverInput
+from acres_dbw_sim.dbw.report_content import ALWAYS_FILLED
+from acres_dbw_sim.dbw.state import DbwReports, DriverInput
 from acres_dbw_sim.model.enums import Gear
 from acres_dbw_sim.simulation import ENABLE, Simulation
 

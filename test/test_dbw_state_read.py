@@ -1,4 +1,4 @@
-"""The DBW's copy of the vehicle state (system._StateView): the direct read of a
+"""The DBW's copy of the vehicle state (state.MeasuredState): the direct read of a
 finite vehicle equals the checked read, for every vehicle; a non-finite or
 missing value reads as its default."""
 
@@ -10,14 +10,14 @@ import types
 import pytest
 
 from acres_dbw_sim.dbw.commands import ENABLE, SteeringCmd, ThrottleCmd
-from acres_dbw_sim.dbw.system import DIR_PRNDL, DIR_SENSOR, _StateView
+from acres_dbw_sim.dbw.state import DIR_PRNDL, DIR_SENSOR, MeasuredState
 from acres_dbw_sim.model.enums import Gear
 from acres_dbw_sim.simulation import Simulation
 
-SLOTS = _StateView.__slots__
+SLOTS = MeasuredState.__slots__
 
 
-def _snapshot(view: _StateView) -> dict:
+def _snapshot(view: MeasuredState) -> dict:
     out = {}
     for name in SLOTS:
         v = getattr(view, name)
@@ -27,11 +27,11 @@ def _snapshot(view: _StateView) -> dict:
 
 def _both(vehicle: object, dir_src: int, monkeypatch, direct: bool) -> tuple[dict, dict]:
     """``read`` (with ``direct``: it must not fall back to the checked read) and the checked read."""
-    fast, checked = _StateView(dir_src), _StateView(dir_src)
+    fast, checked = MeasuredState(dir_src), MeasuredState(dir_src)
     checked._read_checked(vehicle)
     with monkeypatch.context() as m:
         if direct:
-            m.setattr(_StateView, "_read_checked", lambda self, s: pytest.fail("the direct read fell back"))
+            m.setattr(MeasuredState, "_read_checked", lambda self, s: pytest.fail("the direct read fell back"))
         fast.read(vehicle)
     return _snapshot(fast), _snapshot(checked)
 
@@ -70,7 +70,7 @@ def test_non_finite_or_missing_values_read_as_defaults():
         "fuel_l", "gear", "gear_target", "shift_in_progress", "last_gear_reject", "drive_mode")})
     fake.engine_rpm = math.nan
     fake.wheel_spin_rad_s = (1.0, math.inf, 2.0, 3.0)
-    view = _StateView(DIR_SENSOR)
+    view = MeasuredState(DIR_SENSOR)
     view.read(fake)
     assert view.engine_rpm == 0.0
     assert view.wheel_spin == [1.0, 0.0, 2.0, 3.0]

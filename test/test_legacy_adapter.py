@@ -17,7 +17,7 @@ from dbw_polaris_msgs.msg import (BrakeCmd, Gear as LGear, GearCmd, GearReject, 
                                   SteeringReport, ThrottleCmd)
 
 from acres_dbw_sim.dbw import commands as core
-from acres_dbw_sim.dbw.system import DriverInput
+from acres_dbw_sim.dbw.state import DriverInput
 from acres_dbw_sim.model.enums import Gear
 from acres_dbw_sim.simulation import Simulation
 from msg_adapters import polaris_legacy as L

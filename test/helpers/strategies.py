@@ -7,7 +7,7 @@ from dataclasses import fields
 from hypothesis import strategies as st
 
 from acres_dbw_sim.dbw import commands as C
-from acres_dbw_sim.dbw.system import DriverInput
+from acres_dbw_sim.dbw.state import DriverInput
 
 
 WILD = st.one_of(

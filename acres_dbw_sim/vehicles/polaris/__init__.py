@@ -9,7 +9,7 @@ Frames: body x forward, y left, z up (REP-103); wheels 0 FL, 1 FR, 2 RL, 3 RR.
 """
 from __future__ import annotations
 
-from ...dbw.system import SIM_VIN
+from ...dbw.state import SIM_VIN
 from ..registry import Installation, VehicleSpec
 
 __all__ = ["SPEC", "VIN"]

@@ -1,0 +1,527 @@
+"""The content of every report, as functions of a read-only view of the DBW state.
+
+Each ``fill_<report>(d, r)`` writes one report of ``r`` (a ``DbwReports``) from the DBW
+state ``d`` and its parameters ``d.p``; it reads ``d`` and never writes it (a test checks
+that no function here assigns to an attribute of ``d``). ``d`` is a :class:`ReportView`:
+today the ``DbwSystem`` itself; a compiled step only has to back the same attributes.
+
+The reports, their fields and their quantisation follow dbw-interface.md §2.9 (the CAN
+scaling of each field), §4.4-§4.13 (what the firmware puts in them) and §1.6 (NaN for a
+quantity the vehicle does not report). ``FILLERS`` maps a ``DbwReports`` attribute to its
+function; ``ALWAYS_FILLED`` are the on-change reports, filled on every call because their
+change counters decide their early publication (schedule.py).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+from .actuators import clamp, quantize
+from .msg_fields import SRC_ULC, SRC_USER, AwdMode, DiffLock, PrkBrkStat, SystemState
+from .params import DbwParameters
+from .schedule import ON_CHANGE
+from .state import AWD, EPOCH_S, TURF, TWO_WD, DbwReports, MeasuredState
+from .status import ActuatorStatus
+
+__all__ = ["ReportView", "FILLERS", "ALWAYS_FILLED", "REASON_NOT_READY", "REASON_DISENGAGE",
+           "not_ready_code", "fill_ecu_identities"]
+
+#: ReasonNotReady codes of 2.1.8+ used here (§4.11) -> name.
+REASON_NOT_READY = {
+    0x00: "", 0x18: "FaultSteer", 0x19: "FaultBrake", 0x1A: "FaultThrtl", 0x1B: "FaultGear",
+    0x20: "OverrideActiveSteer", 0x21: "OverrideActiveBrake", 0x22: "OverrideActiveThrtl",
+    0x23: "OverrideActiveGear", 0x24: "OverrideLatchedSteer", 0x25: "OverrideLatchedBrake",
+    0x26: "OverrideLatchedThrtl", 0x38: "MissingCmdSteer", 0x39: "MissingCmdBrake",
+    0x3A: "MissingCmdThrtl", 0xC0: "NotEnableCmdSteer", 0xC1: "NotEnableCmdBrake",
+    0xC2: "NotEnableCmdThrtl", 0xFE: "SystemDisabled",
+}
+
+#: ReasonDisengage codes used here (§4.11) -> name.
+REASON_DISENGAGE = {0x00: ""}
+for _base, _name in ((0x20, "Steer"), (0x40, "Brake"), (0x60, "Thrtl")):
+    REASON_DISENGAGE[_base + 1] = f"{_name}CmdDisengage"
+    REASON_DISENGAGE[_base + 4] = f"{_name}CmdTimeout"
+    REASON_DISENGAGE[_base + 5] = f"{_name}RptFault"
+    REASON_DISENGAGE[_base + 6] = f"{_name}RptOverride"
+REASON_DISENGAGE.update({0x85: "GearRptFault", 0x86: "GearRptOverride", 0xC0: "SystemDisableCmd"})
+
+#: Reports filled on every call of ``DbwSystem.reports``, whatever its ``only`` asks: the on-change
+#: reports, whose change counters decide their early publication (schedule.py).
+ALWAYS_FILLED = frozenset(ON_CHANGE)
+
+
+class ReportView(Protocol):
+    """What the report content reads of the DBW (``DbwSystem`` provides it; read-only here).
+
+    The actuators (``steering``, ``brake``, ``throttle``: steering.py, pedals.py; ``gear``:
+    gear.py; ``ulc``: ulc.py; ``hold``: brake_hold.py; ``sync``: status.FirmwareEngage) with
+    their ``status`` (status.ActuatorStatus); ``statuses`` = the steering, brake and throttle
+    statuses in that order; ``measured`` = the vehicle state as the DBW measures it.
+    Times in s, angles in deg, pressures in bar, speeds in m/s, accelerations in m/s^2.
+    """
+
+    p: DbwParameters
+    measured: MeasuredState
+    statuses: tuple
+    steering: object
+    brake: object
+    throttle: object
+    gear: object
+    ulc: object
+    hold: object
+    sync: object
+    driver: object
+    outputs: object
+    dbw_enabled: bool
+    firmware_managed: bool
+    disengage_reason: int
+    turn_signal_cmd: int
+    turn_signal_t: float
+    t_s: float
+    drive_mode: int
+    drive_mode_cmd: tuple
+    accel_meas: float
+    angle_rate: float
+    wheel_counts: list
+    odometer_km: float
+
+
+def fill_steering_report(d: ReportView, r: DbwReports) -> None:
+    """``steering_report`` (§2.9, §4.5, §4.6)."""
+    st_s = d.steering.status
+    nan = math.nan
+    sr = r.steering_report
+    stg = d.steering
+    fresh = st_s.received and not st_s.timeout
+    sr.steering_wheel_angle = quantize(clamp(stg.reported_angle_deg, -819.1, 819.1), 0.1)
+    sr.steering_column_torque = quantize(clamp(stg.driver_torque_nm, -7.9375, 7.9375), 0.0625)
+    if fresh and stg.cmd_type == 1:
+        sr.cmd_type, sr.cmd = 1, quantize(stg.torque_cmd_nm, 1.0 / 128.0)
+    elif fresh and stg.cmd_type in (2, 3, 4, 14):
+        sr.cmd_type, sr.cmd = 2, quantize(stg.target_raw + stg.offset_deg, 0.1)
+    else:
+        sr.cmd_type, sr.cmd = 0, nan
+    sr.limiting_value = stg.limiting_value and fresh
+    sr.limiting_rate = stg.limiting_rate and st_s.enabled
+    _flags(d, sr, st_s)
+    sr.actuator_temp = nan
+    # the limits the servo applies now (§2.9, §4.6; steering.py): rate and (speed-dependent) angle
+    sr.limit_rate = stg.rate_limit if stg.rate_limit == math.inf else quantize(stg.rate_limit, 4.0)
+    sr.limit_value = quantize(stg.angle_limit_deg, 1.0)
+    sr.cmd_src = SRC_USER
+
+def fill_brake_report(d: ReportView, r: DbwReports) -> None:
+    """``brake_report`` (§2.9, §4.7)."""
+    nan = math.nan
+    st_b = d.brake.status
+    p = d.p
+    br = r.brake_report
+    brk = d.brake
+    G = brk.gain_nm_per_bar
+    for name in ("pressure_input", "pressure_cmd", "pressure_output", "torque_input", "torque_cmd",
+                 "torque_output", "accel_cmd", "accel_output", "percent_input", "percent_cmd",
+                 "percent_output"):
+        setattr(br, name, nan)
+    if st_b.driven_by_ulc:
+        btype = 1
+    elif st_b.received and not st_b.timeout:
+        btype = brk.cmd_type
+    else:
+        btype = 0
+    br.cmd_type = btype
+    if btype == 1:
+        br.pressure_input = quantize(brk.driver_bar, 0.05)
+        br.pressure_cmd = quantize(brk.setpoint_bar, 0.05)
+        br.pressure_output = quantize(brk.line_bar, 0.05)
+    elif btype == 2:
+        br.torque_input = quantize(brk.driver_bar * G, 4.0)
+        br.torque_cmd = quantize(brk.setpoint_bar * G, 4.0)
+        br.torque_output = quantize(brk.line_bar * G, 4.0)
+    elif btype in (8, 9, 10):
+        br.torque_input = quantize(brk.driver_bar * G, 4.0)
+        br.accel_cmd = quantize(clamp(brk.cmd_value, -10.2, 10.2), 0.005)
+        br.accel_output = quantize(clamp(d.accel_meas, -10.2, 10.2), 0.005)
+    elif btype in (13, 14):
+        k = 100.0 / p.brake_max_bar
+        br.percent_input = quantize(brk.driver_bar * k, 0.025)
+        br.percent_cmd = quantize(brk.setpoint_bar * k, 0.025)
+        br.percent_output = quantize(brk.line_bar * k, 0.025)
+    br.btsi_cmd = False
+    br.yield_request = False
+    br.limiting_value = brk.limiting_value and btype != 0
+    br.limiting_rate = brk.limiting_rate and st_b.enabled
+    _flags(d, br, st_b)
+    # the set-point limit in the unit of the command (§4.7 limit_value modes): % for the
+    # percent types, m/s^2 (deceleration) for the accel types, bar otherwise
+    if btype in (13, 14):
+        br.limit_value = 100.0
+    elif btype in (8, 9, 10):
+        br.limit_value = quantize(min(10.0, p.brake_max_bar / brk.bar_per_mps2), 0.02)
+    else:
+        br.limit_value = quantize(p.brake_max_bar, 0.2)
+    hold = d.hold  # §4.7 brake-hold budget (brake_hold.py)
+    br.brake_available_partial_inf = 0  # BrakeInfDur UNSUPPORTED: the hold is finite
+    br.brake_available_duration = hold.reported_duration_s()
+    br.brake_available_full = hold.full
+    br.req_shift_park = hold.req_shift_park
+    br.req_park_brake = hold.req_park_brake
+    br.external_button = False
+    br.comms_loss_armed = False
+    br.cmd_src = SRC_ULC if st_b.driven_by_ulc else SRC_USER
+
+def fill_throttle_report(d: ReportView, r: DbwReports) -> None:
+    """``throttle_report`` (§2.9, §4.8)."""
+    st_t = d.throttle.status
+    nan = math.nan
+    tr = r.throttle_report
+    thr = d.throttle
+    if st_t.driven_by_ulc:
+        ttype = 14
+    elif st_t.received and not st_t.timeout:
+        ttype = thr.cmd_type
+    else:
+        ttype = 0
+    tr.cmd_type = ttype
+    if ttype:
+        tr.percent_input = quantize(thr.driver_pct, 0.025)
+        tr.percent_cmd = quantize(thr.setpoint_pct, 0.025)
+        tr.percent_output = quantize(thr.output_pct, 0.025)
+    else:
+        tr.percent_input = tr.percent_cmd = tr.percent_output = nan
+    tr.yield_request = False
+    tr.limiting_value = thr.limiting_value and ttype != 0
+    tr.limiting_rate = thr.limiting_rate and st_t.enabled
+    _flags(d, tr, st_t)
+    tr.limit_value = 100.0  # the percent set-point is clipped to 100 % (§4.8, pedals.py)
+    tr.cmd_src = SRC_ULC if st_t.driven_by_ulc else SRC_USER
+
+def fill_gear_report(d: ReportView, r: DbwReports) -> None:
+    """``gear_report`` and its change counter (§2.9, §4.9)."""
+    s = d.measured
+    nan = math.nan
+    gr = r.gear_report
+    g = d.gear
+    if gr.gear != s.gear or gr.cmd != g.pending or gr.driver != s.gear_target or gr.reject != g.reject:
+        r.gear_report_changes += 1
+    gr.gear = s.gear
+    gr.cmd = g.pending
+    gr.driver = s.gear_target
+    gr.reject = g.reject
+    gr.gear_manual = s.gear_manual
+    gr.cmd_manual = g.manual_cmd
+    gr.power_latched = False
+    gr.external_control = False
+    gr.ready = not g.fault_injected
+    gr.override_active = g.override_active
+    gr.override_other = d.sync.override_other and not g.override_active
+    gr.fault = g.fault_injected
+    gr.bad_crc = False
+    gr.degraded = False
+    gr.actuator_temp = nan
+    gr.support_cmd_manual = g.manual_gears > 0
+    gr.ready_to_calibrate = False
+    gr.req_brake_cal = False
+    gr.cmd_src = g.cmd_src
+
+def fill_system_report(d: ReportView, r: DbwReports) -> None:
+    """``system_report`` and its change counter (§2.9, §4.11)."""
+    p = d.p
+    g = d.gear
+    st_s, st_b, st_t = d.statuses
+    sy = r.system_report
+    sy.inhibit = False
+    sy.validate_cmd_crc_rc = False
+    sy.system_sync_mode = p.system_sync_mode
+    sy.fault = st_s.fault or st_b.fault or st_t.fault or g.fault_injected
+    sy.override = (st_s.override_active or st_b.override_active or st_t.override_active
+                   or g.override_active)
+    sy.ready = st_s.ready and st_b.ready and st_t.ready and not g.fault_injected
+    if d.firmware_managed:  # "any enabled" in the firmware-sync modes (§2.9)
+        sy.enabled = (st_s.enabled or st_b.enabled or st_t.enabled) and not g.fault_injected
+        active = d.sync.active
+    else:
+        sy.enabled = st_s.enabled and st_b.enabled and st_t.enabled and not g.fault_injected
+        active = sy.enabled
+    state = int(SystemState.FAULT if sy.fault else SystemState.ACTIVE if active
+                else SystemState.READY if sy.ready else SystemState.MANUAL)
+    nr = not_ready_code(d)
+    dr = d.disengage_reason
+    if state != sy.state or nr != sy.reason_not_ready or dr != sy.reason_disengage:
+        r.system_report_changes += 1
+    sy.state = state
+    sy.reason_not_ready = nr
+    sy.reason_not_ready_str = REASON_NOT_READY.get(nr, "Unknown")
+    sy.reason_disengage = dr
+    sy.reason_disengage_str = REASON_DISENGAGE.get(dr, "Unknown")
+    sy.btn_enable = sy.btn_disable = sy.lockout = False
+    sy.bad_crc = sy.bad_rc = False
+
+def fill_ulc_report(d: ReportView, r: DbwReports) -> None:
+    """``ulc_report`` (§4.12)."""
+    s = d.measured
+    ur = r.ulc_report
+    u = d.ulc
+    ur.cmd_type = u.cmd_type if (u.status.received and not u.status.timeout) else 0
+    ur.vel_ref = quantize(clamp(u.v_ref if u.engaged else s.v, -81.9, 81.9), 0.02)
+    ur.vel_meas = quantize(clamp(s.v, -81.9, 81.9), 0.02)
+    ur.accel_ref = quantize(clamp(u.a_ref if u.engaged else 0.0, -6.35, 6.35), 0.05)
+    ur.accel_meas = quantize(clamp(d.accel_meas, -6.35, 6.35), 0.05)
+    ur.coast_decel = u.coast_decel
+    ur.ready = u.status.ready
+    ur.enabled = u.status.enabled
+    ur.override_active = u.status.override_active
+    ur.override_latched = u.status.override_latched
+    ur.preempted = u.preempted
+    ur.timeout = u.status.timeout
+    ur.bad_crc = ur.bad_rc = False
+
+def fill_misc_report(d: ReportView, r: DbwReports) -> None:
+    """``misc_report``: no parking-brake or temperature sensors on the Ranger."""
+    nan = math.nan
+    mr = r.misc_report
+    mr.parking_brake = int(PrkBrkStat.UNKNOWN)  # no electric parking brake (park is a gear)
+    for name in ("outside_air_temp", "engine_coolant_temp", "engine_oil_temp", "trans_oil_temp",
+                 "trans_clutch_temp", "traction_motor_coil_temp", "traction_motor_elec_temp"):
+        setattr(mr, name, nan)
+
+def fill_turn_signal_report(d: ReportView, r: DbwReports) -> None:
+    """``turn_signal_report`` (§4.4)."""
+    ts = r.turn_signal_report
+    ts.input = d.driver.turn_signal
+    ts.cmd = d.turn_signal_cmd
+    ts.output = d.turn_signal_cmd if d.turn_signal_cmd else d.driver.turn_signal
+    ts.feedback = ts.output
+    ts.ready = True
+    ts.timeout = d.turn_signal_t > -math.inf and (d.t_s - d.turn_signal_t) > 0.25 + 1e-9
+
+def fill_drive_mode_report(d: ReportView, r: DbwReports) -> None:
+    """``drive_mode_report``: the AWD switch as AwdMode and DiffLock (§4.4)."""
+    s = d.measured
+    dm = r.drive_mode_report
+    mode = s.drive_mode if s.drive_mode in (TURF, TWO_WD, AWD) else d.drive_mode
+    dm.drive_mode = dm.suspension_mode = 0
+    dm.awd_mode = int(AwdMode.FOUR_AUTO if mode == AWD else AwdMode.TWO_HIGH)
+    dm.rear_diff = int(DiffLock.UNLOCKED if mode == TURF else DiffLock.LOCKED)
+    dm.front_diff = int(DiffLock.UNKNOWN)
+    dm.awd_mode_cmd, dm.rear_diff_cmd = d.drive_mode_cmd
+    dm.ready = True
+    dm.support_awd_mode_cmd = dm.support_rear_diff_cmd = True
+
+def fill_vehicle_velocity(d: ReportView, r: DbwReports) -> None:
+    """``vehicle_velocity``."""
+    s = d.measured
+    p = d.p
+    vv = r.vehicle_velocity
+    vq = quantize(s.v * 3.6, 0.01) / 3.6
+    vv.vehicle_velocity_brake = vq
+    vv.vehicle_velocity_propulsion = vq
+    vv.dir_src = p.vehicle_velocity_dir_src
+
+def fill_wheel_speeds(d: ReportView, r: DbwReports) -> None:
+    """``wheel_speeds``."""
+    s = d.measured
+    ws = r.wheel_speeds
+    ws.front_left, ws.front_right, ws.rear_left, ws.rear_right = (
+        quantize(clamp(x, -327.67, 327.67), 0.01) for x in s.wheel_spin)
+
+def fill_wheel_positions(d: ReportView, r: DbwReports) -> None:
+    """``wheel_positions`` (wrapping int16 counts)."""
+    wp = r.wheel_positions
+    wp.front_left, wp.front_right, wp.rear_left, wp.rear_right = (
+        ((int(math.floor(c)) + 32768) % 65536) - 32768 for c in d.wheel_counts)
+
+def fill_tire_pressures(d: ReportView, r: DbwReports) -> None:
+    """``tire_pressures`` (the parameter file's inflation)."""
+    p = d.p
+    nan = math.nan
+    tp = r.tire_pressures
+    tp.front_left = tp.front_right = float(round(p.tyres_front_inflation_kpa))
+    tp.rear_left = tp.rear_right = float(round(p.tyres_rear_inflation_kpa))
+    tp.spare = nan
+
+def fill_throttle_info(d: ReportView, r: DbwReports) -> None:
+    """``throttle_info``."""
+    s = d.measured
+    nan = math.nan
+    ti = r.throttle_info
+    ti.accel_pedal_pc = quantize(d.outputs.pedal * 100.0, 0.025)
+    ti.accel_pedal_qf = 0
+    ti.one_pedal = 0
+    ti.engine_rpm = quantize(s.engine_rpm, 0.25)
+    ti.engine_throttle_valve_pc = nan  # Ranger XD only (§5.1)
+    ti.drive_mode = 0
+
+def fill_brake_info(d: ReportView, r: DbwReports) -> None:
+    """``brake_info``."""
+    brk = d.brake
+    G = d.brake.gain_nm_per_bar
+    s = d.measured
+    nan = math.nan
+    bi = r.brake_info
+    bi.brake_torque_pedal = quantize(brk.driver_bar * G, 4.0)
+    bi.brake_torque_request = quantize(max(brk.setpoint_bar, brk.driver_bar) * G, 4.0)
+    bt = s.brake_torque if s.brake_torque == s.brake_torque else brk.line_bar * G
+    bi.brake_torque_actual = quantize(bt, 4.0)
+    bi.brake_pedal_qf = 0
+    bi.brake_vacuum = nan
+    bi.abs_active = bi.esc_active = bi.trac_active = False
+    bi.abs_enabled = bi.esc_enabled = bi.trac_enabled = False
+
+def fill_steering_offset(d: ReportView, r: DbwReports) -> None:
+    """``steering_offset``."""
+    stg = d.steering
+    so = r.steering_offset
+    so.steering_wheel_angle = stg.reported_angle_deg
+    so.steering_wheel_angle_raw = stg.angle_deg
+    so.steering_wheel_angle_offset = stg.offset_deg
+    so.offset_type = 1 if stg.offset_deg != 0.0 else 0
+
+def fill_steering_info(d: ReportView, r: DbwReports) -> None:
+    """``steering_info``."""
+    nan = math.nan
+    stg = d.steering
+    p = d.p
+    st_s = d.steering.status
+    si = r.steering_info
+    si.override_torque_filtered = stg.driver_torque_nm
+    si.override_torque_threshold = p.steering_override_torque_nm
+    si.angle_rate = d.angle_rate
+    si.angle_cmd_rate = stg.ref_rate if st_s.enabled else 0.0
+    si.actuator_current = nan
+
+def fill_propulsion_info(d: ReportView, r: DbwReports) -> None:
+    """``propulsion_info``."""
+    nan = math.nan
+    s = d.measured
+    pi = r.propulsion_info
+    pi.propulsion_torque_request = pi.propulsion_torque_actual = nan  # Ford only
+    gnum = {1: 15, 2: 11, 3: 14, 4: 1, 5: 1}.get(s.gear, 0)
+    pi.gear_num_target = {1: 15, 2: 11, 3: 14, 4: 1, 5: 1}.get(s.gear_target, 0)
+    pi.gear_num_actual = gnum
+    pi.engine_torque_request = quantize(s.engine_torque, 0.25)
+    pi.engine_torque_actual = quantize(s.engine_torque, 0.25)
+    pi.transmission_ratio = quantize(s.cvt_ratio, 0.01)
+    pi.torque_limiting = pi.limp_home = 0
+
+def fill_fuel_level(d: ReportView, r: DbwReports) -> None:
+    """``fuel_level`` and the odometer."""
+    s = d.measured
+    nan = math.nan
+    fl = r.fuel_level
+    fl.fuel_level = nan if s.fuel_l != s.fuel_l else clamp(100.0 * s.fuel_l / d.p.fuel_tank_l, 0.0, 100.0)
+    fl.fuel_range = nan
+    fl.odometer = d.odometer_km
+
+def fill_diagnostics(d: ReportView, r: DbwReports) -> None:
+    """The four ``*_diag`` reports."""
+    g = d.gear
+    st_s, st_b, st_t = d.statuses
+    for diag, st in ((r.steering_diag, st_s), (r.brake_diag, st_b), (r.throttle_diag, st_t)):
+        diag.fault = st.fault
+        diag.fault_internal = st.fault
+    r.gear_diag.fault = r.gear_diag.fault_internal = g.fault_injected
+
+def fill_imu(d: ReportView, r: DbwReports) -> None:
+    """``imu``: specific force and angular velocity, quantized."""
+    s = d.measured
+    im = r.imu
+    im.linear_acceleration_x, im.linear_acceleration_y, im.linear_acceleration_z = (
+        quantize(x, 0.01) for x in s.f_spec)
+    im.angular_velocity_x, im.angular_velocity_y, im.angular_velocity_z = (
+        quantize(x, 0.0002) for x in s.omega)
+
+def _flags(d: ReportView, rep: object, st: ActuatorStatus) -> None:
+    """Copy the common status flags of an actuator into its report."""
+    rep.external_control = False
+    rep.ready = st.ready
+    rep.enabled = st.enabled
+    rep.override_active = st.override_active
+    # §4.2/§4.3: disengaged because another subsystem was overridden (firmware-sync mode only)
+    rep.override_other = d.sync.override_other and not (st.override_active or st.override_latched)
+    rep.override_latched = st.override_latched
+    rep.timeout = st.timeout
+    rep.fault = st.fault
+    rep.bad_crc = False
+    rep.bad_rc = False
+    rep.degraded = False
+    rep.hardware_disable = False
+
+def not_ready_code(d: ReportView) -> int:
+    """ReasonNotReady (2.1.8+ codes) from the actuator states (§4.11, inferred mapping)."""
+    trio = ((0, d.steering.status), (1, d.brake.status), (2, d.throttle.status))
+    for i, st in trio:
+        if st.fault:
+            return 0x18 + i
+    if d.gear.fault_injected:
+        return 0x1B
+    for i, st in trio:
+        if st.override_active:
+            return 0x20 + i
+    if d.gear.override_active:
+        return 0x23
+    for i, st in trio:
+        if st.override_latched:
+            return 0x24 + i
+    if all(st.enabled for _, st in trio):
+        return 0x00
+    for i, st in trio:
+        if not st.enabled and (not st.received or st.timeout) and not st.driven_by_ulc:
+            return 0x38 + i
+    for i, st in trio:
+        if not st.enabled:
+            return 0xC0 + i if d.dbw_enabled else 0xFE
+    return 0xFE
+
+def fill_ecu_identities(ecus: tuple) -> None:
+    """Plausible simulated identities of the Gateway and Throttle modules (§4.13, §5.1), filled at
+    construction (the ``EcuInfo`` objects of ``reports().ecu_info``): constant but for
+    ``datetime``, which ``reports`` sets."""
+    for k, (e, mod) in enumerate(zip(ecus, ("Gateway", "Throttle"))):
+        e.name = f"POLARIS_RANGERXP_{mod}"
+        e.app_version = "1.4.5"
+        e.boot_version = "1.0"
+        e.hw_rev = "SIM"
+        e.app_signature = f"{0x5A1D0000 + k:08X}"
+        e.mac_addr = f"02:00:00:00:00:{k + 1:02X}"
+        e.config_hash = f"{0x0C0F1600 + k:08X}"
+        e.config_count_modified = 0
+        e.config_count_configured = 1
+        e.config_nvm_blank = False
+        e.config_nvm_write_pending = False
+        e.build_date = "2026/01/01"
+        e.license_date = "2026/01/01"
+        e.control_licensed = True
+        e.log_filename = "000001.dbw"
+        e.log_filesystem_present = False
+        e.log_fault = False
+        e.datetime = EPOCH_S
+
+
+#: ``DbwReports`` attribute -> the function that fills it (``DbwSystem.reports(only=...)``).
+FILLERS = {
+    "steering_report": fill_steering_report,
+    "brake_report": fill_brake_report,
+    "throttle_report": fill_throttle_report,
+    "gear_report": fill_gear_report,
+    "system_report": fill_system_report,
+    "ulc_report": fill_ulc_report,
+    "misc_report": fill_misc_report,
+    "turn_signal_report": fill_turn_signal_report,
+    "drive_mode_report": fill_drive_mode_report,
+    "vehicle_velocity": fill_vehicle_velocity,
+    "wheel_speeds": fill_wheel_speeds,
+    "wheel_positions": fill_wheel_positions,
+    "tire_pressures": fill_tire_pressures,
+    "throttle_info": fill_throttle_info,
+    "brake_info": fill_brake_info,
+    "steering_offset": fill_steering_offset,
+    "steering_info": fill_steering_info,
+    "propulsion_info": fill_propulsion_info,
+    "fuel_level": fill_fuel_level,
+    "steering_diag": fill_diagnostics,
+    "brake_diag": fill_diagnostics,
+    "throttle_diag": fill_diagnostics,
+    "gear_diag": fill_diagnostics,
+    "imu": fill_imu,
+}
