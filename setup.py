@@ -27,11 +27,11 @@ setup(
         # Every tool is acres-<name>; sim_node and demo_driver are the same programs under
         # the names `ros2 run acres_dbw_sim ...` and the launch file use.
         "console_scripts": [
-            f"acres-sim = {PACKAGE}.node:main",
+            f"acres-sim = {PACKAGE}.launcher:main",
             f"acres-demo = {PACKAGE}.demo_driver:main",
             f"acres-scenario = {PACKAGE}.scenario:main",
             f"acres-replay = {PACKAGE}.replay:main",
-            f"sim_node = {PACKAGE}.node:main",
+            f"sim_node = {PACKAGE}.launcher:main",
             f"demo_driver = {PACKAGE}.demo_driver:main",
             f"acres-sweep = {PACKAGE}.sweep:main",
             f"acres-calibrate = {PACKAGE}.calibrate:main",

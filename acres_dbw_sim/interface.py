@@ -10,12 +10,14 @@ dbw-interface.md §1.3 and §1.4.
 
 from __future__ import annotations
 
+import math
+
 from .model.enums import GEAR_NAMES as _GEAR_NAMES
 from .vehicles import REGISTRY
 
 __all__ = ["COMMAND_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S", "DBW_ENABLED_PERIOD_S",
            "ECU_INFO_PERIOD_S", "REPORT_DEPTH", "PARAMETERS", "PARAMETER_LIMITS",
-           "RUNTIME_PARAMETERS", "GEAR_NAMES", "TRACTOR_PARAMETERS"]
+           "RUNTIME_PARAMETERS", "GEAR_NAMES", "TRACTOR_PARAMETERS", "parameter_problem"]
 
 # (topic, ds_dbw_msgs type name, depth) of the command subscriptions, §1.3.
 COMMAND_TOPICS = (
@@ -156,3 +158,30 @@ TRACTOR_PARAMETERS = ("hand_throttle", "pto_rpm")
 RUNTIME_PARAMETERS = ("rate_factor", "lockstep_steps", "report_rates", "status_period_s",
                       "initial_x_m", "initial_y_m", "initial_yaw_rad", "initial_speed_mps",
                       "initial_gear", "drive_mode", "hand_throttle", "pto_rpm")
+
+
+def parameter_problem(name: str, value: object) -> str:
+    """Why ``value`` is not acceptable for node parameter ``name`` ("" when it is).
+
+    The same check at start-up, at run time (``ros2 param set``) and for a launch file's
+    values: the type of the default (an empty list for a list), finite floats, the choices or
+    range of ``PARAMETER_LIMITS``, any-case gear names for ``initial_gear``, 0/540/1000 rpm
+    for ``pto_rpm``. Raises ``KeyError`` for a name not in ``PARAMETERS``.
+    """
+    default = PARAMETERS[name][0]
+    if type(value) is not type(default) and not (isinstance(default, list) and value == []):
+        return f"expected {type(default).__name__}, got {type(value).__name__}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "must be finite"
+    limits = PARAMETER_LIMITS.get(name)
+    if name == "initial_gear":
+        if value.strip().upper() not in GEAR_NAMES:
+            return f"must be one of {sorted(set(GEAR_NAMES))} (any case)"
+    elif limits and isinstance(limits[0], str):
+        if value not in limits:
+            return f"must be one of {list(limits)}"
+    elif name == "pto_rpm" and value not in (0, 540, 1000):
+        return "must be 0 (off), 540 or 1000"
+    elif limits and not limits[0] <= value <= limits[1]:
+        return f"must be within {limits[0]}..{limits[1]}"
+    return ""

@@ -45,44 +45,21 @@ one :class:`SimNode` per vehicle in ``/<name>/vehicle`` with frames prefixed
 
 from __future__ import annotations
 
-import faulthandler
-import gc
 import logging
 import math
 import os
-import signal
-import sys
 import time
 
-from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
-from acres_dbw_sim.usage import node_usage, print_usage, silence_stdout, wants_help
+from acres_dbw_sim.usage import silence_stdout
 
-# Started as the node program (sim_node, acres-sim, python -m acres_dbw_sim.node): a SIGINT
-# or SIGTERM during the imports below is kept for main(). Imported as a library: untouched.
-_PROGRAM_NAMES = ("sim_node", "acres-sim", "node.py")
-_STOP = stop_flag_for_imports(_PROGRAM_NAMES)
-if os.path.basename(sys.argv[0]) in _PROGRAM_NAMES:
-    # kill -USR1 <pid>: every thread's Python stack on stderr (a node that hangs, say in DDS)
-    faulthandler.register(signal.SIGUSR1, all_threads=True)
-
-import rclpy
 from rclpy.clock import Clock as RosClock, ClockType
 from rclpy.duration import Duration as RosDuration
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import PoseWithCovarianceStamped, Twist, TwistStamped
 from rclpy.exceptions import ParameterUninitializedException
-from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
-try:
-    from rclpy.experimental import EventsExecutor
-except ImportError:  # rclpy before Jazzy
-    EventsExecutor = None
-
-from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.node import Node
-from rclpy.signals import SignalHandlerOptions
 from rclpy.parameter import Parameter
-from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
-                                SetParametersResult)
+from rcl_interfaces.msg import SetParametersResult
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rosgraph_msgs.msg import Clock
 from std_msgs.msg import Bool, Empty, String
@@ -94,6 +71,8 @@ import ds_dbw_msgs.msg as dbw_msgs
 from msg_adapters.arbiter import CommandArbiter, parse_interfaces
 from msg_adapters.cmd_vel import CmdVelAdapter
 from msg_adapters.diagnostics import interface_diagnostics
+from msg_adapters.node_parameters import as_declared, parameter_descriptor
+from msg_adapters.polaris_legacy import LEGACY_COMMAND_TOPICS, LEGACY_REPORT_TOPICS, LEGACY_TWIST_PERIOD_S
 from msg_adapters.ds_dbw import CommandConverter, ReportFiller, ReportPacker, stamp_from_seconds
 from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, OdometryBuilder,
                                         TfBuilder, static_transforms)
@@ -103,35 +82,20 @@ from sensor_msgs.msg import Imu, JointState
 from . import description
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.schedule import CanSchedule, report_schedule
-from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S, GEAR_NAMES,
-                        IMU_PERIOD_S, PARAMETER_LIMITS, PARAMETERS, REPORT_DEPTH, REPORT_TOPICS,
+from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S,
+                        IMU_PERIOD_S, PARAMETERS, parameter_problem, REPORT_DEPTH, REPORT_TOPICS,
                         RUNTIME_PARAMETERS, TRACTOR_PARAMETERS)
-from .dbw.system import ALWAYS_FILLED, DriverInput
+from .dbw.report_content import ALWAYS_FILLED
+from .dbw.system import SUBSYSTEMS
+from .dbw.state import DriverInput
 from .model.enums import AwdSwitch, Gear
-from .model.params import ParameterError, shipped_config
+from .model.params import ParameterError
 from .fleet import FLEET_WIDE, FleetMember
 from .pacing import clock_due, pace, steps_due
 from .model.terrain import FlatTerrain
 from .simulation import Simulation
 from .vehicles import REGISTRY, vehicle_spec
 
-# (topic, LegacyReports method, dbw_polaris_msgs type, period [s]) of the DBW1 reports
-# (§3.1). The DBW1 CAN periods are not in the sources (§7): those of the matching
-# DBW2 frames are used in the 'vehicle' report profile; twist follows the steering report.
-LEGACY_REPORT_TOPICS = (
-    ("steering_report", "steering_report", "SteeringReport", 0.010),
-    ("brake_report", "brake_report", "BrakeReport", 0.020),
-    ("throttle_report", "throttle_report", "ThrottleReport", 0.020),
-    ("gear_report", "gear_report", "GearReport", 0.100),
-)
-# (topic, dbw_polaris_msgs type, depth, translation function) of the DBW1 commands (§3.1).
-LEGACY_COMMAND_TOPICS = (
-    ("throttle_cmd", "ThrottleCmd", 1, "throttle_cmd"),
-    ("brake_cmd", "BrakeCmd", 1, "brake_cmd"),
-    ("steering_cmd", "SteeringCmd", 1, "steering_cmd"),
-    ("gear_cmd", "GearCmd", 1, "gear_cmd"),
-)
-LEGACY_TWIST_PERIOD_S = 0.010
 CMD_VEL_DEPTH = 2          # DBW1 ulc_node: cmd_vel and cmd_vel_stamped, depth 2 (§3.4)
 DIAGNOSTICS_PERIOD_S = 1.0
 GRAPH_WATCH_PERIOD_S = 1.0  # the watch for a second publisher on a command topic or dbw_enabled (wall time) [s]
@@ -139,86 +103,17 @@ CLOCK_CHECK_PERIOD_S = 2.0  # a /clock owner looks for other /clock publishers t
 LOCKSTEP_ACK_TIMEOUT_S = 2.0  # lockstep: longest wait per ~/step call for subscribers' acknowledgements [s]
 LISTENER_CHECK_PUBLICATIONS = 12  # publications between two looks at each topic's subscribers (10 Hz at 120 Hz)
 DRIVE_MODES = {"Turf": AwdSwitch.TURF, "2WD": AwdSwitch.TWO_WD, "AWD": AwdSwitch.AWD}
-SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
-#: Parameters every vehicle of one process must share (``vehicles``): one step loop
-#: and one /clock pace them all. Set at start-up only (``/**`` in a params file).
 #: Parameters every rclpy node declares itself: a ``ros2 param dump`` lists them, and its file given back
 #: with ``--params-file`` must start the node (``qos_overrides.*`` entries are rclpy's too).
 RCLPY_PARAMETERS = frozenset({"use_sim_time", "start_type_description_service"})
-#: Parameters of the process, not of a vehicle: ``main`` reads them from the command line and only
+#: Parameters of the process, not of a vehicle: ``launcher.main`` reads them from the command line and only
 #: the node they create declares them (``vehicles``: ``fleet_node.FleetNode``, with the names given). A
 #: vehicle node leaves them out, so that every parameter it lists has a value (``ros2 param dump``).
 PROCESS_PARAMETERS = frozenset({"vehicles"})
 
 
-
 class StartupError(RuntimeError):
     """A parameter is invalid: start-up stops with this message (names the parameter)."""
-
-
-def _as_declared(prm: Parameter) -> Parameter:
-    """``prm`` with the declared type where a person's spelling gave another one.
-
-    An integer for a floating-point parameter (``rate_factor:=10``) becomes a
-    float; an unquoted ``N`` for ``initial_gear``, which ROS's YAML (command line,
-    params file, launch file) reads as the boolean false, becomes ``"N"``.
-    Anything else is returned unchanged (and refused by the declared type).
-    """
-    default = PARAMETERS[prm.name][0]
-    value = prm.value
-    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-        return Parameter(prm.name, Parameter.Type.DOUBLE, float(value))
-    if prm.name == "initial_gear" and value is False:
-        return Parameter(prm.name, Parameter.Type.STRING, "N")
-    return prm
-
-
-def _descriptor(name: str, default: object, description: str) -> ParameterDescriptor:
-    """The descriptor of a node parameter: description (with the unit), range or
-    choices (``PARAMETER_LIMITS``), and read-only unless in ``RUNTIME_PARAMETERS``."""
-    limits = PARAMETER_LIMITS.get(name)
-    d = ParameterDescriptor(description=description, read_only=name not in RUNTIME_PARAMETERS)
-    constraints = []
-    if isinstance(limits, tuple) and limits and isinstance(limits[0], str):
-        constraints.append("one of: " + ", ".join(limits))
-    elif isinstance(default, float) and limits is not None:
-        d.floating_point_range = [FloatingPointRange(from_value=float(limits[0]),
-                                                     to_value=float(limits[1]), step=0.0)]
-    elif isinstance(default, int) and not isinstance(default, bool) and limits is not None:
-        d.integer_range = [IntegerRange(from_value=int(limits[0]), to_value=int(limits[1]), step=1)]
-    if name == "initial_gear":
-        constraints.append("one of: " + ", ".join(GEAR_NAMES) + " (any case)")
-    constraints.append("applied at the next ~/reset" if name.startswith("initial_") or name == "drive_mode"
-                       else "applied at once" if name in RUNTIME_PARAMETERS
-                       else "read-only: set at start-up (command line, params file, launch file)")
-    d.additional_constraints = "; ".join(constraints)
-    return d
-
-
-def _gear(name: str) -> Gear:
-    """The lever position named by ``name`` (``GEAR_NAMES``, any case)."""
-    return Gear.from_name(name)
-
-
-def _invalid(name: str, value: object) -> str:
-    """Why ``value`` is not acceptable for parameter ``name`` ("" when it is)."""
-    default = PARAMETERS[name][0]
-    if type(value) is not type(default) and not (isinstance(default, list) and value == []):
-        return f"expected {type(default).__name__}, got {type(value).__name__}"
-    if isinstance(value, float) and not math.isfinite(value):
-        return "must be finite"
-    limits = PARAMETER_LIMITS.get(name)
-    if name == "initial_gear":
-        if value.strip().upper() not in GEAR_NAMES:
-            return f"must be one of {sorted(set(GEAR_NAMES))} (any case)"
-    elif limits and isinstance(limits[0], str):
-        if value not in limits:
-            return f"must be one of {list(limits)}"
-    elif name == "pto_rpm" and value not in (0, 540, 1000):
-        return "must be 0 (off), 540 or 1000"
-    elif limits and not limits[0] <= value <= limits[1]:
-        return f"must be within {limits[0]}..{limits[1]}"
-    return ""
 
 
 #: Subscriptions the graph watch looks at: the command topics of every interface.
@@ -363,7 +258,7 @@ class SimNode(Node):
                                f"(sim_node --help)")
         for name, prm in list(overrides.items()):   # declare_parameter checks the type first
             if name in PARAMETERS:
-                overrides[name] = _as_declared(prm)
+                overrides[name] = as_declared(prm)
         if self._member is not None and "frame_prefix" not in overrides:
             overrides["frame_prefix"] = Parameter("frame_prefix", Parameter.Type.STRING,
                                                   self._member.frame_prefix)
@@ -374,7 +269,7 @@ class SimNode(Node):
             if name in PROCESS_PARAMETERS:   # main() reads it; a vehicle node has no value to list for it
                 continue
             try:
-                self.declare_parameter(name, default, _descriptor(name, default, text))
+                self.declare_parameter(name, default, parameter_descriptor(name, default, text))
                 value = self.get_parameter(name).value
             except ParameterUninitializedException as err:  # rclpy reads '[]' as unset
                 if not isinstance(default, list):
@@ -382,10 +277,10 @@ class SimNode(Node):
                 value = []
             except Exception as err:  # wrong type or out of range (params file, CLI, launch)
                 given = overrides.get(name)   # our own words for it where we have them, else rclpy's
-                why = _invalid(name, given.value) if given is not None else ""
+                why = parameter_problem(name, given.value) if given is not None else ""
                 raise StartupError(f"parameter '{name}' = {given.value!r}: {why}" if why
                                    else f"parameter '{name}': {err}") from err
-            why = _invalid(name, value)
+            why = parameter_problem(name, value)
             if why:
                 raise StartupError(f"parameter '{name}' = {value!r}: {why}")
             values[name] = value
@@ -401,11 +296,11 @@ class SimNode(Node):
         if values["world_frame"] == values["odom_frame"]:
             raise StartupError(f"parameter 'world_frame' = {values['world_frame']!r}: names this node's "
                                f"odometry frame; give a frame_prefix, or leave world_frame empty")
-        values["initial_gear"] = _gear(values["initial_gear"])
+        values["initial_gear"] = Gear.from_name(values["initial_gear"])
         values["drive_mode"] = DRIVE_MODES[values["drive_mode"]]
         # Run-time changes: types first (an integer for a double), then values.
         self.add_pre_set_parameters_callback(
-            lambda params: [_as_declared(prm) if prm.name in PARAMETERS else prm for prm in params])
+            lambda params: [as_declared(prm) if prm.name in PARAMETERS else prm for prm in params])
         self.add_on_set_parameters_callback(self._on_set_parameters)
         self.add_post_set_parameters_callback(self._apply_parameters)
         return values
@@ -422,7 +317,7 @@ class SimNode(Node):
                     f"{prm.name}: shared by every vehicle of this process ('vehicles'); "
                     f"set it at start-up for all (params file '/**')"))
             if prm.name in PARAMETERS:
-                why = _invalid(prm.name, prm.value)
+                why = parameter_problem(prm.name, prm.value)
                 if why:
                     return SetParametersResult(successful=False,
                                                reason=f"{prm.name} = {prm.value!r}: {why}")
@@ -446,7 +341,7 @@ class SimNode(Node):
             if name not in RUNTIME_PARAMETERS:
                 continue
             if name == "initial_gear":
-                value = _gear(value)
+                value = Gear.from_name(value)
             elif name == "drive_mode":
                 value = DRIVE_MODES[value]
             p[name] = value
@@ -1000,129 +895,3 @@ def await_acknowledgements(nodes: list, deadline: float) -> bool:
                 return False
     return True
 
-
-def _requested_vehicles() -> object:
-    """The value given for ``vehicles`` (command line, ``/**`` or the
-    ``/vehicle/dbw_node`` section of a params file), None if not given: read from
-    a short-lived node of the single vehicle's name, before choosing the nodes."""
-    probe = Node("dbw_node", namespace="vehicle", start_parameter_services=False,
-                 enable_rosout=False)
-    try:
-        prm = getattr(probe, "_parameter_overrides", {}).get("vehicles")
-        return None if prm is None else prm.value
-    finally:
-        probe.destroy_node()
-
-
-#: The participant profile the node uses by default (config/fastdds_discovery.xml, docs/discovery.md)
-FASTDDS_PROFILE_NAME = "fastdds_discovery.xml"
-
-
-def use_fast_discovery_profile(environ: dict | None = None) -> str | None:
-    """Point Fast DDS at the shipped participant profile unless the user chose otherwise.
-
-    The profile announces the node's DDS participant every 0.3 s instead of
-    Fast DDS's 3 s, so a subscriber that starts after the node matches it in
-    well under a second (``bench/bench_first_odom.py``). Nothing is changed
-    when ``FASTDDS_DEFAULT_PROFILES_FILE`` (or the older
-    ``FASTRTPS_DEFAULT_PROFILES_FILE``) is already set, when
-    ``RMW_IMPLEMENTATION`` names another RMW, when ``ACRES_FASTDDS_PROFILE=0``,
-    or when the file is not installed. Must run before ``rclpy.init``.
-
-    Parameters
-    ----------
-    environ : dict, optional
-        The environment to read and change (default ``os.environ``).
-
-    Returns
-    -------
-    str or None
-        The profile file set, or None when nothing was changed.
-    """
-    env = os.environ if environ is None else environ
-    if env.get("ACRES_FASTDDS_PROFILE", "1") == "0":
-        return None
-    if env.get("FASTDDS_DEFAULT_PROFILES_FILE") or env.get("FASTRTPS_DEFAULT_PROFILES_FILE"):
-        return None
-    if not env.get("RMW_IMPLEMENTATION", "rmw_fastrtps_cpp").startswith("rmw_fastrtps"):
-        return None
-    try:
-        path = shipped_config(FASTDDS_PROFILE_NAME)
-    except ParameterError:
-        return None
-    if not path.is_file():
-        return None
-    env["FASTDDS_DEFAULT_PROFILES_FILE"] = str(path)
-    return str(path)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Console entry ``sim_node``: run until SIGINT/SIGTERM (exit 0, bag closed);
-    exit 2 on a bad parameter.
-
-    The signals only raise a flag that the spin loop checks between callbacks:
-    the context is shut down after the last callback has returned, so no callback
-    ever meets a shut-down context (issue 13 item 9).
-    """
-    args = argv if argv is not None else sys.argv
-    if wants_help(args):   # the usage, and nothing started
-        return print_usage(node_usage(args[0] if args else "sim_node"))
-    stop = _STOP   # holds a signal that came during the imports
-    with stop_on_signals(stop):
-        use_fast_discovery_profile()
-        try:
-            try:
-                rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-            except (_rclpy.RCLError, _rclpy.UnknownROSArgsError) as err:   # a bad --ros-args (a params file
-                # that does not open, an unknown ROS argument)
-                why = (f"unknown ROS argument(s) {err} (the program's own options, --help, go before --ros-args)"
-                       if isinstance(err, _rclpy.UnknownROSArgsError) else str(err).split(", at /")[0])
-                print(f"sim_node: error: the ROS arguments: {why}", file=sys.stderr, flush=True)
-                return 2
-            if stop:
-                rclpy.try_shutdown()
-                return 0
-            try:
-                names = _requested_vehicles()
-                fleet = bool(names)
-                if fleet:
-                    from .fleet_node import FleetNode     # several vehicles: the fleet's node
-                    node = FleetNode(names)
-                else:
-                    node = SimNode()
-            except StartupError as err:
-                print(f"sim_node: error: {err}", file=sys.stderr, flush=True)
-                rclpy.try_shutdown()
-                return 2
-            # The events executor wakes only for what is ready instead of rebuilding a wait
-            # set on every iteration: about a third less CPU at 120 Hz (bench/bench_node.py).
-            executor = EventsExecutor() if EventsExecutor is not None else SingleThreadedExecutor()
-            nodes = node.nodes() if fleet else [node]
-            for n in nodes:
-                executor.add_node(n)
-            # What start-up made (ROS, numba, the model: about 145 000 objects) lives as long as
-            # the node: out of the cyclic collector, whose full pass over it stalls the tick for
-            # about 60 ms on this machine (README, Performance).
-            gc.freeze()
-            try:
-                while not stop and rclpy.ok():
-                    executor.spin_once(timeout_sec=0.1)
-            except (KeyboardInterrupt, ExternalShutdownException):
-                pass
-            finally:
-                if getattr(node, "_recorder", None) is not None:
-                    node._recorder.close()
-                    node.get_logger().info(f"bag closed: {node._p['record_bag']} "
-                                           f"({node._recorder.message_count} messages)")
-                executor.shutdown()
-                if fleet:
-                    node.destroy_vehicles()
-                node.destroy_node()
-                rclpy.try_shutdown()
-        except KeyboardInterrupt:   # a signal during start-up or a second one: still a clean stop
-            rclpy.try_shutdown()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

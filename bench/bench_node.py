@@ -84,7 +84,7 @@ def load() -> str:
 
 
 def start_node(*params: str) -> subprocess.Popen:
-    args = [sys.executable, "-m", "acres_dbw_sim.node", "--ros-args"]
+    args = [sys.executable, "-m", "acres_dbw_sim.launcher", "--ros-args"]
     for p in params:
         args += ["-p", p]
     return subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

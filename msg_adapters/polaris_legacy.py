@@ -68,7 +68,7 @@ from acres_dbw_sim.dbw import commands as core
 
 __all__ = ["THROTTLE_PEDAL_LUT", "LEGACY_GEAR_REJECT", "LegacyScales", "pedal_to_fraction",
            "fraction_to_pedal", "throttle_cmd", "brake_cmd", "steering_cmd", "gear_cmd",
-           "LegacyReports"]
+           "LegacyReports", "LEGACY_REPORT_TOPICS", "LEGACY_COMMAND_TOPICS", "LEGACY_TWIST_PERIOD_S"]
 
 #: Dataspeed's throttle pedal table (dbw_polaris_can pedal_lut.hpp, §3.3):
 #: (pedal signal [-], fraction of full throttle [-]), linear in between.
@@ -89,6 +89,26 @@ _I16 = 32767         # a signed 16-bit field's maximum
 _THR_PEDAL, _THR_PERCENT = 1, 2
 _BRK_PERCENT, _BRK_TORQUE, _BRK_TORQUE_RQ = 2, 3, 4
 _STEER_ANGLE, _STEER_TORQUE = 0, 1
+
+# (topic, LegacyReports method, dbw_polaris_msgs type, period [s]) of the DBW1 reports
+# (§3.1). The DBW1 CAN periods are not in the sources (§7): those of the matching
+# DBW2 frames are used in the 'vehicle' report profile; twist follows the steering report.
+LEGACY_REPORT_TOPICS = (
+    ("steering_report", "steering_report", "SteeringReport", 0.010),
+    ("brake_report", "brake_report", "BrakeReport", 0.020),
+    ("throttle_report", "throttle_report", "ThrottleReport", 0.020),
+    ("gear_report", "gear_report", "GearReport", 0.100),
+)
+# (topic, dbw_polaris_msgs type, depth, translation function) of the DBW1 commands (§3.1).
+LEGACY_COMMAND_TOPICS = (
+    ("throttle_cmd", "ThrottleCmd", 1, "throttle_cmd"),
+    ("brake_cmd", "BrakeCmd", 1, "brake_cmd"),
+    ("steering_cmd", "SteeringCmd", 1, "steering_cmd"),
+    ("gear_cmd", "GearCmd", 1, "gear_cmd"),
+)
+#: Period of the DBW1 ``twist`` report [s]: it follows the steering report.
+LEGACY_TWIST_PERIOD_S = 0.010
+
 
 
 def _interp(x: float, points: tuple[tuple[float, float], ...], col_in: int) -> float:

@@ -12,7 +12,7 @@ import pytest
 
 from ament_index_python.packages import get_package_prefix
 
-from acres_dbw_sim.node import FASTDDS_PROFILE_NAME, use_fast_discovery_profile
+from acres_dbw_sim.launcher import FASTDDS_PROFILE_NAME, use_fast_discovery_profile
 from helpers.dds import wait_for
 
 

@@ -10,7 +10,8 @@ import pytest
 import yaml
 
 from acres_dbw_sim.interface import PARAMETERS
-from acres_dbw_sim.node import PROCESS_PARAMETERS, RCLPY_PARAMETERS, _invalid
+from acres_dbw_sim.interface import parameter_problem
+from acres_dbw_sim.node import PROCESS_PARAMETERS, RCLPY_PARAMETERS
 
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCH_FILES = sorted((ROOT / "launch").glob("*.launch.py"))
@@ -57,7 +58,7 @@ def test_every_parameter_a_launch_file_sets_is_the_nodes(path):
     assert unknown == [], f"{path.name} sets parameters the node does not have: {unknown}"
     for name, value in names.items():
         if value is not None and name in PARAMETERS:
-            assert _invalid(name, value) == "", f"{path.name}: {name}={value!r}: {_invalid(name, value)}"
+            assert parameter_problem(name, value) == "", f"{path.name}: {name}={value!r}: {parameter_problem(name, value)}"
 
 
 @pytest.mark.parametrize("path", LAUNCH_FILES, ids=lambda p: p.name)
@@ -72,7 +73,7 @@ def test_the_default_of_every_argument_passed_to_the_node_is_valid(path):
                 value = text
             elif isinstance(default, float) and isinstance(value, int):
                 value = float(value)
-            assert _invalid(arg, value) == "", f"{path.name}: {arg}:={text}: {_invalid(arg, value)}"
+            assert parameter_problem(arg, value) == "", f"{path.name}: {arg}:={text}: {parameter_problem(arg, value)}"
 
 
 @pytest.mark.parametrize("name", ["sim.yaml", "fleet.yaml"])
@@ -88,7 +89,7 @@ def test_the_shipped_parameter_files_validate(name):
                     value = float(value)
                 if key == "initial_gear" and value is False:     # YAML's N (see sim.yaml)
                     value = "N"
-                assert _invalid(key, value) == "", f"{name} {section}: {key}={value!r}: {_invalid(key, value)}"
+                assert parameter_problem(key, value) == "", f"{name} {section}: {key}={value!r}: {parameter_problem(key, value)}"
 
 
 def test_the_scan_finds_a_parameter_the_node_lacks(tmp_path):

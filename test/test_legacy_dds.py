@@ -27,7 +27,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import Bool, Empty
 
-from acres_dbw_sim.node import LEGACY_COMMAND_TOPICS, LEGACY_REPORT_TOPICS
+from msg_adapters.polaris_legacy import LEGACY_COMMAND_TOPICS, LEGACY_REPORT_TOPICS
 from msg_adapters.polaris_legacy import fraction_to_pedal
 from helpers.dds import matched, publishers_info, wait_for
 from helpers.reference_layout import topics

@@ -39,7 +39,7 @@ def test_every_tool_is_acres_prefixed_and_the_ros_names_are_aliases():
     tools = set(scripts) - ROS_NAMES
     assert {"acres-sim", "acres-demo", "acres-scenario", "acres-replay"} <= tools
     assert all(name.startswith("acres-") for name in tools), sorted(tools)
-    assert scripts["sim_node"] == scripts["acres-sim"] == "acres_dbw_sim.node:main"
+    assert scripts["sim_node"] == scripts["acres-sim"] == "acres_dbw_sim.launcher:main"
     assert scripts["demo_driver"] == scripts["acres-demo"]
 
 
