@@ -214,7 +214,7 @@ class SimNode(Node):
         self._recorder = None
         if p["record_bag"]:   # imported only here: rosbags takes a third of a second to import
             from msg_adapters.bag import BagError, NodeBagRecorder, stamp_ns
-            try:  # records every published topic and received command (msg_adapters/bag.py)
+            try:  # records every published topic and received command (msg_adapters/bag/recorder.py)
                 # Opened after the clock is set: its opening time is caught up at the
                 # first tick, it never shifts the stamps (issue 14 item 4).
                 self._recorder = NodeBagRecorder(

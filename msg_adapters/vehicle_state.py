@@ -25,8 +25,8 @@ __all__ = ["OdometryBuilder", "TfBuilder", "ImuBuilder", "JointStateBuilder",
 
 # Honest covariances of a ground-truth source: tiny (1 mm, 1 mrad) but not
 # zero, so that consumers that invert them (robot_localization) stay finite.
-_POSE_VAR = (1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6)
-_TWIST_VAR = (1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6)
+POSE_VAR = (1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6)
+TWIST_VAR = (1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6)
 
 JOINT_NAMES = ("front_left_wheel_joint", "front_right_wheel_joint",
                "rear_left_wheel_joint", "rear_right_wheel_joint",
@@ -34,7 +34,7 @@ JOINT_NAMES = ("front_left_wheel_joint", "front_right_wheel_joint",
                "steering_wheel_joint")
 
 
-def _diag6(var: tuple[float, ...]) -> list[float]:
+def diag6(var: tuple[float, ...]) -> list[float]:
     cov = [0.0] * 36
     for i, v in enumerate(var):
         cov[7 * i] = v
@@ -54,8 +54,8 @@ class OdometryBuilder:
         m = self.msg = Odometry()
         m.header.frame_id = odom_frame
         m.child_frame_id = base_frame
-        m.pose.covariance = _diag6(_POSE_VAR)
-        m.twist.covariance = _diag6(_TWIST_VAR)
+        m.pose.covariance = diag6(POSE_VAR)
+        m.twist.covariance = diag6(TWIST_VAR)
         self._struct = None   # packed(): built at the first call, from the message
 
     def __call__(self, vehicle: Any, stamp: Any) -> Odometry:

@@ -19,6 +19,9 @@ from acres_dbw_sim.dbw import commands as core_cmd
 from acres_dbw_sim.simulation import Simulation
 from acres_dbw_sim.replay import scan_bag
 from msg_adapters import bag as B
+from msg_adapters.bag.store import INTERFACE_PACKAGES
+from msg_adapters.bag.writer import WRITER_NICE
+from rosbags.typesys import Stores, get_typestore
 from helpers.bags import assert_rosbags_reads_every_topic, assert_same_outputs
 from helpers.dds import matched, wait_for
 
@@ -26,7 +29,7 @@ STORE = B.typestore()
 DS_DIR = B.INTERFACES_DIR / "ds_dbw_msgs" / "msg"
 
 
-@pytest.mark.parametrize("package", B.INTERFACE_PACKAGES)
+@pytest.mark.parametrize("package", INTERFACE_PACKAGES)
 def test_registered_definitions_hash_as_the_ros_build_does(package):
     """Each type's RIHS01 from the rosbags store equals the one rosidl generated from the same file."""
     share = Path(get_package_share_directory(package)) / "msg"
@@ -42,7 +45,7 @@ def test_register_rejects_a_broken_definition(tmp_path):
     (tmp_path / "bad_msgs" / "msg").mkdir(parents=True)
     (tmp_path / "bad_msgs" / "msg" / "Broken.msg").write_text("float32[ x\n")
     with pytest.raises(B.BagError, match="Broken.msg"):
-        B.register_interfaces(B.get_typestore(B.Stores.EMPTY), tmp_path, ("bad_msgs",))
+        B.register_interfaces(get_typestore(Stores.EMPTY), tmp_path, ("bad_msgs",))
 
 
 def _random_value(rng, current):
@@ -329,8 +332,8 @@ def test_process_writer_runs_below_the_node(tmp_path):
     import os
     w = B.ProcessBagWriter(tmp_path / "n")
     try:
-        expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + B.WRITER_NICE)
-        assert B.WRITER_NICE > 0 and os.getpriority(os.PRIO_PROCESS, w._proc.pid) == expected
+        expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + WRITER_NICE)
+        assert WRITER_NICE > 0 and os.getpriority(os.PRIO_PROCESS, w._proc.pid) == expected
     finally:
         w.close()
 
@@ -432,3 +435,14 @@ def test_recorded_joint_states_are_readable_by_rosbags():
     back = STORE.deserialize_cdr(STORE.serialize_cdr(B.to_rosbags(msg, tn), tn), tn)
     assert list(back.name) == list(JOINT_NAMES) and back.header.stamp.sec == 12
     assert list(back.position) == list(msg.position) and list(back.velocity) == [1.5] * 7 and len(back.effort) == 0
+
+
+def test_the_bag_package_and_replay_import_without_rclpy():
+    """Type store, fillers, writer (and the recorder module itself) load with no rclpy: replay and
+    calibration write and read bags on a machine without ROS."""
+    import subprocess
+    import sys
+    code = ("import sys\nimport msg_adapters.bag, msg_adapters.bag.recorder, acres_dbw_sim.replay, acres_dbw_sim.calibrate\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'rclpy', 'rosidl_runtime_py', 'ds_dbw_msgs'}))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr
