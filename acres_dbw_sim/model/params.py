@@ -24,7 +24,7 @@ import json
 import math
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -35,6 +35,7 @@ __all__ = [
     "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
     "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "tree_keys", "is_number", "check_type",
     "check_range", "check_between", "check_world", "assemble_world", "load_world", "kit_values", "surface_index",
+    "FieldSpec", "param", "param_specs", "param_limits", "check_params", "fill_params",
 ]
 
 RPM_TO_RAD_S = 2.0 * math.pi / 60.0
@@ -716,3 +717,119 @@ def kit_values(overrides: str | None = None) -> dict:
     tree, defaults, values = read_parameter_tree(path, path)
     apply_overrides(tree, defaults, values, overrides)
     return values
+
+
+# --------------------------------------------------------------------------- declared fields
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """How one field of a frozen parameter dataclass is read from the flat values and checked.
+
+    Attributes
+    ----------
+    keys : tuple
+        The flat keys it is read from, relative to the dataclass's section (``"radius_m"`` in
+        section ``tyres`` is ``tyres.radius_m``), or absolute with ``absolute``. One key for a
+        scalar or an array; several for a vector (a float among them is a constant element).
+    kind : str
+        ``float``, ``int``, ``bool``, ``str``, ``array`` (tuple of floats), ``vector`` (tuple of
+        floats from ``keys``) or ``index`` (the position of the value in ``choices``).
+    limits : tuple or None
+        ``(lower, upper, lower inclusive)`` of :func:`check_range`, for a number, each element of an
+        array and each key of a vector; None: only the type is checked (:func:`check_type`).
+    scale : float or None
+        Unit factor applied after the check (kPa -> Pa: 1e3; rev/min -> rad/s: :data:`RPM_TO_RAD_S`).
+    choices : tuple of str
+        The allowed values of a ``str`` or ``index`` field.
+    absolute : bool
+        ``keys`` are full paths, outside the section (``dbw.gear.shift_time_s``).
+    """
+
+    keys: tuple
+    kind: str = "float"
+    limits: tuple | None = None
+    scale: float | None = None
+    choices: tuple = ()
+    absolute: bool = False
+
+
+def param(key, limits: tuple | None = None, *, kind: str = "float", scale: float | None = None,
+          choices: tuple = (), absolute: bool = False) -> Any:
+    """A dataclass field read from the parameter ``key`` (:class:`FieldSpec`; ``key`` may be a tuple of keys
+    for a ``vector``). Use as ``radius_m: float = param("radius_m", POSITIVE)`` in a frozen dataclass whose
+    :func:`fill_params` names the section."""
+    keys = tuple(key) if isinstance(key, (tuple, list)) else (key,)
+    return field(metadata={"param": FieldSpec(keys, kind, limits, scale, tuple(choices), absolute)})
+
+
+def _field_keys(spec: FieldSpec, section: str) -> list:
+    """The full keys of ``spec`` in ``section`` (constants of a vector left out)."""
+    return [k if spec.absolute else f"{section}.{k}" for k in spec.keys if isinstance(k, str)]
+
+
+def param_specs(cls: type, section: str) -> list:
+    """``[(field name, FieldSpec, full keys)]`` of dataclass ``cls`` read from ``section``, in field order."""
+    return [(f.name, f.metadata["param"], _field_keys(f.metadata["param"], section))
+            for f in fields(cls) if "param" in f.metadata]
+
+
+def param_limits(cls: type, section: str) -> dict:
+    """``{full key: limits}`` of the number keys of ``cls`` with limits (what a loader accepts; calibration's
+    bounds); arrays are left out."""
+    return {k: spec.limits for _name, spec, keys in param_specs(cls, section) if spec.limits is not None
+            and spec.kind in ("float", "int", "vector") for k in keys}
+
+
+def check_params(cls: type, values: dict, section: str, missing_hint: str = "") -> None:
+    """Check the values of every field of ``cls`` in ``section``: present, in range, among the choices,
+    an integer where one is asked.
+
+    Raises
+    ------
+    ParameterError
+        ``missing from the parameter file`` (plus ``missing_hint``), ``non-physical value`` (the
+        :func:`check_range` wording), ``must be an integer``, or ``unknown value ...; allowed: ...``,
+        naming the key (``key[i]`` for an array element).
+    """
+    for _name, spec, keys in param_specs(cls, section):
+        for key in keys:
+            if key not in values:
+                raise ParameterError(key, "missing from the parameter file" + missing_hint)
+            v = values[key]
+            if spec.kind == "array" and spec.limits is not None:
+                for i, x in enumerate(v):
+                    check_range(f"{key}[{i}]", x, spec.limits)
+            elif spec.limits is not None:
+                check_range(key, v, spec.limits)
+            if spec.kind == "int" and int(v) != v:
+                raise ParameterError(key, f"must be an integer, got {v!r}")
+            if spec.choices and v not in spec.choices:
+                raise ParameterError(key, f"unknown value {v!r}; allowed: {', '.join(spec.choices)}")
+
+
+def fill_params(cls: type, values: dict, section: str, **extra: Any) -> Any:
+    """An instance of the frozen dataclass ``cls`` from the checked flat ``values`` of ``section``
+    (:func:`check_params` first), in SI units by each field's ``scale``; ``extra`` gives the fields that
+    are not declared with :func:`param`."""
+    kw = dict(extra)
+    for name, spec, keys in param_specs(cls, section):
+        if spec.kind == "vector":
+            kw[name] = tuple(float(values[k]) if isinstance(k, str) else k
+                             for k in (k if spec.absolute or not isinstance(k, str) else f"{section}.{k}"
+                                       for k in spec.keys))
+            continue
+        v = values[keys[0]]
+        if spec.kind == "float":
+            kw[name] = float(v) if spec.scale is None else spec.scale * float(v)
+        elif spec.kind == "int":
+            kw[name] = int(v)
+        elif spec.kind == "bool":
+            kw[name] = bool(v)
+        elif spec.kind == "array":
+            kw[name] = tuple(float(x) for x in v)
+        elif spec.kind == "index":
+            kw[name] = spec.choices.index(v)
+        else:
+            kw[name] = v
+    return cls(**kw)

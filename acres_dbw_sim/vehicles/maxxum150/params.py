@@ -25,8 +25,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...model.params import (GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
-                             RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, check_range, apply_overrides,
-                             check_between, kit_values, load_world, parse_overrides, read_parameter_tree)
+                             RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, apply_overrides, check_between,
+                             check_params, fill_params, kit_values, load_world, param, parse_overrides,
+                             read_parameter_tree)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
@@ -39,6 +40,11 @@ SOIL_TEXTURES = ("auto", "fine", "medium", "coarse")
 DIFF_LOCK_STATES = ("off", "rear", "all")
 ATTACHMENTS = ("none", "mounted", "trailed")
 
+
+_POS = (0.0, math.inf, False)
+_NONNEG = (0.0, math.inf, True)
+_UNIT = (0.0, 1.0, False)
+_UNIT0 = (0.0, 1.0, True)
 
 #: The registry name of the vehicle this module loads (its parameter file's ``vehicle`` key).
 VEHICLE = "maxxum150"
@@ -72,27 +78,27 @@ class ChassisParams:
         Its contact law per corner (chassis.py).
     """
 
-    model: str
-    mass_kg: float
-    wheelbase_m: float
-    track_m: float
-    cg_height_m: float
-    cg_forward_m: float
-    inertia_kg_m2: tuple
-    body_length_m: float
-    front_axle_stiffness_n_m: float
-    rear_axle_stiffness_n_m: float
-    suspension_damping_ratio: float
-    bump_stiffness_n_m2: float
-    probe_iterations: int
-    box_rear_m: float
-    box_front_overhang_m: float
-    box_half_width_m: float
-    box_bottom_m: float
-    box_top_m: float
-    box_stiffness_n_m: float
-    box_damping_n_s_m: float
-    box_friction: float
+    model: str = param("model", kind="str", choices=MODELS)
+    mass_kg: float = param("mass_kg", (500.0, math.inf, True))
+    wheelbase_m: float = param("wheelbase_m", _POS)
+    track_m: float = param("track_m", _POS)
+    cg_height_m: float = param("cg_height_m", _POS)
+    cg_forward_m: float = param("cg_forward_m")
+    inertia_kg_m2: tuple = param("inertia_kg_m2", _POS, kind="array")
+    body_length_m: float = param("body_length_m", _POS)
+    front_axle_stiffness_n_m: float = param("front_axle_stiffness_n_m", _POS)
+    rear_axle_stiffness_n_m: float = param("rear_axle_stiffness_n_m", _POS)
+    suspension_damping_ratio: float = param("suspension_damping_ratio", _NONNEG)
+    bump_stiffness_n_m2: float = param("bump_stiffness_n_m", _NONNEG)
+    probe_iterations: int = param("probe_iterations", (1, 10, True), kind="int")
+    box_rear_m: float = param("body_box.rear_m")
+    box_front_overhang_m: float = param("body_box.front_overhang_m", _NONNEG)
+    box_half_width_m: float = param("body_box.half_width_m", _POS)
+    box_bottom_m: float = param("body_box.bottom_m", _NONNEG)
+    box_top_m: float = param("body_box.top_m", _POS)
+    box_stiffness_n_m: float = param("body_box.stiffness_n_m", _POS)
+    box_damping_n_s_m: float = param("body_box.damping_n_s_m", _NONNEG)
+    box_friction: float = param("body_box.friction", _NONNEG)
 
 
 @dataclass(frozen=True)
@@ -123,42 +129,42 @@ class TyreParams:
         Bekker's lug correction c_l [-], the largest rolling coefficient f [-], the water's density [kg/m^3].
     """
 
-    front_radius_m: float
-    rear_radius_m: float
-    front_width_m: float
-    rear_width_m: float
-    front_section_height_m: float
-    rear_section_height_m: float
-    inflation_pa: float
-    carcass_pa: float
-    front_rate_n_m: float
-    rear_rate_n_m: float
-    lug_height_m: float
-    tread_k_m: float
-    hysteresis: float
-    cornering_per_load_1_rad: float
-    relaxation_m: float
-    longitudinal_relaxation_m: float
-    carcass_damping_s: float
-    damping_fade_speed_mps: float
-    hard_slip_stiffness: float
-    slip_speed_floor_mps: float
-    sinkage_limit_m: float
-    water_drag_coefficient: float
-    motion_resistance_speed_mps: float
-    lug_correction: float
-    rolling_coefficient_max: float
-    water_density_kg_m3: float
+    front_radius_m: float = param("front_radius_m", _POS)
+    rear_radius_m: float = param("rear_radius_m", _POS)
+    front_width_m: float = param("front_width_m", _POS)
+    rear_width_m: float = param("rear_width_m", _POS)
+    front_section_height_m: float = param("front_section_height_m", _POS)
+    rear_section_height_m: float = param("rear_section_height_m", _POS)
+    inflation_pa: float = param("inflation_kpa", _POS, scale=1e3)
+    carcass_pa: float = param("carcass_kpa", _NONNEG, scale=1e3)
+    front_rate_n_m: float = param("front_rate_n_m", _POS)
+    rear_rate_n_m: float = param("rear_rate_n_m", _POS)
+    lug_height_m: float = param("lug_height_m", _NONNEG)
+    tread_k_m: float = param("tread_k_m", _NONNEG)
+    hysteresis: float = param("hysteresis", _NONNEG)
+    cornering_per_load_1_rad: float = param("cornering_per_load", _POS)
+    relaxation_m: float = param("relaxation_m", _POS)
+    longitudinal_relaxation_m: float = param("longitudinal_relaxation_m", _POS)
+    carcass_damping_s: float = param("carcass_damping_s", _NONNEG)
+    damping_fade_speed_mps: float = param("damping_fade_speed_mps", _POS)
+    hard_slip_stiffness: float = param("hard_slip_stiffness", _POS)
+    slip_speed_floor_mps: float = param("slip_speed_floor_mps", _POS)
+    sinkage_limit_m: float = param("sinkage_limit_m", _POS)
+    water_drag_coefficient: float = param("water_drag_coefficient", _NONNEG)
+    motion_resistance_speed_mps: float = param("motion_resistance_speed_mps", _POS)
+    lug_correction: float = param("lug_correction", LUG_CORRECTION_LIMITS)
+    rolling_coefficient_max: float = param("rolling_coefficient_max", ROLLING_MAX_LIMITS)
+    water_density_kg_m3: float = param("water_density_kg_m3", WATER_DENSITY_LIMITS)
 
 
 @dataclass(frozen=True)
 class SteeringParams:
     """Steering chain (page "Steering"): tau_d [s], tau_s [s], delta_dot_max [rad/s], delta_max [rad]."""
 
-    delay_s: float
-    time_constant_s: float
-    rate_rad_s: float
-    max_steer_rad: float
+    delay_s: float = param("steer_delay_s", _NONNEG)
+    time_constant_s: float = param("steer_time_constant_s", _NONNEG)
+    rate_rad_s: float = param("steer_rate_rad_s", _POS)
+    max_steer_rad: float = param("max_steer_rad", (0.0, 1.5, False))
 
 
 @dataclass(frozen=True)
@@ -169,22 +175,22 @@ class EngineParams:
     ``peak_torque_nm`` (page "Torque Curve").
     """
 
-    idle_rpm: float
-    max_rpm: float
-    rated_rpm: float
-    idle_rad_s: float
-    max_rad_s: float
-    peak_torque_nm: float
-    torque_curve_rpm: tuple
-    torque_curve_nm: tuple
-    rated_power_w: float
-    max_power_w: float
-    boost_power_w: float
-    boost_enabled: bool
-    governor_droop_rpm: float
-    inertia_kg_m2: float
-    drag_nm: float
-    max_speed_mps: float
+    idle_rpm: float = param("idle_rpm", _POS)
+    max_rpm: float = param("max_rpm", _POS)
+    rated_rpm: float = param("rated_rpm", _POS)
+    idle_rad_s: float = param("idle_rpm", scale=RPM_TO_RAD_S)
+    max_rad_s: float = param("max_rpm", scale=RPM_TO_RAD_S)
+    peak_torque_nm: float = param("peak_torque_nm", _POS)
+    torque_curve_rpm: tuple = param("torque_curve_rpm", _NONNEG, kind="array")
+    torque_curve_nm: tuple = param("torque_curve_nm", _NONNEG, kind="array")
+    rated_power_w: float = param("rated_power_kw", _NONNEG, scale=1e3)
+    max_power_w: float = param("max_power_kw", _NONNEG, scale=1e3)
+    boost_power_w: float = param("boost_power_kw", _NONNEG, scale=1e3)
+    boost_enabled: bool = param("boost_enabled", kind="bool")
+    governor_droop_rpm: float = param("governor_droop_rpm", _NONNEG)
+    inertia_kg_m2: float = param("engine_inertia_kg_m2", _POS)
+    drag_nm: float = param("engine_drag_nm", _NONNEG)
+    max_speed_mps: float = param("max_speed_mps", _NONNEG)
 
 
 @dataclass(frozen=True)
@@ -199,65 +205,65 @@ class TransmissionParams:
         0 open, 1 rear locked, 2 rear and front locked.
     """
 
-    clutch_capacity_nm: float
-    clutch_engagement_s: float
-    forward_gears: tuple
-    reverse_gears: tuple
-    gear_ratio: float
-    initial_gear: int
-    shift_time_s: float
-    final_drive: float
-    efficiency: float
-    front_drive: bool
-    front_lead_ratio: float
-    diff_lock: int
-    direction_change_mps: float
+    clutch_capacity_nm: float = param("clutch_capacity_nm", _NONNEG)
+    clutch_engagement_s: float = param("clutch_engagement_s", _POS)
+    forward_gears: tuple = param("forward_gears", _POS, kind="array")
+    reverse_gears: tuple = param("reverse_gears", _POS, kind="array")
+    gear_ratio: float = param("gear_ratio", _POS)
+    initial_gear: int = param("initial_gear", (1, 16, True), kind="int")
+    shift_time_s: float = param("shift_time_s", _NONNEG)
+    final_drive: float = param("final_drive", _POS)
+    efficiency: float = param("efficiency", _UNIT)
+    front_drive: bool = param("front_drive", kind="bool")
+    front_lead_ratio: float = param("front_lead_ratio", (0.0, 0.1, True))
+    diff_lock: int = param("diff_lock", kind="index", choices=DIFF_LOCK_STATES)
+    direction_change_mps: float = param("direction_change_mps", _NONNEG)
 
 
 @dataclass(frozen=True)
 class PtoParams:
     """PTO and hydraulics; powers in W, speeds in rev/min."""
 
-    pto_w: float
-    max_pto_w: float
-    pto_efficiency: float
-    hydraulic_w: float
-    hydraulic_efficiency: float
-    pto_540_engine_rpm: float
-    pto_1000_engine_rpm: float
+    pto_w: float = param("pto_kw", _NONNEG, scale=1e3)
+    max_pto_w: float = param("max_pto_kw", _NONNEG, scale=1e3)
+    pto_efficiency: float = param("pto_efficiency", _UNIT)
+    hydraulic_w: float = param("hydraulic_kw", _NONNEG, scale=1e3)
+    hydraulic_efficiency: float = param("hydraulic_efficiency", _UNIT)
+    pto_540_engine_rpm: float = param("pto_540_engine_rpm", _POS)
+    pto_1000_engine_rpm: float = param("pto_1000_engine_rpm", _POS)
 
 
 @dataclass(frozen=True)
 class FuelParams:
     """Fuel (the shared Willans line, energy.py): tank [L], H_u [J/kg], rho_f [kg/L], eta_i and its clamp [-]."""
 
-    tank_l: float
-    lhv_j_kg: float
-    density_kg_l: float
-    indicated_efficiency: float
-    indicated_efficiency_min: float
-    indicated_efficiency_max: float
+    tank_l: float = param("tank_l", _NONNEG)
+    lhv_j_kg: float = param("lhv_j_kg", _POS)
+    density_kg_l: float = param("density_kg_l", _POS)
+    indicated_efficiency: float = param("indicated_efficiency", _UNIT)
+    indicated_efficiency_min: float = param("indicated_efficiency_min", _UNIT)
+    indicated_efficiency_max: float = param("indicated_efficiency_max", _UNIT)
 
 
 @dataclass(frozen=True)
 class ImplementParams:
     """Legacy implement block (page "Parameters/Legacy Implement Block")."""
 
-    attachment: str
-    empty_mass_kg: float
-    payload_kg: float
-    rated_payload_kg: float
-    hitch_overhang_m: float
-    hitch_to_cg_m: float
-    hitch_transfer: float
-    cg_height_m: float
-    type: str
-    width_m: float
-    depth_cm: float
-    design_speed_kmh: float
-    draft_n: float
-    soil_texture: str
-    custom_speed_factor_h_km: float
+    attachment: str = param("attachment", kind="str", choices=ATTACHMENTS)
+    empty_mass_kg: float = param("empty_mass_kg", _NONNEG)
+    payload_kg: float = param("payload_kg", _NONNEG)
+    rated_payload_kg: float = param("rated_payload_kg", _NONNEG)
+    hitch_overhang_m: float = param("hitch_overhang_m", _NONNEG)
+    hitch_to_cg_m: float = param("hitch_to_cg_m", _POS)
+    hitch_transfer: float = param("hitch_transfer", (0.0, 1.0, True))
+    cg_height_m: float = param("cg_height_m", _POS)
+    type: str = param("type", kind="str", choices=IMPLEMENT_TYPES)
+    width_m: float = param("width_m", _POS)
+    depth_cm: float = param("depth_cm", _NONNEG)
+    design_speed_kmh: float = param("design_speed_kmh", _POS)
+    draft_n: float = param("draft_n", _NONNEG)
+    soil_texture: str = param("soil_texture", kind="str", choices=SOIL_TEXTURES)
+    custom_speed_factor_h_km: float = param("custom_speed_factor_h_km", _NONNEG)
 
     @property
     def mass_kg(self) -> float:
@@ -269,34 +275,49 @@ class ImplementParams:
 class Constants:
     """The page's "Constants in the Source Code" and the fixed numbers of its equations (see the JSON notes)."""
 
-    rest_extension_m: float
-    compression_datum_m: float
-    rest_compression_m: float
-    bump_start_m: float
-    max_load_factor: float
-    front_wheel_mass_kg: float
-    rear_wheel_mass_kg: float
-    brake_gain: float
-    air_density_kg_m3: float
-    drag_coefficient: float
-    frontal_area_m2: float
-    idle_gain_s_rad: float
-    idle_limit: float
-    speed_governor_band_mps: float
-    power_speed_floor_rad_s: float
-    stall_low_fraction: float
-    clutch_command_min: float
-    clutch_brake_max: float
-    spin_scale_rad_s: float
-    angular_damping: float
-    implement_force_limit_n: float
-    axle_oscillation_limit_rad: float
-    draft_speed_lag_s: float
-    draft_direction_speed_mps: float
-    draft_point_below_origin_m: float
-    mounted_behind_hitch_m: float
-    mounted_box_m: tuple
-    legacy_box_margin_m: tuple
+    rest_extension_m: float = param("rest_extension_m", _POS)
+    compression_datum_m: float = param("compression_datum_m", _POS)
+    rest_compression_m: float = param("rest_compression_m", _NONNEG)
+    bump_start_m: float = param("bump_start_m", _NONNEG)
+    max_load_factor: float = param("max_load_factor", MAX_LOAD_FACTOR_LIMITS)
+    front_wheel_mass_kg: float = param("front_wheel_mass_kg", _POS)
+    rear_wheel_mass_kg: float = param("rear_wheel_mass_kg", _POS)
+    brake_gain: float = param("brake_gain", _NONNEG)
+    air_density_kg_m3: float = param("air_density_kg_m3", _NONNEG)
+    drag_coefficient: float = param("drag_coefficient", _NONNEG)
+    frontal_area_m2: float = param("frontal_area_m2", _NONNEG)
+    idle_gain_s_rad: float = param("idle_gain_s_rad", _NONNEG)
+    idle_limit: float = param("idle_limit", _UNIT0)
+    speed_governor_band_mps: float = param("speed_governor_band_mps", GOVERNOR_BAND_LIMITS)
+    power_speed_floor_rad_s: float = param("power_speed_floor_rad_s", _POS)
+    stall_low_fraction: float = param("stall_low_fraction", (0.0, 1.0, True))
+    clutch_command_min: float = param("clutch_command_min", _UNIT0)
+    clutch_brake_max: float = param("clutch_brake_max", _UNIT)
+    spin_scale_rad_s: float = param("spin_scale_rad_s", _POS)
+    angular_damping: float = param("angular_damping", _NONNEG)
+    implement_force_limit_n: float = param("implement_force_limit_n", _POS)
+    axle_oscillation_limit_rad: float = param("axle_oscillation_limit_rad", (0.0, math.pi / 2, False))
+    draft_speed_lag_s: float = param("draft_speed_lag_s", _NONNEG)
+    draft_direction_speed_mps: float = param("draft_direction_speed_mps", _POS)
+    draft_point_below_origin_m: float = param("draft_point_below_origin_m", _NONNEG)
+    mounted_behind_hitch_m: float = param("mounted_behind_hitch_m", _NONNEG)
+    mounted_box_m: tuple = param("mounted_box_m", _POS, kind="array")
+    legacy_box_margin_m: tuple = param("legacy_box_margin_m", _NONNEG, kind="array")
+
+
+@dataclass(frozen=True)
+class InstallationParams:
+    """The DBW kit's installation on the tractor (section ``installation``): steering-wheel degrees per degree
+    of bicycle angle [-] and the line pressure that means full braking b_k = 1 [bar]."""
+
+    steering_ratio: float = param("steering_ratio", (1.0, math.inf, True))
+    brake_full_bar: float = param("brake_full_bar", _POS)
+
+
+#: The sections of the tractor's file and their dataclasses.
+SECTIONS = {"chassis": ChassisParams, "tyres": TyreParams, "steering": SteeringParams, "engine": EngineParams,
+            "transmission": TransmissionParams, "pto": PtoParams, "fuel": FuelParams, "implement": ImplementParams,
+            "constants": Constants, "installation": InstallationParams}
 
 
 @dataclass(frozen=True)
@@ -360,89 +381,11 @@ def default_config_path() -> Path:
     raise ParameterError("<file>", "maxxum150.json not found in " + ", ".join(map(str, candidates)))
 
 
-_POS = (0.0, math.inf, False)
-_NONNEG = (0.0, math.inf, True)
-_UNIT = (0.0, 1.0, False)
-_UNIT0 = (0.0, 1.0, True)
-_LIMITS = {
-    "chassis.mass_kg": (500.0, math.inf, True), "chassis.wheelbase_m": _POS, "chassis.track_m": _POS,
-    "chassis.cg_height_m": _POS, "chassis.body_length_m": _POS,
-    "chassis.front_axle_stiffness_n_m": _POS, "chassis.rear_axle_stiffness_n_m": _POS,
-    "chassis.suspension_damping_ratio": _NONNEG, "chassis.bump_stiffness_n_m": _NONNEG,
-    "tyres.front_radius_m": _POS, "tyres.rear_radius_m": _POS, "tyres.front_width_m": _POS,
-    "tyres.rear_width_m": _POS, "tyres.front_section_height_m": _POS, "tyres.rear_section_height_m": _POS,
-    "tyres.inflation_kpa": _POS, "tyres.carcass_kpa": _NONNEG, "tyres.front_rate_n_m": _POS,
-    "tyres.rear_rate_n_m": _POS, "tyres.lug_height_m": _NONNEG, "tyres.tread_k_m": _NONNEG,
-    "tyres.hysteresis": _NONNEG, "tyres.cornering_per_load": _POS, "tyres.relaxation_m": _POS,
-    "tyres.longitudinal_relaxation_m": _POS, "tyres.carcass_damping_s": _NONNEG,
-    "tyres.damping_fade_speed_mps": _POS, "tyres.hard_slip_stiffness": _POS, "tyres.slip_speed_floor_mps": _POS,
-    "tyres.sinkage_limit_m": _POS, "tyres.water_drag_coefficient": _NONNEG,
-    "tyres.motion_resistance_speed_mps": _POS, "chassis.probe_iterations": (1, 10, True),
-    "tyres.lug_correction": LUG_CORRECTION_LIMITS, "tyres.rolling_coefficient_max": ROLLING_MAX_LIMITS,
-    "tyres.water_density_kg_m3": WATER_DENSITY_LIMITS,
-    "chassis.body_box.front_overhang_m": _NONNEG, "chassis.body_box.half_width_m": _POS,
-    "chassis.body_box.bottom_m": _NONNEG, "chassis.body_box.top_m": _POS, "chassis.body_box.stiffness_n_m": _POS,
-    "chassis.body_box.damping_n_s_m": _NONNEG, "chassis.body_box.friction": _NONNEG,
-    "steering.steer_delay_s": _NONNEG, "steering.steer_time_constant_s": _NONNEG,
-    "steering.steer_rate_rad_s": _POS, "steering.max_steer_rad": (0.0, 1.5, False),
-    "engine.idle_rpm": _POS, "engine.max_rpm": _POS, "engine.rated_rpm": _POS, "engine.peak_torque_nm": _POS,
-    "engine.rated_power_kw": _NONNEG, "engine.max_power_kw": _NONNEG, "engine.boost_power_kw": _NONNEG,
-    "engine.governor_droop_rpm": _NONNEG, "engine.engine_inertia_kg_m2": _POS, "engine.engine_drag_nm": _NONNEG,
-    "engine.max_speed_mps": _NONNEG,
-    "transmission.clutch_capacity_nm": _NONNEG, "transmission.clutch_engagement_s": _POS,
-    "transmission.gear_ratio": _POS, "transmission.initial_gear": (1, 16, True),
-    "transmission.shift_time_s": _NONNEG, "transmission.final_drive": _POS, "transmission.efficiency": _UNIT,
-    "transmission.front_lead_ratio": (0.0, 0.1, True), "transmission.direction_change_mps": _NONNEG,
-    "pto.pto_kw": _NONNEG, "pto.max_pto_kw": _NONNEG, "pto.pto_efficiency": _UNIT, "pto.hydraulic_kw": _NONNEG,
-    "pto.hydraulic_efficiency": _UNIT, "fuel.tank_l": _NONNEG, "fuel.lhv_j_kg": _POS, "fuel.density_kg_l": _POS,
-    "fuel.indicated_efficiency": _UNIT, "fuel.indicated_efficiency_min": _UNIT,
-    "fuel.indicated_efficiency_max": _UNIT, "pto.pto_540_engine_rpm": _POS, "pto.pto_1000_engine_rpm": _POS,
-    "implement.empty_mass_kg": _NONNEG, "implement.payload_kg": _NONNEG, "implement.rated_payload_kg": _NONNEG,
-    "implement.hitch_overhang_m": _NONNEG, "implement.hitch_to_cg_m": _POS,
-    "implement.hitch_transfer": (0.0, 1.0, True),
-    "implement.cg_height_m": _POS, "implement.width_m": _POS, "implement.depth_cm": _NONNEG,
-    "implement.design_speed_kmh": _POS, "implement.draft_n": _NONNEG,
-    "implement.custom_speed_factor_h_km": _NONNEG,
-    "constants.rest_extension_m": _POS, "constants.compression_datum_m": _POS,
-    "constants.rest_compression_m": _NONNEG, "constants.bump_start_m": _NONNEG,
-    "constants.max_load_factor": MAX_LOAD_FACTOR_LIMITS,
-    "constants.front_wheel_mass_kg": _POS, "constants.rear_wheel_mass_kg": _POS, "constants.brake_gain": _NONNEG,
-    "constants.air_density_kg_m3": _NONNEG, "constants.drag_coefficient": _NONNEG,
-    "constants.frontal_area_m2": _NONNEG, "constants.idle_gain_s_rad": _NONNEG, "constants.idle_limit": _UNIT0,
-    "constants.speed_governor_band_mps": GOVERNOR_BAND_LIMITS,
-"constants.power_speed_floor_rad_s": _POS,
-    "constants.stall_low_fraction": (0.0, 1.0, True), "constants.clutch_command_min": _UNIT0,
-    "constants.clutch_brake_max": _UNIT, "constants.spin_scale_rad_s": _POS, "constants.angular_damping": _NONNEG,
-    "constants.implement_force_limit_n": _POS, "constants.axle_oscillation_limit_rad": (0.0, math.pi / 2, False),
-    "constants.draft_speed_lag_s": _NONNEG, "constants.draft_direction_speed_mps": _POS,
-    "constants.draft_point_below_origin_m": _NONNEG, "constants.mounted_behind_hitch_m": _NONNEG,
-    "installation.steering_ratio": (1.0, math.inf, True), "installation.brake_full_bar": _POS,
-}
-_ARRAY_LIMITS = {"engine.torque_curve_rpm": _NONNEG, "engine.torque_curve_nm": _NONNEG,
-                 "transmission.forward_gears": _POS, "transmission.reverse_gears": _POS,
-                 "chassis.inertia_kg_m2": _POS, "constants.mounted_box_m": _POS,
-                 "constants.legacy_box_margin_m": _NONNEG}
-_CHOICES = {"chassis.model": MODELS, "implement.type": IMPLEMENT_TYPES, "implement.soil_texture": SOIL_TEXTURES,
-            "transmission.diff_lock": DIFF_LOCK_STATES, "implement.attachment": ATTACHMENTS}
-_INTEGERS = ("transmission.initial_gear", "chassis.probe_iterations")
-
-
 def _validate(v: dict) -> None:
-    """Range, choice and cross checks on the flat value table (after the type checks)."""
-    for key in list(_LIMITS) + list(_ARRAY_LIMITS) + list(_CHOICES):
-        if key not in v:
-            raise ParameterError(key, "missing from the parameter file")
-    for key, lim in _LIMITS.items():
-        check_range(key, v[key], lim)
-    for key, lim in _ARRAY_LIMITS.items():
-        for i, x in enumerate(v[key]):
-            check_range(f"{key}[{i}]", x, lim)
-    for key, allowed in _CHOICES.items():
-        if v[key] not in allowed:
-            raise ParameterError(key, f"unknown value {v[key]!r}; allowed: {', '.join(allowed)}")
-    for key in _INTEGERS:
-        if int(v[key]) != v[key]:
-            raise ParameterError(key, f"must be an integer, got {v[key]!r}")
+    """Presence, range, choice and integer checks of every section (:func:`check_params`), then the
+    cross-field rules, on the flat value table (after the type checks)."""
+    for name, cls in SECTIONS.items():
+        check_params(cls, v, name)
     rpm = v["engine.torque_curve_rpm"]
     for i in range(1, len(rpm)):
         if rpm[i] <= rpm[i - 1]:
@@ -552,75 +495,12 @@ def _split(overrides: str | None, prefixes: tuple) -> tuple:
 
 
 def _assemble(v: dict, source_path: str) -> MaxxumParameters:
-    """Convert the flat value table to SI dataclasses."""
-    f = lambda k: float(v[k])  # noqa: E731
-    t3 = lambda k: tuple(float(x) for x in v[k])  # noqa: E731
-    chassis = ChassisParams(
-        model=v["chassis.model"], mass_kg=f("chassis.mass_kg"), wheelbase_m=f("chassis.wheelbase_m"),
-        track_m=f("chassis.track_m"), cg_height_m=f("chassis.cg_height_m"), cg_forward_m=f("chassis.cg_forward_m"),
-        inertia_kg_m2=t3("chassis.inertia_kg_m2"), body_length_m=f("chassis.body_length_m"),
-        front_axle_stiffness_n_m=f("chassis.front_axle_stiffness_n_m"),
-        rear_axle_stiffness_n_m=f("chassis.rear_axle_stiffness_n_m"),
-        suspension_damping_ratio=f("chassis.suspension_damping_ratio"),
-        bump_stiffness_n_m2=f("chassis.bump_stiffness_n_m"), probe_iterations=int(v["chassis.probe_iterations"]),
-        box_rear_m=f("chassis.body_box.rear_m"), box_front_overhang_m=f("chassis.body_box.front_overhang_m"),
-        box_half_width_m=f("chassis.body_box.half_width_m"), box_bottom_m=f("chassis.body_box.bottom_m"),
-        box_top_m=f("chassis.body_box.top_m"), box_stiffness_n_m=f("chassis.body_box.stiffness_n_m"),
-        box_damping_n_s_m=f("chassis.body_box.damping_n_s_m"), box_friction=f("chassis.body_box.friction"))
-    tyres = TyreParams(
-        front_radius_m=f("tyres.front_radius_m"), rear_radius_m=f("tyres.rear_radius_m"),
-        front_width_m=f("tyres.front_width_m"), rear_width_m=f("tyres.rear_width_m"),
-        front_section_height_m=f("tyres.front_section_height_m"),
-        rear_section_height_m=f("tyres.rear_section_height_m"), inflation_pa=1e3 * f("tyres.inflation_kpa"),
-        carcass_pa=1e3 * f("tyres.carcass_kpa"), front_rate_n_m=f("tyres.front_rate_n_m"),
-        rear_rate_n_m=f("tyres.rear_rate_n_m"), lug_height_m=f("tyres.lug_height_m"),
-        tread_k_m=f("tyres.tread_k_m"), hysteresis=f("tyres.hysteresis"),
-        cornering_per_load_1_rad=f("tyres.cornering_per_load"), relaxation_m=f("tyres.relaxation_m"),
-        longitudinal_relaxation_m=f("tyres.longitudinal_relaxation_m"),
-        carcass_damping_s=f("tyres.carcass_damping_s"), damping_fade_speed_mps=f("tyres.damping_fade_speed_mps"),
-        hard_slip_stiffness=f("tyres.hard_slip_stiffness"), slip_speed_floor_mps=f("tyres.slip_speed_floor_mps"),
-        sinkage_limit_m=f("tyres.sinkage_limit_m"), water_drag_coefficient=f("tyres.water_drag_coefficient"),
-        motion_resistance_speed_mps=f("tyres.motion_resistance_speed_mps"), lug_correction=f("tyres.lug_correction"),
-        rolling_coefficient_max=f("tyres.rolling_coefficient_max"), water_density_kg_m3=f("tyres.water_density_kg_m3"))
-    steering = SteeringParams(f("steering.steer_delay_s"), f("steering.steer_time_constant_s"),
-                              f("steering.steer_rate_rad_s"), f("steering.max_steer_rad"))
-    curve = t3("engine.torque_curve_nm")
-    scale = f("engine.peak_torque_nm") / max(curve)
-    engine = EngineParams(
-        idle_rpm=f("engine.idle_rpm"), max_rpm=f("engine.max_rpm"), rated_rpm=f("engine.rated_rpm"),
-        idle_rad_s=f("engine.idle_rpm") * RPM_TO_RAD_S, max_rad_s=f("engine.max_rpm") * RPM_TO_RAD_S,
-        peak_torque_nm=f("engine.peak_torque_nm"), torque_curve_rpm=t3("engine.torque_curve_rpm"),
-        torque_curve_nm=tuple(scale * x for x in curve), rated_power_w=1e3 * f("engine.rated_power_kw"),
-        max_power_w=1e3 * f("engine.max_power_kw"), boost_power_w=1e3 * f("engine.boost_power_kw"),
-        boost_enabled=bool(v["engine.boost_enabled"]), governor_droop_rpm=f("engine.governor_droop_rpm"),
-        inertia_kg_m2=f("engine.engine_inertia_kg_m2"), drag_nm=f("engine.engine_drag_nm"),
-        max_speed_mps=f("engine.max_speed_mps"))
-    transmission = TransmissionParams(
-        clutch_capacity_nm=f("transmission.clutch_capacity_nm"),
-        clutch_engagement_s=f("transmission.clutch_engagement_s"),
-        forward_gears=t3("transmission.forward_gears"), reverse_gears=t3("transmission.reverse_gears"),
-        gear_ratio=f("transmission.gear_ratio"), initial_gear=int(v["transmission.initial_gear"]),
-        shift_time_s=f("transmission.shift_time_s"), final_drive=f("transmission.final_drive"),
-        efficiency=f("transmission.efficiency"), front_drive=bool(v["transmission.front_drive"]),
-        front_lead_ratio=f("transmission.front_lead_ratio"),
-        diff_lock=DIFF_LOCK_STATES.index(v["transmission.diff_lock"]),
-        direction_change_mps=f("transmission.direction_change_mps"))
-    pto = PtoParams(1e3 * f("pto.pto_kw"), 1e3 * f("pto.max_pto_kw"), f("pto.pto_efficiency"),
-                    1e3 * f("pto.hydraulic_kw"), f("pto.hydraulic_efficiency"), f("pto.pto_540_engine_rpm"),
-                    f("pto.pto_1000_engine_rpm"))
-    implement = ImplementParams(
-        attachment=v["implement.attachment"], empty_mass_kg=f("implement.empty_mass_kg"),
-        payload_kg=f("implement.payload_kg"), rated_payload_kg=f("implement.rated_payload_kg"),
-        hitch_overhang_m=f("implement.hitch_overhang_m"), hitch_to_cg_m=f("implement.hitch_to_cg_m"),
-        hitch_transfer=f("implement.hitch_transfer"), cg_height_m=f("implement.cg_height_m"),
-        type=v["implement.type"], width_m=f("implement.width_m"), depth_cm=f("implement.depth_cm"),
-        design_speed_kmh=f("implement.design_speed_kmh"), draft_n=f("implement.draft_n"),
-        soil_texture=v["implement.soil_texture"],
-        custom_speed_factor_h_km=f("implement.custom_speed_factor_h_km"))
-    c = {name: (t3(f"constants.{name}") if isinstance(v[f"constants.{name}"], list) else f(f"constants.{name}"))
-         for name in Constants.__dataclass_fields__}
-    constants = Constants(**c)
-    fuel = FuelParams(f("fuel.tank_l"), f("fuel.lhv_j_kg"), f("fuel.density_kg_l"), f("fuel.indicated_efficiency"),
-                      f("fuel.indicated_efficiency_min"), f("fuel.indicated_efficiency_max"))
-    return MaxxumParameters(chassis, tyres, steering, engine, transmission, pto, fuel, implement, constants,
-                            f("installation.steering_ratio"), f("installation.brake_full_bar"), dict(v), source_path)
+    """Convert the flat value table to SI dataclasses; the torque curve scaled to ``engine.peak_torque_nm``
+    (page "Torque Curve")."""
+    parts = {name: fill_params(cls, v, name) for name, cls in SECTIONS.items()}
+    engine = parts["engine"]
+    scale = engine.peak_torque_nm / max(engine.torque_curve_nm)
+    parts["engine"] = replace(engine, torque_curve_nm=tuple(scale * x for x in engine.torque_curve_nm))
+    inst = parts.pop("installation")
+    return MaxxumParameters(**parts, dbw_steering_ratio=inst.steering_ratio, dbw_brake_full_bar=inst.brake_full_bar,
+                            values=dict(v), source_path=source_path)
