@@ -116,7 +116,7 @@ PARAMETERS = {
     "model": ("full", "model level behind the DBW: full | kinematic (docs/kinematic.md)"),
     "vehicles": ([], "serve several vehicles in this process, one per name: 'car1' gives the "
                      "node /car1/vehicle/dbw_node with frame_prefix 'car1/' (a name starting "
-                     "with '/' is the namespace itself); empty = one vehicle (README, "
+                     "with '/' is the namespace itself); empty = one vehicle (docs/node.md, "
                      "'Many vehicles in one process')"),
 }
 

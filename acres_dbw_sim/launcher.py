@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                 executor.add_node(n)
             # What start-up made (ROS, numba, the model: about 145 000 objects) lives as long as
             # the node: out of the cyclic collector, whose full pass over it stalls the tick for
-            # about 60 ms on this machine (README, Performance).
+            # about 60 ms on this machine (docs/performance.md).
             gc.freeze()
             try:
                 while not stop and rclpy.ok():

@@ -216,7 +216,7 @@ class SimNode(Node):
             from msg_adapters.bag import BagError, NodeBagRecorder, stamp_ns
             try:  # records every published topic and received command (msg_adapters/bag/recorder.py)
                 # Opened after the clock is set: its opening time is caught up at the
-                # first tick, it never shifts the stamps (issue 14 item 4).
+                # first tick, it never shifts the stamps.
                 self._recorder = NodeBagRecorder(
                     self, p["record_bag"], epoch_s=self._epoch_s,
                     clock_ns=lambda: stamp_ns(self._epoch_s + self.sim.time_s))
@@ -720,7 +720,7 @@ class SimNode(Node):
         """Warn once (until it is alone again) when another publisher shares ``/clock``.
 
         Two clock owners interleave their times on ``/clock``, which then runs back and
-        forth for every node on ``use_sim_time`` (README, Time: one owner per domain).
+        forth for every node on ``use_sim_time`` (docs/node.md, Time: one owner per domain).
         The ROS graph is asked every CLOCK_CHECK_PERIOD_S of wall time."""
         now = time.monotonic()
         if now - self._clock_checked_s < CLOCK_CHECK_PERIOD_S:
@@ -731,7 +731,7 @@ class SimNode(Node):
             self.get_logger().warning(
                 f"{others} other publisher(s) on /clock besides this node (a second clock owner, a bag "
                 f"played with --clock, another simulator): the time on /clock will jump back and forth; "
-                f"one publisher per domain (clock_owner:=false on every vehicle but one; README, Time)")
+                f"one publisher per domain (clock_owner:=false on every vehicle but one; docs/node.md, Time)")
         self._clock_shared = others > 0
 
     def _watch_graph(self) -> None:

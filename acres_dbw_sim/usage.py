@@ -38,7 +38,7 @@ def node_usage(prog: str) -> str:
             "/vehicle, odometry, TF, IMU and every report, the vehicle model behind them. Runs until Ctrl-C.\n"
             "Example: sim_node --ros-args -p time_mode:=sim -p rate_factor:=4.0\n"
             "         sim_node --ros-args --params-file config/sim.yaml\n\n"
-            "Parameters (README, 'Parameters'; change the runtime ones with the parameter services):\n"
+            "Parameters (docs/node.md, 'Parameters'; change the runtime ones with the parameter services):\n"
             + "\n".join(rows) + f"\n\nOther tools: {TOOLS}.\n")
 
 

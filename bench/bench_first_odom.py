@@ -4,7 +4,7 @@ Starts the node as ``make run`` does (``sim_node --ros-args --params-file
 config/sim.yaml``, numba kernels cached as ``make bootstrap`` leaves them) and
 measures two orders of start, each ``--runs`` times:
 
-* **subscriber first** (issue 13, target < 2 s): a subscriber to
+* **subscriber first** (target < 2 s): a subscriber to
   ``/vehicle/odom`` is up; the wall time from starting the node's process to
   the subscriber's match with the publisher (DDS discovery done) and to the
   first message. Once with the subscriber on Fast DDS's defaults, once with it

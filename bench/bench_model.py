@@ -24,7 +24,7 @@ so that a loaded machine's waiting is not counted:
   ``acres_baseline``) against today's, both in this process, alternating
   runs of the same cycle, so that the machine's load hits both alike (the
   figure for "no slower than before": ``--baseline f742e40`` is the code
-  before the Maxxum 150 joined the core, issue 15).
+  before the Maxxum 150 joined the core).
 
 Scenarios, both a repeating 20 s cycle at dt = 1/120 s:
 

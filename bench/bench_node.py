@@ -3,7 +3,7 @@
 Measures, each with the node as a separate process on this machine:
 
 1. CPU of the node in ``realtime`` mode at 120 Hz with every topic published
-   (target <= 20 % of one core), from /proc over a 10 s window;
+   (target <= 15 % of one core, README "Performance"), from /proc over a 10 s window;
 2. period jitter of ``odom`` as received by a subscriber (target p99 < 2 ms);
 3. command-to-report latency: a new steering angle set-point until the steering
    report shows it as its ``cmd``;
@@ -19,7 +19,7 @@ Measures, each with the node as a separate process on this machine:
    timestamp (the wall clock when the node hands the message to DDS) - stamp;
    With ``--busy N`` the stamps are measured while N processes spin on the CPU
    (niceness 0, as the node; ``--busy 2`` keeps both cores of this machine busy),
-   the "machine busy" of issue 13;
+   a machine whose cores are busy;
 7. launch to first odometry: in ``bench/bench_first_odom.py`` (DDS discovery
    in both orders of start, each in its own domain);
 8. node CPU with a subscriber on every topic also with ``report_rates: vehicle``
@@ -30,7 +30,7 @@ Measures, each with the node as a separate process on this machine:
    rclpy node with an empty 120 Hz timer, the node with no subscriber and with one on every topic,
    and the node's own message stream (every topic's type, QoS, bytes and rate, captured from the
    node) published as ready-made bytes by an rclpy process that does nothing else;
-9. ``--fleet N`` (issue 16): one process serving N full-model vehicles
+9. ``--fleet N``: one process serving N full-model vehicles
    (parameter ``vehicles``) in realtime at 120 Hz, a subscriber on every
    vehicle's ``odom`` and on ``/tf``: node CPU, messages received per second and
    odometry period jitter |T - 8.33 ms| p50/p99 over all vehicles, interleaved

@@ -2,8 +2,8 @@
 
 The node hands the serialized bytes to rclpy's raw publish path
 (``Publisher.publish(bytes)``), which skips converting a Python message
-object to C and serializing it: most of the node's CPU before (README,
-issue 13). Which message types are written this way, and their field order,
+object to C and serializing it: most of the node's CPU otherwise
+(docs/performance.md). Which message types are written this way, and their field order,
 is in the adapters (:mod:`msg_adapters.ds_dbw`, :mod:`msg_adapters.vehicle_state`);
 the tests compare every one with the rmw's serialization.
 """

@@ -10,7 +10,7 @@ primitive) so that the 120 Hz path only copies values.
 The node publishes the reports as serialized CDR (:class:`ReportPacker`:
 one ``struct.pack`` per message, handed to rclpy's raw publish path) instead
 of filling a message object field by field and having rclpy convert and
-serialize it: that conversion was most of the node's CPU (README, issue 13).
+serialize it: that conversion was most of the node's CPU (docs/performance.md).
 The bytes carry the same values as the rmw's serialization of the filled
 message (test/test_bag.py checks it for every report type).
 

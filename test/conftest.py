@@ -9,7 +9,7 @@ process a test starts. A domain per test keeps one test's DDS state (Fast DDS's 
 ports are per domain; a node killed mid-write can leave one locked) out of the next test.
 Tests carry the ``dds`` marker when they create a participant or start a node (the guard here fails
 one that does without it) and ``slow`` when they take more than about 20 s; ``pytest -m "not dds"``
-runs the rest with no participant at all (README, Tests).
+runs the rest with no participant at all (docs/testing.md).
 ``ros_process`` starts such a process in its own process group and always kills the whole group
 afterwards, so no node is ever left behind.
 The clean-up after each test signals only what the session started: the groups

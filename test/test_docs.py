@@ -1,6 +1,6 @@
 """Every command block of README.md and docs/*.md runs as written; shown output matches.
 
-The convention (README, "Command blocks in the documentation"):
+The convention (docs/testing.md, "Command blocks in the documentation"):
 
 * A fenced block tagged ``sh`` holds commands only; ``console`` holds commands after ``$ ``
   and, below each, the output it prints. Both run here, from a scratch folder that mirrors

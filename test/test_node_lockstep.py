@@ -1,5 +1,5 @@
 """Lockstep delivers every message: a reliable subscriber whose depth is at least ``lockstep_steps`` (or
-KEEP_ALL) has every message of every step before the step's response arrives (README, Time). The race
+KEEP_ALL) has every message of every step before the step's response arrives (docs/node.md, Time). The race
 is forced, not left to machine load: the subscriber (``peers/count_peer.py``, 1 ms per callback) is
 stopped (SIGSTOP) for 0.3 s during every tenth ~/step call, so it acknowledges late; a writer that
 keeps 2 messages (the DBW reports') drops the older ones unless the node waits."""

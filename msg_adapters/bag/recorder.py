@@ -111,7 +111,7 @@ class NodeBagRecorder:
     The bag is written by a child process (:class:`ProcessBagWriter`): in the
     node's thread a message costs its serialization and a copy into the batch that
     :meth:`flush` (or 64 KiB held) sends down a pipe; rosbags' ``Writer.write`` and
-    the MCAP chunks run on the other core (issue 14).
+    the MCAP chunks run on the other core.
 
     The node's parameters, ``epoch_s`` and the recorder's version go into the
     bag's ``custom_data`` (keys ``acres_dbw_sim.*``). The bag is closed (summary

@@ -222,7 +222,7 @@ work, and the node's tick (its stamps) and the node's subscribers come first on 
 
 class ProcessBagWriter:
     """A :class:`BagWriter` in a child process (niceness :data:`WRITER_NICE`): the recording node's
-    thread only hands it bytes (issue 14).
+    thread only hands it bytes.
 
     ``add_topic``, ``write``, ``set_custom_data`` and ``close`` as :class:`BagWriter`
     (the same bag, message for message and in the same order); the messages are

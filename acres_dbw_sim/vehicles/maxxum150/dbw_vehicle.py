@@ -2,7 +2,7 @@
 
 The DBW emulation (``acres_dbw_sim.dbw``) drives a vehicle through the Ranger's
 actuator outputs (``model.inputs.VehicleInputs``) and reads its state by attribute
-name. :class:`DbwTractor` gives the tractor that face (issue 15, "the same
+name. :class:`DbwTractor` gives the tractor that face ("the same
 interface"; docs/maxxum150.md "Behind the DBW"):
 
 ================================  ==============================================
