@@ -100,12 +100,12 @@ def test_an_override_of_a_key_the_dbw_does_not_read_is_an_error():
 
 
 @pytest.mark.parametrize("key,value,match", [
-    ("dbw.ulc.limit_accel_default_mps2", 0.1, "outside"),
-    ("dbw.brake.max_bar", float("nan"), "outside"),
-    ("dbw.command_timeout_s", float("inf"), "outside"),
+    ("dbw.ulc.limit_accel_default_mps2", 0.1, "non-physical value 0.1: must be >= 0.3 and <= 3.0"),
+    ("dbw.brake.max_bar", float("nan"), "expected a finite number"),
+    ("dbw.command_timeout_s", float("inf"), "expected a finite number"),
     ("dbw.steering.lock_deg", "487", "wrong type"),
     ("dbw.ulc.hold_bar", True, "wrong type"),
-    ("steering.ratio", 0.5, "outside"),
+    ("steering.ratio", 0.5, "non-physical value"),
 ])
 def test_bad_values_are_errors_naming_the_key(key, value, match):
     with pytest.raises(ParameterError, match=match) as exc:

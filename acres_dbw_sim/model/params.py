@@ -30,6 +30,7 @@ from typing import Any, Mapping
 
 __all__ = [
     "ParameterError", "RPM_TO_RAD_S", "SoilClass", "Surface", "World", "POSITIVE", "NON_NEGATIVE", "FRACTION",
+    "ANY_NUMBER",
     "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS", "GOVERNOR_BAND_LIMITS",
     "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS",
     "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
@@ -258,6 +259,8 @@ def check_type(key: str, default: Any, value: Any) -> Any:
 POSITIVE = (0.0, math.inf, False)
 NON_NEGATIVE = (0.0, math.inf, True)
 FRACTION = (0.0, 1.0, False)
+#: Any finite number (a declared field without limits).
+ANY_NUMBER = (-math.inf, math.inf, True)
 # Limits of the constants both vehicles' files carry (vehicles/maxxum150/params.py uses them too): wide
 # enough for any real tyre, water or engine, narrow enough that a typing error is refused, not run as NaN.
 LUG_CORRECTION_LIMITS = (0.0, 2.0, True)      # Bekker's lug correction (0.64)
@@ -782,30 +785,33 @@ def param_limits(cls: type, section: str) -> dict:
 
 
 def check_params(cls: type, values: dict, section: str, missing_hint: str = "") -> None:
-    """Check the values of every field of ``cls`` in ``section``: present, in range, among the choices,
-    an integer where one is asked.
+    """Check the values of every field of ``cls`` in ``section``: present, a finite number in range (each
+    element of an array), an integer where one is asked, among the choices.
 
     Raises
     ------
     ParameterError
-        ``missing from the parameter file`` (plus ``missing_hint``), ``non-physical value`` (the
-        :func:`check_range` wording), ``must be an integer``, or ``unknown value ...; allowed: ...``,
-        naming the key (``key[i]`` for an array element).
+        ``missing from the parameter file`` (plus ``missing_hint``), the :func:`check_range` wording
+        (``wrong type: expected a finite number`` or ``non-physical value``), ``must be an integer``, or
+        ``unknown value ...; allowed: ...``, naming the key (``key[i]`` for an array element).
     """
     for _name, spec, keys in param_specs(cls, section):
         for key in keys:
             if key not in values:
                 raise ParameterError(key, "missing from the parameter file" + missing_hint)
             v = values[key]
-            if spec.kind == "array" and spec.limits is not None:
+            lim = spec.limits if spec.limits is not None else ANY_NUMBER
+            if spec.kind == "array":
+                if isinstance(v, (str, bytes)) or not hasattr(v, "__len__"):
+                    raise ParameterError(key, f"wrong type: expected an array of numbers, got {v!r}")
                 for i, x in enumerate(v):
-                    check_range(f"{key}[{i}]", x, spec.limits)
-            elif spec.limits is not None:
-                check_range(key, v, spec.limits)
+                    check_range(f"{key}[{i}]", x, lim)
+            elif spec.kind in ("float", "int", "vector"):
+                check_range(key, v, lim)
             if spec.kind == "int" and int(v) != v:
                 raise ParameterError(key, f"must be an integer, got {v!r}")
             if spec.choices and v not in spec.choices:
-                raise ParameterError(key, f"unknown value {v!r}; allowed: {', '.join(spec.choices)}")
+                raise ParameterError(key, f"unknown value {v!r}; allowed: {', '.join(map(str, spec.choices))}")
 
 
 def fill_params(cls: type, values: dict, section: str, **extra: Any) -> Any:
