@@ -8,7 +8,7 @@ command at once and every later one at its log-time offset divided by
 (:mod:`.offline` explains the rule). QoS: RELIABLE, VOLATILE, KEEP_LAST as the
 node subscribes (§1.3). A bag without any ``enable`` message gets an ``enable`` /
 ``disable`` where its reports show the vehicle engaged / disengaged, as in the
-offline replay (:func:`.offline.engagement_changes`).
+offline replay (:func:`.engagement.engagement_changes`).
 
 With ``clock_hz`` the bag's time is also published on ``/clock`` (rosgraph_msgs/Clock)
 at that rate, starting at the first command's log time, for a node run with
@@ -25,7 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-from .offline import engagement_changes, select_channels
+from .channels import select_channels
+from .engagement import engagement_changes
 from .reader import exit_status, scan_bag
 from .topics import COMMAND_TOPICS, ENGAGEMENT_TOPICS, EVENT_TOPICS, TopicMap
 
@@ -162,7 +163,7 @@ def play(bag: str | Path, topic_map: TopicMap | None = None, speed: float = 1.0,
 def _with_engagement(scan, channels: dict, records: list, usable: dict, flags: dict, tm: TopicMap,
                      problems: list) -> list:
     """``records`` with an ``enable`` / ``disable`` (data None: an Empty message) inserted where the
-    recorded reports show the vehicle engaged or disengaged (:func:`.offline.engagement_changes`); the
+    recorded reports show the vehicle engaged or disengaged (:func:`.engagement.engagement_changes`); the
     bag has no enable message. ``usable`` gains the synthetic channel ids."""
     engagement = {t: (f, []) for t, f in flags.items()}
     for t, cid, data in scan.records:

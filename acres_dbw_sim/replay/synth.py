@@ -23,7 +23,8 @@ from ..scenario.schema import STREAMED, Scenario
 from ..scenario.timeline import TimelinePlayer
 from ..simulation import Simulation
 from ..vehicles import vehicle_spec
-from .offline import DRIVE_MODES, GEARS, ReplayError, _Outputs
+from .offline import _Outputs
+from .params import DRIVE_MODES, GEARS, ReplayError
 from .topics import COMMAND_TOPICS, EVENT_TOPICS, NODE_DEFAULTS, TopicMap, ds_type
 
 __all__ = ["scenario_to_bag"]
