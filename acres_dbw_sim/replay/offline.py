@@ -41,7 +41,7 @@ from msg_adapters import bag as B
 from ..dbw import commands as core_cmd
 from ..dbw.schedule import CanSchedule, report_schedule
 from ..scenario.runner import RunResult, finite_json, write_outputs
-from ..scenario.schema import Scenario
+from ..scenario.validated import Scenario
 from ..scenario.signals import RowReader
 from ..simulation import RecordedStart, Simulation
 from .channels import report_unreadable_types, select_channels

@@ -18,7 +18,7 @@ from ..interface import GEAR_NAMES
 from ..model.enums import AwdSwitch, Gear
 from ..model.params import ParameterError
 from ..model.terrain import FlatTerrain
-from ..scenario.schema import InitialSpec, TerrainSpec
+from ..scenario.validated import InitialSpec, TerrainSpec
 from ..simulation import MODELS, RecordedStart, Simulation
 from ..vehicles import REGISTRY, vehicle_spec
 from .reader import BagScan, Problem

@@ -19,8 +19,9 @@ from pathlib import Path
 from msg_adapters import bag as B
 
 from ..dbw import commands as core_cmd
-from ..scenario.schema import STREAMED, Scenario
+from ..scenario.schema import STREAMED
 from ..scenario.timeline import TimelinePlayer
+from ..scenario.validated import Scenario
 from ..simulation import Simulation
 from ..vehicles import vehicle_spec
 from .offline import _Outputs
