@@ -173,6 +173,7 @@ def _publish_at_log_times(records: list, usable: dict, pubs: dict, speed: float,
     used: set = set()
 
     def publish_clock(now: float) -> None:
+        """``/clock`` at the bag time that wall time ``now`` [s] stands for."""
         ns = t_first + int((now - wall0) * speed * 1e9)
         clock_pub.publish(Clock(clock=Time(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000)))
 

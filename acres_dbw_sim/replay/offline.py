@@ -472,6 +472,7 @@ def _engagement_events(engagement: dict, t0_ns: int, dt_ns: float, tm: TopicMap,
 
 
 def _add(refs: dict, name: str, t_s: float, v: float) -> None:
+    """Append the sample ``(t_s, v)`` to reference signal ``name`` of ``refs``."""
     ts, vs = refs[name]
     ts.append(t_s)
     vs.append(float(v))
