@@ -255,149 +255,220 @@ def fit_groups(inp, segments: list, variables: list, dt_s: float, log=None) -> l
     list of GroupResult
     """
     log = log or (lambda s: None)
-    fixed: dict = {}
+    fixed: dict = {}   # the overrides of the groups fitted so far
     results = []
     for group in GROUPS:
         gvars = [v for v in variables if v.group == group]
-        if not gvars:
-            continue
-        t0 = time.perf_counter()
-        signal = GROUP_SIGNAL[group]
-        segs = [s for s in segments if s.kind in GROUP_SEGMENTS[group]]
-        gr = GroupResult(group, signal, segs)
-        results.append(gr)
-        start = {v: v.start for v in gvars}
-        vres = {v: VarResult(v, v.start) for v in gvars}
-        gr.variables = [vres[v] for v in gvars]
-        if not segs:
-            for v in gvars:
-                vres[v].note = f"not identifiable: no {'/'.join(GROUP_SEGMENTS[group])} segment in the bag"
-            continue
-        prob = _Problem(inp, segs, signal, fixed, dt_s)
-        base_segs = prob.per_segment(start)
-        gr.rms_before = [_rms(r) for r in base_segs]
-        base = np.concatenate(base_segs)
-        res_lim = RESOLUTION[signal]
-        active = []
-        for v in gvars:      # 1. identifiability probe
-            a = dict(start)
-            if v.delay:
-                k_lo, k_hi, k0 = delay_grid(v, dt_s)
-                step = max(1, int(round(_PROBE * (v.upper - v.lower) / dt_s)))
-                a[v] = min(k_hi, max(k_lo, k0 + step if k0 + step <= k_hi else k0 - step)) * dt_s
-            else:
-                d = _PROBE * (v.upper - v.lower)
-                a[v] = v.start + d if v.start + d <= v.upper else v.start - d
-            change = _rms(prob(a) - base)
-            if change < res_lim:
-                vres[v].note = (f"not identifiable: a change of {_PROBE:.0%} of its range moves the {signal} "
-                                f"residual by {change:.2g} RMS (< resolution {res_lim:g})")
-            else:
-                active.append(v)
-        assign = dict(start)
-        while True:
-            cont = [v for v in active if not v.delay]
-            delays = [v for v in active if v.delay]
-            jac = np.zeros((0, 0))
-            r = prob(assign)
-            if cont:
-                assign, jac, r, _u = _lsq(prob, cont, assign)
-            ssr_grid = {}
-            if delays:
-                moved = False
-                for v in delays:
-                    before = assign[v]
-                    assign, ssr_grid[v] = _delay_search(prob, v, assign, dt_s)
-                    moved |= assign[v] != before
-                if cont and moved:
-                    assign, jac, r, _u = _lsq(prob, cont, assign)
-                elif not cont:
-                    r = prob(assign)
-            m, p = len(r), len(cont)
-            s2 = float(r @ r) / max(1, m - p)
-            se = np.full(p, math.inf)
-            corr = np.eye(p)
-            if p:
-                try:
-                    cov = s2 * np.linalg.pinv(jac.T @ jac)
-                    se = np.sqrt(np.maximum(np.diag(cov), 0.0))
-                    with np.errstate(invalid="ignore", divide="ignore"):
-                        corr = cov / np.outer(se, se)
-                except np.linalg.LinAlgError:
-                    pass
-            bad = {}
-            for i, v in enumerate(cont):
-                tol = _AT_BOUND * (v.upper - v.lower)
-                if not (math.isfinite(se[i]) and se[i] > 0.0) or not np.isfinite(corr[i]).all():
-                    bad[v] = (f"not identifiable: degenerate covariance (standard error {se[i]:.3g}"
-                              + ("" if np.isfinite(corr[i]).all() else ", correlations not finite")
-                              + "); left at its start value")
-                elif not se[i] <= _SE_LIMIT * (v.upper - v.lower):
-                    bad[v] = (f"not identifiable: standard error {se[i]:.3g} exceeds a quarter of its "
-                              f"range {v.lower:g}..{v.upper:g}; left at its start value")
-                elif assign[v] <= v.lower + tol or assign[v] >= v.upper - tol:
-                    side, bound = ("lower", v.lower) if assign[v] <= v.lower + tol else ("upper", v.upper)
-                    bad[v] = (f"not identifiable: the fit ends on its {side} bound {bound:g} (the optimum may "
-                              "lie beyond: the range, or the model, needs a look); left at its start value")
-            if bad:
-                for v, why in bad.items():
-                    vres[v].note = why
-                    vres[v].at_bound = ("lower" if assign[v] <= v.lower + _AT_BOUND * (v.upper - v.lower) else
-                                        "upper" if assign[v] >= v.upper - _AT_BOUND * (v.upper - v.lower) else None)
-                    active.remove(v)
-                    assign[v] = v.start
-                continue
-            # a dead time on the edge of its grid, or not resolved to one step, is not identified either
-            loose = {}
-            for v in delays:
-                k_lo, k_hi, k0 = delay_grid(v, dt_s)
-                k = min(k_hi, max(k_lo, int(round(assign[v] / dt_s))))
-                grid = ssr_grid[v]
-                rise = [grid[kk] - grid[k] for kk in (k - 1, k + 1) if kk in grid]
-                if k != k0 and k in (k_lo, k_hi):
-                    side = "lower" if k == k_lo else "upper"
-                    loose[v] = (f"not identifiable: the grid search ends on its {side} bound ({k} steps, "
-                                f"{k * dt_s:.4g} s; the optimum may lie beyond); left at its start value", side)
-                elif not (rise and min(rise) > s2):
-                    loose[v] = (f"not identifiable: {k} and a neighbouring step of {dt_s * 1e3:.2f} ms fit as well "
-                                "(sum-of-squares rise below the residual variance); left at its start value", None)
-            if loose:
-                for v, (why, side) in loose.items():
-                    vres[v].note, vres[v].at_bound = why, side
-                    active.remove(v)
-                    assign[v] = v.start
-                continue
-            # a pair the bag cannot tell apart: the one with the larger relative error goes back
-            rel = [se[i] / (v.upper - v.lower) for i, v in enumerate(cont)]
-            pair = max(((abs(corr[i, j]), i, j) for i in range(p) for j in range(i + 1, p)), default=(0.0, 0, 0))
-            if pair[0] > _CORR_LIMIT:
-                _c, i, j = pair
-                drop, keep = (cont[i], cont[j]) if rel[i] >= rel[j] else (cont[j], cont[i])
-                vres[drop].note = (f"not identifiable: correlation {corr[i, j]:+.3f} with {keep.name} (the bag "
-                                   "cannot separate them); left at its start value")
-                active.remove(drop)
-                assign = {v: (v.start if v is drop else x) for v, x in assign.items()}
-                continue
-            break
-        for i, v in enumerate(cont):
-            vr = vres[v]
-            vr.value, vr.se, vr.identifiable, vr.at_bound = assign[v], float(se[i]), True, None
-        for v in delays:
-            vr = vres[v]
-            k_lo, k_hi, k0 = delay_grid(v, dt_s)
-            k = min(k_hi, max(k_lo, int(round(assign[v] / dt_s))))
-            vr.value, vr.identifiable = (v.start if k0 == k else k * dt_s), True
-            vr.note = (f"{k} steps of {dt_s * 1e3:.2f} ms (grid search over {k_lo}..{k_hi} steps, "
-                       f"{k_lo * dt_s:.4g}..{k_hi * dt_s:.4g} s); resolved to one step")
-        gr.fitted = [v.name for v in cont]
-        gr.correlation = corr
-        after = prob.per_segment(assign)
-        gr.rms_after = [_rms(x) for x in after]
-        for v in gvars:
-            fixed.update(v.overrides(vres[v].value))
-        gr.evaluations = prob.evaluations
-        gr.wall_s = time.perf_counter() - t0
-        log(f"{group}: {len(segs)} segments, {prob.evaluations} evaluations, {gr.wall_s:.1f} s; "
-            + ", ".join(f"{vr.var.name}={vr.value:.5g}" + (f"±{vr.se:.2g}" if vr.se is not None else "")
-                        + ("" if vr.identifiable else " (not identifiable)") for vr in gr.variables))
+        if gvars:
+            results.append(_fit_group(inp, group, gvars, segments, fixed, dt_s, log))
     return results
+
+
+def _fit_group(inp, group: str, gvars: list, segments: list, fixed: dict, dt_s: float, log) -> GroupResult:
+    """One group: identifiability probe, fit until every remaining variable is determined, the result;
+    its values are added to ``fixed`` for the groups after it."""
+    t0 = time.perf_counter()
+    signal = GROUP_SIGNAL[group]
+    segs = [s for s in segments if s.kind in GROUP_SEGMENTS[group]]
+    gr = GroupResult(group, signal, segs)
+    start = {v: v.start for v in gvars}
+    vres = {v: VarResult(v, v.start) for v in gvars}
+    gr.variables = [vres[v] for v in gvars]
+    if not segs:
+        for v in gvars:
+            vres[v].note = f"not identifiable: no {'/'.join(GROUP_SEGMENTS[group])} segment in the bag"
+        return gr
+    prob = _Problem(inp, segs, signal, fixed, dt_s)
+    base_segs = prob.per_segment(start)
+    gr.rms_before = [_rms(r) for r in base_segs]
+    active = _identifiable(prob, gvars, start, np.concatenate(base_segs), signal, dt_s, vres)
+    fit = _fit_determined(prob, active, start, dt_s, vres)
+    _record_fit(fit, vres, dt_s)
+    gr.fitted = [v.name for v in fit.cont]
+    gr.correlation = fit.corr
+    gr.rms_after = [_rms(x) for x in prob.per_segment(fit.assign)]
+    for v in gvars:
+        fixed.update(v.overrides(vres[v].value))
+    gr.evaluations = prob.evaluations
+    gr.wall_s = time.perf_counter() - t0
+    log(f"{group}: {len(segs)} segments, {prob.evaluations} evaluations, {gr.wall_s:.1f} s; "
+        + ", ".join(f"{vr.var.name}={vr.value:.5g}" + (f"±{vr.se:.2g}" if vr.se is not None else "")
+                    + ("" if vr.identifiable else " (not identifiable)") for vr in gr.variables))
+    return gr
+
+
+def _identifiable(prob: _Problem, gvars: list, start: dict, base: np.ndarray, signal: str, dt_s: float,
+                  vres: dict) -> list:
+    """Step 1: the variables whose move by :data:`_PROBE` of their bound width (a dead time: whole steps)
+    changes the residual by at least the signal's :data:`RESOLUTION` in RMS; the others get their note."""
+    res_lim = RESOLUTION[signal]
+    active = []
+    for v in gvars:
+        a = dict(start)
+        if v.delay:
+            k_lo, k_hi, k0 = delay_grid(v, dt_s)
+            step = max(1, int(round(_PROBE * (v.upper - v.lower) / dt_s)))
+            a[v] = min(k_hi, max(k_lo, k0 + step if k0 + step <= k_hi else k0 - step)) * dt_s
+        else:
+            d = _PROBE * (v.upper - v.lower)
+            a[v] = v.start + d if v.start + d <= v.upper else v.start - d
+        change = _rms(prob(a) - base)
+        if change < res_lim:
+            vres[v].note = (f"not identifiable: a change of {_PROBE:.0%} of its range moves the {signal} "
+                            f"residual by {change:.2g} RMS (< resolution {res_lim:g})")
+        else:
+            active.append(v)
+    return active
+
+
+@dataclass
+class _Fit:
+    """One fit of a group's active variables (steps 2-4).
+
+    Attributes
+    ----------
+    assign : dict
+        ``{FitVar: value}`` [key unit], every variable of the group.
+    cont, delays : list of FitVar
+        The continuous variables fitted by least squares, the dead times searched on their grid.
+    se : ndarray, shape (p,)
+        Standard errors of ``cont`` [key unit] (inf where not computed).
+    corr : ndarray, shape (p, p)
+        Their correlation.
+    s2 : float
+        Residual variance ``SSR / (m - p)`` [signal unit^2].
+    ssr_grid : dict
+        ``{dead time: {step: sum of squares}}`` from the grid searches.
+    """
+
+    assign: dict
+    cont: list
+    delays: list
+    se: np.ndarray
+    corr: np.ndarray
+    s2: float
+    ssr_grid: dict
+
+
+def _fit_determined(prob: _Problem, active: list, start: dict, dt_s: float, vres: dict) -> _Fit:
+    """Fit ``active`` (removed from it as they go), then move back to its start value and report each variable
+    the bag does not determine (:func:`_undetermined`, :func:`_unresolved_delays`, :func:`_correlated`, in
+    that order) and fit the rest again, until none is left undetermined."""
+    assign = dict(start)
+    while True:
+        fit = _fit_once(prob, active, assign, dt_s)
+        assign = fit.assign
+        rejected = _undetermined(fit) or _unresolved_delays(fit, dt_s) or _correlated(fit)
+        if not rejected:
+            return fit
+        for v, (why, at_bound) in rejected.items():
+            vres[v].note, vres[v].at_bound = why, at_bound
+            active.remove(v)
+            assign[v] = v.start
+
+
+def _fit_once(prob: _Problem, active: list, assign: dict, dt_s: float) -> _Fit:
+    """Steps 2-4 once: least squares for the continuous variables, the dead times' grid search (and least
+    squares again if a dead time moved), the standard errors and correlation at the solution."""
+    cont = [v for v in active if not v.delay]
+    delays = [v for v in active if v.delay]
+    jac = np.zeros((0, 0))
+    r = prob(assign)
+    if cont:
+        assign, jac, r, _u = _lsq(prob, cont, assign)
+    ssr_grid = {}
+    if delays:
+        moved = False
+        for v in delays:
+            before = assign[v]
+            assign, ssr_grid[v] = _delay_search(prob, v, assign, dt_s)
+            moved |= assign[v] != before
+        if cont and moved:
+            assign, jac, r, _u = _lsq(prob, cont, assign)
+        elif not cont:
+            r = prob(assign)
+    m, p = len(r), len(cont)
+    s2 = float(r @ r) / max(1, m - p)
+    se = np.full(p, math.inf)
+    corr = np.eye(p)
+    if p:
+        try:
+            cov = s2 * np.linalg.pinv(jac.T @ jac)
+            se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                corr = cov / np.outer(se, se)
+        except np.linalg.LinAlgError:
+            pass
+    return _Fit(assign, cont, delays, se, corr, s2, ssr_grid)
+
+
+def _undetermined(fit: _Fit) -> dict:
+    """``{variable: (note, at_bound)}`` of the continuous variables with a degenerate covariance, a standard
+    error over :data:`_SE_LIMIT` of the bound width, or a value on a bound."""
+    assign, se, corr = fit.assign, fit.se, fit.corr
+    bad = {}
+    for i, v in enumerate(fit.cont):
+        tol = _AT_BOUND * (v.upper - v.lower)
+        if not (math.isfinite(se[i]) and se[i] > 0.0) or not np.isfinite(corr[i]).all():
+            why = (f"not identifiable: degenerate covariance (standard error {se[i]:.3g}"
+                   + ("" if np.isfinite(corr[i]).all() else ", correlations not finite")
+                   + "); left at its start value")
+        elif not se[i] <= _SE_LIMIT * (v.upper - v.lower):
+            why = (f"not identifiable: standard error {se[i]:.3g} exceeds a quarter of its "
+                   f"range {v.lower:g}..{v.upper:g}; left at its start value")
+        elif assign[v] <= v.lower + tol or assign[v] >= v.upper - tol:
+            side, bound = ("lower", v.lower) if assign[v] <= v.lower + tol else ("upper", v.upper)
+            why = (f"not identifiable: the fit ends on its {side} bound {bound:g} (the optimum may "
+                   "lie beyond: the range, or the model, needs a look); left at its start value")
+        else:
+            continue
+        bad[v] = (why, "lower" if assign[v] <= v.lower + tol else "upper" if assign[v] >= v.upper - tol else None)
+    return bad
+
+
+def _unresolved_delays(fit: _Fit, dt_s: float) -> dict:
+    """``{dead time: (note, at_bound)}`` of the dead times whose search ends on the edge of their grid, or
+    whose neighbouring steps raise the sum of squares by no more than the residual variance."""
+    loose = {}
+    for v in fit.delays:
+        k_lo, k_hi, k0 = delay_grid(v, dt_s)
+        k = min(k_hi, max(k_lo, int(round(fit.assign[v] / dt_s))))
+        grid = fit.ssr_grid[v]
+        rise = [grid[kk] - grid[k] for kk in (k - 1, k + 1) if kk in grid]
+        if k != k0 and k in (k_lo, k_hi):
+            side = "lower" if k == k_lo else "upper"
+            loose[v] = (f"not identifiable: the grid search ends on its {side} bound ({k} steps, "
+                        f"{k * dt_s:.4g} s; the optimum may lie beyond); left at its start value", side)
+        elif not (rise and min(rise) > fit.s2):
+            loose[v] = (f"not identifiable: {k} and a neighbouring step of {dt_s * 1e3:.2f} ms fit as well "
+                        "(sum-of-squares rise below the residual variance); left at its start value", None)
+    return loose
+
+
+def _correlated(fit: _Fit) -> dict:
+    """``{variable: (note, None)}``: of the most correlated pair, beyond :data:`_CORR_LIMIT`, the one with
+    the larger standard error relative to its bound width (the bag cannot tell them apart); else empty."""
+    cont, se, corr = fit.cont, fit.se, fit.corr
+    p = len(cont)
+    rel = [se[i] / (v.upper - v.lower) for i, v in enumerate(cont)]
+    pair = max(((abs(corr[i, j]), i, j) for i in range(p) for j in range(i + 1, p)), default=(0.0, 0, 0))
+    if not pair[0] > _CORR_LIMIT:
+        return {}
+    _c, i, j = pair
+    drop, keep = (cont[i], cont[j]) if rel[i] >= rel[j] else (cont[j], cont[i])
+    return {drop: (f"not identifiable: correlation {corr[i, j]:+.3f} with {keep.name} (the bag "
+                   "cannot separate them); left at its start value", None)}
+
+
+def _record_fit(fit: _Fit, vres: dict, dt_s: float) -> None:
+    """Step 5: the identified variables' results (a dead time's value on its grid, with its resolution)."""
+    for i, v in enumerate(fit.cont):
+        vr = vres[v]
+        vr.value, vr.se, vr.identifiable, vr.at_bound = fit.assign[v], float(fit.se[i]), True, None
+    for v in fit.delays:
+        vr = vres[v]
+        k_lo, k_hi, k0 = delay_grid(v, dt_s)
+        k = min(k_hi, max(k_lo, int(round(fit.assign[v] / dt_s))))
+        vr.value, vr.identifiable = (v.start if k0 == k else k * dt_s), True
+        vr.note = (f"{k} steps of {dt_s * 1e3:.2f} ms (grid search over {k_lo}..{k_hi} steps, "
+                   f"{k_lo * dt_s:.4g}..{k_hi * dt_s:.4g} s); resolved to one step")

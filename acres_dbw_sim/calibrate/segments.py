@@ -58,7 +58,7 @@ import numpy as np
 from ..dbw import commands as C
 from ..replay import ReplayInput, run_replay
 from ..simulation import RecordedStart
-from ..replay.offline import GEARS
+from ..replay.params import GEARS
 
 __all__ = ["Segment", "MAX_PER_KIND", "find_segments", "segment_input", "recorded_start", "recorded_at", "recorded_se",
            "recorded_pose",

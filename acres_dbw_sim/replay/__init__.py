@@ -12,12 +12,16 @@ parameter (:class:`msg_adapters.bag.NodeBagRecorder`). Everything is
 documented in ``docs/bags.md``.
 
 Modules: :mod:`.reader` (tolerant MCAP/sqlite3 reading), :mod:`.topics`
-(topic tables, ``--topic-map``), :mod:`.offline` (the replay loop and its
-outputs), :mod:`.compare` (errors and overlay plot), :mod:`.synth` (bags from
-scenarios), :mod:`.live` (DDS playback, needs rclpy), :mod:`.cli` (``acres-replay``).
+(topic tables, ``--topic-map``), :mod:`.channels` (which channels are read,
+with which type store), :mod:`.engagement` (the engagement shown by the
+reports), :mod:`.params` (the node parameters in force, the simulation they
+build), :mod:`.offline` (the replay loop and its outputs), :mod:`.compare`
+(errors and overlay plot), :mod:`.synth` (bags from scenarios), :mod:`.live`
+(DDS playback, needs rclpy), :mod:`.cli` (``acres-replay``).
 """
 from .cli import main
-from .offline import ReplayError, ReplayInput, ReplayResult, load_replay, replay_bag, run_replay
+from .offline import ReplayInput, ReplayResult, load_replay, replay_bag, run_replay
+from .params import ReplayError
 from .reader import BagReadError, Problem, scan_bag
 from .synth import scenario_to_bag
 from .topics import TopicMap, TopicMapError

@@ -112,7 +112,8 @@ def _info(bag: str, tm: TopicMap, params: dict, max_backjump_s: float, state: di
     """Print the bag's topics and the problems the replay would report; the exit status it would have."""
     from msg_adapters import bag as B
 
-    from .offline import ReplayError, check_parameters, load_replay
+    from .offline import load_replay
+    from .params import ReplayError, check_parameters
     from .reader import scan_bag
     try:
         inp = load_replay(bag, tm, params, max_backjump_s)
@@ -188,7 +189,8 @@ def _main(argv: list | None, state: dict) -> int:
             return play(args.bag, tm, speed=args.speed or 1.0, clock_hz=args.clock, quiet=args.quiet)
         if args.speed is not None and not args.speed > 0:
             raise TopicMapError(f"--speed {args.speed}: must be > 0")
-        from .offline import ReplayError, replay_bag
+        from .offline import replay_bag
+        from .params import ReplayError
         out = Path(args.out) if args.out else DEFAULT_OUT / Path(args.bag).stem
         try:
             res = replay_bag(args.bag, out, tm, params, plots=not args.no_plots,

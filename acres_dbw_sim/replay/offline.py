@@ -31,6 +31,7 @@ import os
 import shutil
 import time
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -39,25 +40,20 @@ from msg_adapters import bag as B
 
 from ..dbw import commands as core_cmd
 from ..dbw.schedule import CanSchedule, report_schedule
-from ..model.enums import AwdSwitch, Gear
-from ..interface import GEAR_NAMES
-from ..model.params import ParameterError
-from ..model.terrain import FlatTerrain
 from ..scenario.runner import RunResult, finite_json, write_outputs
-from ..scenario.schema import InitialSpec, Scenario, TerrainSpec
+from ..scenario.validated import Scenario
 from ..scenario.signals import RowReader
-from ..simulation import MODELS, RecordedStart, Simulation
-from ..vehicles import REGISTRY, vehicle_spec
+from ..simulation import RecordedStart, Simulation
+from .channels import report_unreadable_types, select_channels
+from .engagement import engagement_changes
+from .params import ReplayError, build_simulation, check_rates, resolve_params
 from .reader import BagScan, Problem, scan_bag
 from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EVENT_TOPICS, IMU_PERIOD_S,
-                     NODE_DEFAULTS, REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
+                     REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
 
-__all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "check_parameters", "run_replay", "replay_bag",
-           "check_output_dir", "OUTPUT_NAMES", "engagement_changes",
-           "SIM_SIGNALS", "STATE_SIGNALS", "GEARS", "DRIVE_MODES", "REPLAY_DEFAULTS"]
+__all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "run_replay", "replay_bag",
+           "check_output_dir", "OUTPUT_NAMES", "SIM_SIGNALS", "STATE_SIGNALS"]
 
-GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE, "L": Gear.LOW}
-DRIVE_MODES = {"Turf": AwdSwitch.TURF, "2WD": AwdSwitch.TWO_WD, "AWD": AwdSwitch.AWD}
 _GEAR_LETTER = {1: "P", 2: "R", 3: "N", 4: "D", 5: "L"}
 #: Recorded state read besides the compared signals (a segment's start, :class:`RecordedStart`):
 #: ``brake/report`` pressure output [bar], ``throttle/report`` percent output [%], ``throttle/info``
@@ -69,21 +65,6 @@ SIM_SIGNALS = {"speed_mps": "m/s", "yaw_rate_rad_s": "rad/s", "steering_wheel_an
                "wheel_speed_rr_rad_s": "rad/s"}
 _STEP_SLACK = 1e-3
 _EXACT = ("speed_mps", "yaw_rate_rad_s")   # ReplayResult.exact_signals, after SIM_SIGNALS in each row
-#: Where the replay's default differs from the node's (:data:`.topics.NODE_DEFAULTS`): the output bag
-#: carries the reports at the real CAN periods, as the vehicle sends them (the node's default,
-#: ``mission``, is every report at every physics step). A value recorded in the bag or given as an
-#: override still wins.
-REPLAY_DEFAULTS = {"report_rates": "vehicle"}
-REPORT_RATES = ("mission", "vehicle")
-
-
-class ReplayError(ValueError):
-    """The bag cannot be replayed at all (no command topic or message, bad parameter or output directory);
-    the message says why. ``problems`` holds what was found in the bag on the way (may be empty)."""
-
-    def __init__(self, message: str, problems: list | None = None) -> None:
-        super().__init__(message)
-        self.problems = list(problems or [])
 
 
 @dataclass
@@ -95,7 +76,7 @@ class ReplayInput:
     bag : Path
     scan : BagScan
     params : dict
-        Node parameters in force (the node's defaults with :data:`REPLAY_DEFAULTS` <- bag <- overrides).
+        Node parameters in force (the node's defaults with :data:`.params.REPLAY_DEFAULTS` <- bag <- overrides).
     param_source : dict
         ``{name: 'default' | 'bag' | 'reports' | 'override'}``.
     epoch_s : float
@@ -176,47 +157,6 @@ class ReplayResult:
 # ---------------------------------------------------------------------------------- reading
 
 
-def _parse_param(name: str, text: str):
-    default = NODE_DEFAULTS[name]
-    if isinstance(default, bool):
-        if text.lower() not in ("true", "false"):
-            raise ReplayError(f"--param {name}={text}: expected true or false")
-        return text.lower() == "true"
-    if isinstance(default, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise ReplayError(f"--param {name}={text}: expected an integer") from None
-    if isinstance(default, float):
-        try:
-            return float(text)
-        except ValueError:
-            raise ReplayError(f"--param {name}={text}: expected a number") from None
-    return text
-
-
-def _resolve_params(scan: BagScan, overrides: dict, problems: list) -> tuple:
-    params = dict(NODE_DEFAULTS, **REPLAY_DEFAULTS)
-    source = {k: "default" for k in params}
-    raw = scan.custom.get(B.CUSTOM_PREFIX + "parameters")
-    if raw:
-        try:
-            recorded = json.loads(raw)
-            for k, v in recorded.items():
-                if k in params and type(v) is type(params[k]) or (k in params and isinstance(params[k], float)
-                                                                   and isinstance(v, int)):
-                    params[k] = float(v) if isinstance(params[k], float) else v
-                    source[k] = "bag"
-        except (ValueError, AttributeError):
-            problems.append(Problem("corrupt", None, "custom_data acres_dbw_sim.parameters is not JSON: ignored"))
-    for k, v in overrides.items():
-        if k not in NODE_DEFAULTS:
-            raise ReplayError(f"--param {k}: unknown; known: {', '.join(sorted(NODE_DEFAULTS))}")
-        params[k] = _parse_param(k, v) if isinstance(v, str) else v
-        source[k] = "override"
-    return params, source
-
-
 def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict | None = None,
                 max_backjump_s: float = 1.0) -> ReplayInput:
     """Read and decode a bag's command and reference topics.
@@ -246,39 +186,61 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     tm = topic_map or TopicMap()
     scan = scan_bag(bag, lambda t: tm.ours(t) is not None)
     problems = list(scan.problems)
-    store = B.typestore()
-    p, source = _resolve_params(scan, params or {}, problems)
-    if not 60.0 <= p["step_hz"] <= 1000.0:
-        raise ReplayError(f"step_hz = {p['step_hz']}: must be within 60..1000 Hz")
-    if p["report_rates"] not in REPORT_RATES:
-        raise ReplayError(f"report_rates = {p['report_rates']!r}: must be one of {', '.join(REPORT_RATES)}")
+    p, source = resolve_params(scan, params or {}, problems)
+    check_rates(p)
     dt = 1.0 / p["step_hz"]
     dt_ns = dt * 1e9
-
-    decoders = {t: B.CommandDecoder(getattr(core_cmd, n)) for t, n in COMMAND_TOPICS}
-    events_by_topic = dict(EVENT_TOPICS)
-
-    # unknown or missing types anywhere in the bag
-    for cid, ch in scan.channels.items():
-        if not ch.msgtype or ch.msgtype == "__schemaless__":
-            problems.append(Problem("missing_type", ch.topic, "no message type stored for this topic: its "
-                                    f"{ch.count} messages cannot be decoded", ch.count, tm.ours(ch.topic) is not None))
-        elif ch.msgtype not in store.fielddefs and not ch.msgdef:
-            problems.append(Problem("unknown_type", ch.topic, f"type {ch.msgtype} is neither ours (ds_dbw_msgs, "
-                                    "tf2_msgs, ROS 2 Kilted) nor defined in the bag: its messages cannot be "
-                                    "decoded", ch.count, tm.ours(ch.topic) is not None))
-
+    report_unreadable_types(scan, tm, problems)
     usable = select_channels(scan, tm, problems)
-    if not any(ours in decoders or ours in events_by_topic for ours, _ in usable.values()):
+    _require_command_topic(bag, scan, tm, usable, problems)
+    timeline = _file_order_timeline(scan, usable, max_backjump_s)
+    epoch_s, t0_ns, end_ns = _time_zero(scan, timeline, problems)
+    dec = _decode(scan, timeline.records, t0_ns, dt_ns)
+    _require_commands(bag, scan, tm, dec, problems)
+    events = dec.events
+    if dec.need_engagement:
+        events[:0] = _engagement_events(dec.engagement, t0_ns, dt_ns, tm, problems)
+    _report_backwards(timeline, t0_ns, max_backjump_s, problems)
+    _report_not_replayed(scan, dec.before, problems)
+    _initial_state_from_reports(p, source, dec, events, t0_ns, dt_ns)
+    n_steps = max(1, math.ceil((end_ns - t0_ns) / dt_ns - _STEP_SLACK), (events[-1][0] + 1) if events else 1)
+    events.sort(key=lambda e: e[0])   # stable: file order within a step
+    references = {k: (np.asarray(t, dtype=float), np.asarray(v, dtype=float))
+                  for k, (t, v) in dec.refs.items() if t}
+    _check_speed_jumps(references, problems)
+    return ReplayInput(Path(bag), scan, p, source, epoch_s, dt, n_steps, events, dec.counts, references, problems)
+
+
+def _require_command_topic(bag, scan: BagScan, tm: TopicMap, usable: dict, problems: list) -> None:
+    """Refuse a bag none of whose readable channels is a command or event topic (:class:`ReplayError`)."""
+    wanted = {t for t, _ in COMMAND_TOPICS} | {t for t, _ in EVENT_TOPICS}
+    if not any(ours in wanted for ours, _ in usable.values()):
         cmd_topics = ", ".join(tm.bag_topic(t) for t, _ in COMMAND_TOPICS)
         listing = "; ".join(f"{ch.topic} [{ch.msgtype or '?'}]" for ch in scan.topics().values()) or "none"
         raise ReplayError(f"{bag}: no DBW command topic to replay (looked for {cmd_topics}); the bag's topics: "
                           f"{listing}. Use --namespace or --topic-map BAG_TOPIC=steering/cmd", problems)
 
-    # pass 1, file order: backwards log times clamped to their predecessor's, or (jumps over
-    # max_backjump_s) taken as clock resets that shift every later message
-    timeline: list = []
-    back = {"n": 0, "max": 0, "resets": 0, "first": None}
+
+@dataclass
+class _Timeline:
+    """Pass 1 of :func:`load_replay`: the messages to read, in file order, with log times that never go back.
+
+    ``records`` holds ``(log time [ns], channel id, CDR bytes, (our topic, type store))``; the
+    other fields count the backwards log times (``largest_ns``: the largest jump back [ns];
+    ``resets``: jumps taken as clock resets; ``first``: ``(topic, log time [ns])`` of the first).
+    """
+
+    records: list = field(default_factory=list)
+    backwards: int = 0
+    largest_ns: int = 0
+    resets: int = 0
+    first: tuple | None = None
+
+
+def _file_order_timeline(scan: BagScan, usable: dict, max_backjump_s: float) -> _Timeline:
+    """Pass 1, file order: backwards log times clamped to their predecessor's, or (jumps over
+    ``max_backjump_s``) taken as clock resets that shift every later message."""
+    tl = _Timeline()
     last = None
     shift = 0
     max_back_ns = int(max_backjump_s * 1e9)
@@ -289,142 +251,188 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
         t += shift
         if last is not None and t < last:
             jump = last - t
-            back["n"] += 1
-            back["max"] = max(back["max"], jump)
-            if back["first"] is None:
-                back["first"] = (scan.channels[cid].topic, last)
+            tl.backwards += 1
+            tl.largest_ns = max(tl.largest_ns, jump)
+            if tl.first is None:
+                tl.first = (scan.channels[cid].topic, last)
             if jump > max_back_ns:
-                back["resets"] += 1
+                tl.resets += 1
                 shift += jump
             t = last
         last = t
-        timeline.append((t, cid, data, u))
+        tl.records.append((t, cid, data, u))
+    return tl
 
-    # simulation time 0: the recorder's epoch, else the bag's first message (in file order if time was reset)
-    first = min(scan.start_ns, timeline[0][0]) if timeline and not back["resets"] else (
-        timeline[0][0] if timeline else scan.start_ns)
+
+def _time_zero(scan: BagScan, tl: _Timeline, problems: list) -> tuple:
+    """``(epoch_s, t0_ns, end_ns)``: bag time of simulation time 0 [s] and [ns], and of the last message [ns].
+
+    Time 0 is the recorder's epoch (``custom_data``), else the bag's first message (in file order if
+    the clock was reset); an epoch a day or more away from the first message is reported and ignored.
+    """
+    records = tl.records
+    first = min(scan.start_ns, records[0][0]) if records and not tl.resets else (
+        records[0][0] if records else scan.start_ns)
     epoch_raw = scan.custom.get(B.CUSTOM_PREFIX + "epoch_s")
     try:
         epoch_s = float(epoch_raw) if epoch_raw is not None else first * 1e-9
     except ValueError:
         epoch_s = first * 1e-9
     t0_ns = B.stamp_ns(epoch_s) if epoch_raw is not None else first
-    if timeline and abs(timeline[0][0] - t0_ns) > 86_400 * 10**9:
+    if records and abs(records[0][0] - t0_ns) > 86_400 * 10**9:
         problems.append(Problem("corrupt", None, f"custom_data epoch_s = {epoch_s} is a day or more away from the "
                                 "first message: ignored, time 0 is the bag's first message"))
         epoch_s, t0_ns = first * 1e-9, first
-    end_ns = max(scan.end_ns if not back["resets"] else 0, timeline[-1][0] if timeline else 0)
+    end_ns = max(scan.end_ns if not tl.resets else 0, records[-1][0] if records else 0)
+    return epoch_s, t0_ns, end_ns
 
-    # the engagement from the reports when the bag has no enable message (docs/bags.md, "Engagement")
-    engagement = {t: (f, []) for t, _typ, f in ENGAGEMENT_TOPICS}
-    need_engagement = not any(u[0] == "enable" for _t, _c, _d, u in timeline)
-    skip = set() if need_engagement else {t for t in engagement if t not in dict(REFERENCE_TOPICS)}
 
-    # pass 2: decode
-    events: list = []
-    counts: dict = {}
-    refs: dict = {name: ([], []) for name in ("speed_mps", "speed_brake_mps", "yaw_rate_rad_s",
-                                              "steering_wheel_angle_deg", "wheel_speed_fl_rad_s",
-                                              "wheel_speed_fr_rad_s", "wheel_speed_rl_rad_s", "wheel_speed_rr_rad_s")
-                                 + STATE_SIGNALS}
-    first_gear = None
-    first_cmd_ns = None
-    bad: dict = {}
-    before = 0
-    for t, cid, data, u in timeline:
-        ours, ts = u
+#: Recorded reports read as references: our topic -> ``(signal, message field)`` pairs (``a.b``: nested).
+_REFERENCE_FIELDS = {
+    "vehicle_velocity": (("speed_mps", "vehicle_velocity_propulsion"), ("speed_brake_mps", "vehicle_velocity_brake")),
+    "imu/data_raw": (("yaw_rate_rad_s", "angular_velocity.z"),),
+    "steering/report": (("steering_wheel_angle_deg", "steering_wheel_angle"),),
+    "wheel_speeds": tuple((f"wheel_speed_{w}_rad_s", f) for w, f in zip(
+        ("fl", "fr", "rl", "rr"), ("front_left", "front_right", "rear_left", "rear_right"))),
+    "brake/report": (("brake_pressure_bar", "pressure_output"),),
+    "throttle/report": (("pedal_pct", "percent_output"),),
+    "throttle/info": (("engine_rpm", "engine_rpm"),),
+}
+_REFERENCE_GETTERS = {topic: tuple((name, attrgetter(f)) for name, f in pairs)
+                      for topic, pairs in _REFERENCE_FIELDS.items()}
+
+
+@dataclass
+class _Decoded:
+    """Pass 2 of :func:`load_replay`: what the bag's messages say, commands placed on the step grid.
+
+    ``engagement``: ``{our topic: (flag field, [(log time [ns], engaged)])}``, read only when
+    ``need_engagement`` (the bag has no ``enable`` message). ``events``: ``(step, command or
+    event)`` in file order; ``counts``: commands per bag topic; ``refs``: ``{signal: ([t_s],
+    [value])}``; ``first_gear``: ``(t_s, gear)`` of the first gear report; ``first_cmd_ns``: log
+    time of the first command [ns]; ``bad``: ``{topic: [count, first error]}`` of undecodable
+    messages; ``before``: commands logged before time 0.
+    """
+
+    engagement: dict
+    need_engagement: bool
+    events: list = field(default_factory=list)
+    counts: dict = field(default_factory=dict)
+    refs: dict = field(default_factory=lambda: {name: ([], []) for name in (
+        "speed_mps", "speed_brake_mps", "yaw_rate_rad_s", "steering_wheel_angle_deg", "wheel_speed_fl_rad_s",
+        "wheel_speed_fr_rad_s", "wheel_speed_rl_rad_s", "wheel_speed_rr_rad_s") + STATE_SIGNALS})
+    first_gear: tuple | None = None
+    first_cmd_ns: int | None = None
+    bad: dict = field(default_factory=dict)
+    before: int = 0
+
+    def deliver(self, k: int, topic: str, command) -> None:
+        """A command or event for step ``k``, counted for its bag topic."""
+        self.events.append((k, command))
+        self.counts[topic] = self.counts.get(topic, 0) + 1
+
+    def record_report(self, ours: str, t: int, t_s: float, msg) -> None:
+        """A recorded report at log time ``t`` [ns] (``t_s`` on the sim time axis [s]): its engaged flag,
+        its reference signals, or the first gear."""
+        if self.need_engagement and ours in self.engagement:
+            flag, samples = self.engagement[ours]
+            samples.append((t, bool(getattr(msg, flag))))
+        if ours == "gear/report":
+            if self.first_gear is None:
+                self.first_gear = (t_s, int(msg.gear.value))
+            return
+        for name, value in _REFERENCE_GETTERS.get(ours, ()):
+            _add(self.refs, name, t_s, value(msg))
+
+
+def _decode(scan: BagScan, records: list, t0_ns: int, dt_ns: float) -> _Decoded:
+    """Pass 2: every message of :class:`_Timeline` ``records`` decoded; a command goes to the first step
+    that starts at or after its log time (module docstring), a message that cannot be decoded is counted."""
+    decoders = {t: B.CommandDecoder(getattr(core_cmd, n)) for t, n in COMMAND_TOPICS}
+    events_by_topic = dict(EVENT_TOPICS)
+    need_engagement = not any(u[0] == "enable" for _t, _c, _d, u in records)
+    dec = _Decoded({t: (f, []) for t, _typ, f in ENGAGEMENT_TOPICS}, need_engagement)
+    # with enable messages, a report that only shows the engagement is not read at all
+    skip = set() if need_engagement else {t for t in dec.engagement if t not in dict(REFERENCE_TOPICS)}
+    for t, cid, data, (ours, ts) in records:
         if ours in skip:
             continue
-        rel = (t - t0_ns) / dt_ns
-        k = math.ceil(rel - _STEP_SLACK)
+        k = math.ceil((t - t0_ns) / dt_ns - _STEP_SLACK)
         if k < 0:
-            before += 1
+            dec.before += 1
             k = 0
-        if first_cmd_ns is None and (ours in events_by_topic or ours in decoders):
-            first_cmd_ns = t
+        if dec.first_cmd_ns is None and (ours in events_by_topic or ours in decoders):
+            dec.first_cmd_ns = t
+        topic = scan.channels[cid].topic
         if ours in events_by_topic:
-            events.append((k, events_by_topic[ours]))
-            counts[scan.channels[cid].topic] = counts.get(scan.channels[cid].topic, 0) + 1
+            dec.deliver(k, topic, events_by_topic[ours])
             continue
         try:
             msg = ts.deserialize_cdr(data, scan.channels[cid].msgtype)
             if ours in decoders:
-                events.append((k, decoders[ours](msg)))
-                counts[scan.channels[cid].topic] = counts.get(scan.channels[cid].topic, 0) + 1
-                continue
-            if need_engagement and ours in engagement:
-                flag, samples = engagement[ours]
-                samples.append((t, bool(getattr(msg, flag))))
-            t_s = (t - t0_ns) * 1e-9
-            if ours == "vehicle_velocity":
-                _add(refs, "speed_mps", t_s, msg.vehicle_velocity_propulsion)
-                _add(refs, "speed_brake_mps", t_s, msg.vehicle_velocity_brake)
-            elif ours == "imu/data_raw":
-                _add(refs, "yaw_rate_rad_s", t_s, msg.angular_velocity.z)
-            elif ours == "steering/report":
-                _add(refs, "steering_wheel_angle_deg", t_s, msg.steering_wheel_angle)
-            elif ours == "wheel_speeds":
-                for w, v in zip(("fl", "fr", "rl", "rr"), (msg.front_left, msg.front_right, msg.rear_left,
-                                                          msg.rear_right)):
-                    _add(refs, f"wheel_speed_{w}_rad_s", t_s, v)
-            elif ours == "gear/report":
-                if first_gear is None:
-                    first_gear = (t_s, int(msg.gear.value))
-            elif ours == "brake/report":
-                _add(refs, "brake_pressure_bar", t_s, msg.pressure_output)
-            elif ours == "throttle/report":
-                _add(refs, "pedal_pct", t_s, msg.percent_output)
-            elif ours == "throttle/info":
-                _add(refs, "engine_rpm", t_s, msg.engine_rpm)
+                dec.deliver(k, topic, decoders[ours](msg))
+            else:
+                dec.record_report(ours, t, (t - t0_ns) * 1e-9, msg)
         except Exception as err:  # corrupt bytes or a definition mismatch: count, report once per topic
-            b = bad.setdefault(scan.channels[cid].topic, [0, str(err)])
+            b = dec.bad.setdefault(topic, [0, str(err)])
             b[0] += 1
-    for topic, (n, err) in bad.items():
+    return dec
+
+
+def _require_commands(bag, scan: BagScan, tm: TopicMap, dec: _Decoded, problems: list) -> None:
+    """Report the undecodable messages; refuse a bag none of whose commands could be read (:class:`ReplayError`)."""
+    for topic, (n, err) in dec.bad.items():
         problems.append(Problem("undecodable", topic, f"{n} messages cannot be decoded ({err}); skipped", n))
-    if not events:
+    if not dec.events:
         found = ", ".join(f"{tm.bag_topic(t)} ({scan.topic_counts().get(tm.bag_topic(t), 0)})"
                           for t, _ in COMMAND_TOPICS + EVENT_TOPICS if tm.bag_topic(t) in scan.topic_counts())
         raise ReplayError(f"{bag}: no DBW command message could be read, nothing to replay (command topics and "
                           f"messages read: {found or 'none'})", problems)
-    if need_engagement:
-        events[:0] = _engagement_events(engagement, t0_ns, dt_ns, tm, problems)
-    if back["n"]:
-        topic, at_ns = back["first"]
-        at = (at_ns - t0_ns) * 1e-9
-        problems.append(Problem(
-            "backwards", None, f"{back['n']} log times go backwards (first on {topic} at t={at:.3f} s, largest jump "
-            f"{back['max'] * 1e-9:.6f} s); replayed at the preceding message's time"
-            + (f"; {back['resets']} jumps over {max_backjump_s:g} s taken as clock resets: later messages shifted"
-               if back["resets"] else ""), back["n"]))
+
+
+def _report_backwards(tl: _Timeline, t0_ns: int, max_backjump_s: float, problems: list) -> None:
+    """The ``backwards`` problem: how often and how far the log time went back, and the clock resets."""
+    if not tl.backwards:
+        return
+    topic, at_ns = tl.first
+    at = (at_ns - t0_ns) * 1e-9
+    problems.append(Problem(
+        "backwards", None, f"{tl.backwards} log times go backwards (first on {topic} at t={at:.3f} s, largest jump "
+        f"{tl.largest_ns * 1e-9:.6f} s); replayed at the preceding message's time"
+        + (f"; {tl.resets} jumps over {max_backjump_s:g} s taken as clock resets: later messages shifted"
+           if tl.resets else ""), tl.backwards))
+
+
+def _report_not_replayed(scan: BagScan, before: int, problems: list) -> None:
+    """The problems of what the replay cannot do as recorded: commands before time 0, pose resets."""
     if before:
         problems.append(Problem("before_start", None, f"{before} commands logged before simulation time 0 "
                                 "delivered at the first step", before))
     if any(ch.topic == "/initialpose" and ch.count for ch in scan.channels.values()):
         problems.append(Problem("not_replayed", "/initialpose", "pose resets are not replayed offline"))
 
-    # initial state from the recorded reports when the bag has no node parameters
+
+def _initial_state_from_reports(p: dict, source: dict, dec: _Decoded, events: list, t0_ns: int,
+                                dt_ns: float) -> None:
+    """Initial speed and lever position from the recorded reports, when the bag has no node parameters
+    for them (``p`` and ``source`` updated, the source ``reports``; docs/bags.md)."""
+    refs = dec.refs
+    t_cmd0 = (dec.first_cmd_ns - t0_ns) * 1e-9 if dec.first_cmd_ns is not None else math.inf
     if source["initial_speed_mps"] == "default" and refs["speed_mps"][0]:
         t_first, v_first = refs["speed_mps"][0][0], refs["speed_mps"][1][0]
-        t_cmd = (first_cmd_ns - t0_ns) * 1e-9 if first_cmd_ns is not None else math.inf
         # the first report within 0.1 s of the start and at most 50 ms after the first command still
         # shows the vehicle as it was (a command needs its dead time and lag to act)
-        if t_first < min(0.1, t_cmd + 0.05 + 1e-9) and math.isfinite(v_first) and abs(v_first) > 0.05:
+        if t_first < min(0.1, t_cmd0 + 0.05 + 1e-9) and math.isfinite(v_first) and abs(v_first) > 0.05:
             p["initial_speed_mps"], source["initial_speed_mps"] = float(v_first), "reports"
     # the first gear report is the initial lever position when it comes before any command, or, for a
     # vehicle the reports show rolling at the start, within 0.15 s and before any gear command (a
     # rolling lever does not move sooner)
-    t_cmd0 = (first_cmd_ns - t0_ns) * 1e-9 if first_cmd_ns is not None else math.inf
+    first_gear = dec.first_gear
     t_gear_cmd = min((k * dt_ns * 1e-9 for k, obj in events if isinstance(obj, core_cmd.GearCmd)), default=math.inf)
     rolling = source["initial_speed_mps"] == "reports"
     if (source["initial_gear"] == "default" and first_gear is not None and first_gear[1] in _GEAR_LETTER
             and (first_gear[0] < t_cmd0 or (rolling and first_gear[0] < min(0.15, t_gear_cmd + 1e-9)))):
         p["initial_gear"], source["initial_gear"] = _GEAR_LETTER[first_gear[1]], "reports"
-
-    n_steps = max(1, math.ceil((end_ns - t0_ns) / dt_ns - _STEP_SLACK), (events[-1][0] + 1) if events else 1)
-    events.sort(key=lambda e: e[0])   # stable: file order within a step
-    references = {k: (np.asarray(t, dtype=float), np.asarray(v, dtype=float)) for k, (t, v) in refs.items() if t}
-    _check_speed_jumps(references, problems)
-    return ReplayInput(Path(bag), scan, p, source, epoch_s, dt, n_steps, events, counts, references, problems)
 
 
 #: A recorded speed changing faster than this between two reports 50 ms or less apart is
@@ -453,72 +461,6 @@ def _check_speed_jumps(references: dict, problems: list) -> None:
                                 "meaningful", len(jumps), serious=True))
 
 
-def engagement_changes(engagement: dict, t0_ns: int, tm: TopicMap, problems: list) -> list:
-    """Where the recorded reports show the vehicle engaged or disengaged, for a bag without ``enable``.
-
-    The first of :data:`.topics.ENGAGEMENT_TOPICS` with messages (``dbw_enabled``,
-    ``system/report``, the actuator reports) is the source of the state. A
-    first message already showing the vehicle engaged engages it from the
-    start. A later change is placed at the earliest change to the same state
-    of any of those topics after the source's previous message (a 10 ms
-    steering report narrows a 100 ms system report). The problem
-    ``engaged_from_reports`` (or ``not_engaged`` without any source) is
-    appended to ``problems`` (docs/bags.md, "Engagement").
-
-    Parameters
-    ----------
-    engagement : dict
-        ``{our topic: (flag field, [(log time [ns], engaged)])}`` in file order.
-    t0_ns : int
-        Bag time of simulation time 0 [ns] (for the message).
-    tm : TopicMap
-    problems : list of Problem
-
-    Returns
-    -------
-    list of (int or None, bool)
-        ``(log time [ns], engaged)`` of every change; None: from the start.
-    """
-    import bisect
-    src = next((t for t, (_f, samples) in engagement.items() if samples), None)
-    if src is None:
-        names = ", ".join(tm.bag_topic(t) for t in engagement)
-        problems.append(Problem("not_engaged", None, f"the bag has no enable message and no report showing the "
-                                f"engagement ({names}): the simulation stays disengaged and ignores the commands; "
-                                "map the topic that shows it with --topic-map, or replay a bag with enable"))
-        return []
-    changes: dict = {True: [], False: []}   # log times at which any of the topics changes to engaged / not
-    for _f, samples in engagement.values():
-        was = False
-        for t, on in samples:
-            if on != was:
-                changes[on].append(t)
-                was = on
-    changes = {on: sorted(ts) for on, ts in changes.items()}
-    out: list = []
-    prev, prev_t = False, None
-    for ts, on in engagement[src][1]:
-        if on != prev:
-            if prev_t is None:   # engaged from the first message on: from the start
-                out.append((None, on))
-            else:                # the change happened in (prev_t, ts]: the first topic to show it
-                later = changes[on][bisect.bisect_right(changes[on], prev_t):]
-                out.append((min(ts, later[0]) if later else ts, on))
-            prev = on
-        prev_t = ts
-    ons = [t for t, on in out if on]
-    topic = tm.bag_topic(src)
-    if ons:
-        first = 0.0 if ons[0] is None else (ons[0] - t0_ns) * 1e-9
-        problems.append(Problem("engaged_from_reports", topic, f"the bag has no enable message: the vehicle is "
-                                f"engaged and disengaged as {topic} shows ({len(ons)} engagement(s), the first at "
-                                f"t={first:.3f} s)", len(out)))
-    else:
-        problems.append(Problem("engaged_from_reports", topic, f"the bag has no enable message and {topic} never "
-                                "shows the vehicle engaged: the simulation stays disengaged, as the vehicle was"))
-    return out
-
-
 def _engagement_events(engagement: dict, t0_ns: int, dt_ns: float, tm: TopicMap, problems: list) -> list:
     """``[(step, ENABLE | DISABLE)]`` from :func:`engagement_changes`: each applied in the physics step that
     ends at its log time, so the simulation's report of that step shows the same state at the same time."""
@@ -529,109 +471,14 @@ def _engagement_events(engagement: dict, t0_ns: int, dt_ns: float, tm: TopicMap,
     return out
 
 
-def expected_types() -> dict:
-    """``{our relative topic: message type}`` of every topic the replay reads."""
-    out = {t: ds_type(n) for t, n in COMMAND_TOPICS}
-    out.update({t: "std_msgs/msg/Empty" for t, _ in EVENT_TOPICS})
-    out.update(dict(REFERENCE_TOPICS))
-    out.update({t: typ for t, typ, _f in ENGAGEMENT_TOPICS})
-    return out
-
-
-def select_channels(scan: BagScan, tm: TopicMap, problems: list) -> dict:
-    """``{channel id: (our topic, type store)}`` of the channels to read; a type that differs from the
-    expected one is reported and the channel left out; a definition that differs (RIHS01) is decoded
-    with the bag's own definition when the bag holds it."""
-    store = B.typestore()
-    expected = expected_types()
-    usable: dict = {}
-    for cid, ch in scan.channels.items():
-        ours = tm.ours(ch.topic)
-        if ours is None or not ch.msgtype:
-            continue
-        want = expected[ours]
-        if ch.msgtype != want:
-            problems.append(Problem("type_mismatch", ch.topic, f"type {ch.msgtype}, expected {want}: not replayed "
-                                    "(--topic-map maps another topic here)", ch.count, True))
-            continue
-        ts = store
-        if ch.digest and ch.digest != store.hash_rihs01(want):
-            ts = _bag_store(ch, want)
-            problems.append(Problem("type_mismatch", ch.topic, f"the bag's definition of {want} differs from ours "
-                                    f"({ch.digest[:20]}...); decoded " + ("with the bag's definition, by field name"
-                                                                          if ts is not store else "with ours"), 0))
-        usable[cid] = (ours, ts)
-    return usable
-
-
 def _add(refs: dict, name: str, t_s: float, v: float) -> None:
+    """Append the sample ``(t_s, v)`` to reference signal ``name`` of ``refs``."""
     ts, vs = refs[name]
     ts.append(t_s)
     vs.append(float(v))
 
 
-def _bag_store(ch, typename: str):
-    """A type store holding the bag's own definition of ``typename``, or ours if it has none."""
-    if not ch.msgdef or ch.encoding not in ("ros2msg", ""):
-        return B.typestore()
-    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
-    try:
-        st = get_typestore(Stores.EMPTY)
-        st.register(get_types_from_msg(ch.msgdef, typename))
-        return st
-    except Exception:  # an unparsable definition: decode with ours
-        return B.typestore()
-
-
 # ---------------------------------------------------------------------------------- stepping
-
-
-def _simulation(p: dict, start: RecordedStart | None = None) -> tuple:
-    try:
-        if p["vehicle"] not in REGISTRY:
-            raise ReplayError(f"vehicle = {p['vehicle']!r}: must be one of {', '.join(REGISTRY)}")
-        params = vehicle_spec(p["vehicle"]).load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
-                                                             p["occupants"], p["cargo_kg"])
-        gear_name = str(p["initial_gear"]).strip().upper()
-        if gear_name not in GEAR_NAMES:   # the node's names (interface.GEAR_NAMES), any case
-            raise ReplayError(f"initial_gear = {p['initial_gear']!r}: must be one of "
-                              f"{', '.join(GEAR_NAMES)} (any case), as for the node")
-        if p["drive_mode"] not in DRIVE_MODES:
-            raise ReplayError(f"drive_mode = {p['drive_mode']!r}: must be one of {sorted(DRIVE_MODES)}")
-        gear, mode = Gear.from_name(gear_name), DRIVE_MODES[p["drive_mode"]]
-        terrain = TerrainSpec(surface=p["surface"], grade_pct=p["grade_pct"], bank_pct=p["bank_pct"])
-        if p["model"] not in MODELS:
-            raise ReplayError(f"model = {p['model']!r}: must be one of {', '.join(MODELS)}")
-        sim = Simulation(params, FlatTerrain(p["grade_pct"], p["bank_pct"], p["surface"]), 1.0 / p["step_hz"],
-                         gear=gear, drive_mode=mode, model=p["model"], vehicle=p["vehicle"])
-        initial = InitialSpec(p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"], p["initial_speed_mps"],
-                              gear, mode)
-        sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode, start)
-    except ParameterError as err:   # names the key: "parameter 'mass.cargo_kg': ..."
-        if err.key == "<file>":     # the file itself: the replay parameter that named it
-            raise ReplayError(f"parameter 'vehicle_config' = {p['vehicle_config']!r}: {err.reason}") from err
-        raise ReplayError(str(err)) from err
-    except KeyError as err:
-        raise ReplayError(f"parameter 'surface': {err.args[0]}") from err
-    except ValueError as err:
-        if isinstance(err, ReplayError):
-            raise
-        raise ReplayError(f"parameter 'initial_*': {err}") from err
-    return sim, params, terrain, initial
-
-
-def check_parameters(params: dict) -> None:
-    """Check a replay's parameters (``ReplayInput.params``) as the replay would, without replaying.
-
-    Builds the simulation the replay would step (vehicle file, overrides,
-    occupants, cargo, surface, grade, initial state, model) and drops it.
-
-    Raises
-    ------
-    ReplayError
-        The first bad parameter, named as the replay names it.
-    """
-    _simulation(params)
 
 
 class _Outputs:
@@ -717,7 +564,7 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
     if speed is not None and not (speed > 0 and math.isfinite(speed)):
         raise ReplayError(f"speed = {speed}: must be a positive number")
     p = inp.params
-    sim, params, terrain, initial = _simulation(p, inp.start)
+    sim, params, terrain, initial = build_simulation(p, inp.start)
     tm = topic_map or TopicMap()
     n = inp.n_steps
     dt = sim.dt_s

@@ -19,11 +19,13 @@ from pathlib import Path
 from msg_adapters import bag as B
 
 from ..dbw import commands as core_cmd
-from ..scenario.schema import STREAMED, Scenario
+from ..scenario.schema import STREAMED
 from ..scenario.timeline import TimelinePlayer
+from ..scenario.validated import Scenario
 from ..simulation import Simulation
 from ..vehicles import vehicle_spec
-from .offline import DRIVE_MODES, GEARS, ReplayError, _Outputs
+from .offline import _Outputs
+from .params import DRIVE_MODES, GEARS, ReplayError
 from .topics import COMMAND_TOPICS, EVENT_TOPICS, NODE_DEFAULTS, TopicMap, ds_type
 
 __all__ = ["scenario_to_bag"]

@@ -13,15 +13,17 @@ Model Tests.
 >>> write_outputs(res, "out/wot_high", plots=True)
 
 Modules: :mod:`.source` (YAML with line numbers, ``--set``, the error type),
-:mod:`.schema` (validation into a :class:`Scenario`), :mod:`.signals` (CSV
-columns, conditions, metrics), :mod:`.runner` (the stepping loops, outputs),
-:mod:`.plots` (matplotlib), :mod:`.cli` (``acres-scenario``).
+:mod:`.schema` (validation), :mod:`.validated` (the :class:`Scenario` it
+makes), :mod:`.signals` (CSV columns, conditions, metrics), :mod:`.runner`
+(the stepping loops, outputs), :mod:`.plots` (matplotlib), :mod:`.cli`
+(``acres-scenario``).
 """
 from .cli import main
 from .runner import RunResult, run_scenario, write_outputs
-from .schema import Scenario, load_scenario
+from .schema import load_scenario
 from .signals import COLUMN_NAMES, COLUMNS
 from .source import ScenarioError
+from .validated import Scenario
 
 __all__ = ["main", "load_scenario", "run_scenario", "write_outputs", "Scenario", "RunResult", "ScenarioError",
            "COLUMNS", "COLUMN_NAMES"]

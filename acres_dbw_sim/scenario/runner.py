@@ -45,9 +45,10 @@ from ..model.enums import Gear
 from ..model.inputs import VehicleInputs
 from ..simulation import Simulation
 from ..vehicles import vehicle_spec
-from .schema import STREAMED, Scenario
+from .schema import STREAMED
 from .signals import COLUMN_NAMES, INDEX, RowReader, csv_format, evaluate_metric
 from .timeline import TimelinePlayer
+from .validated import Scenario
 
 DIVERGENCE_COLUMNS = ("x_m", "y_m", "z_m", "yaw_rad", "vx_mps", "speed_mps")
 """Columns every model level fills: a non-finite value in one of them fails the run (run_scenario)."""

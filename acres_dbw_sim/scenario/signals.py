@@ -258,7 +258,7 @@ def evaluate_metric(spec, data: np.ndarray, values: dict) -> float | None:
 
     Parameters
     ----------
-    spec : acres_dbw_sim.scenario.schema.MetricSpec
+    spec : acres_dbw_sim.scenario.validated.MetricSpec
     data : ndarray
         Rows x columns of the CSV.
     values : dict

@@ -552,6 +552,32 @@ def parse_sweep(doc: Document) -> Sweep:
     """
     c = Check(doc)
     d = doc.data
+    _check_top_keys(c, d)
+    name = c.text(d["name"], ("name",)) if "name" in d else (doc.path.stem if doc.path else "sweep")
+    description = c.text(d["description"], ("description",)) if "description" in d else ""
+    design, seed, samples, levels = _design(c, d)
+    # scenarios: each is validated now, with its edits and the sweep's metrics
+    scen_raw = _scenarios(c, d["scenarios"], doc.base_dir())
+    metrics = _sweep_metrics(c, doc, d.get("metrics"))
+    specs, checks, param_file, tree = _validated_scenarios(c, scen_raw, metrics)
+    params, where, warnings = _resolve_params(c, _param_entries(c, d.get("parameters")), tree,
+                                              _loader_check(checks))
+    _check_fixed_occupancy(c, specs, where)
+    if len(specs) == 1:
+        columns = tuple(specs[0].collect)
+    else:
+        columns = tuple(f"{s.name}.{m}" for s in specs for m in s.collect)
+    sw = Sweep(name=name, description=description, source=doc.path, scenarios=tuple(specs), params=params,
+               design=design, samples=samples, seed=seed, levels=levels, metric_columns=columns,
+               parameter_file=param_file, base_checks=tuple(checks), warnings=warnings)
+    if sw.n_runs > MAX_RUNS:
+        key = ("levels",) if design == "grid" else ("samples",)
+        raise c.fail(key, f"{sw.n_runs} runs ({design} over {len(params)} parameters) is more than {MAX_RUNS}")
+    return sw
+
+
+def _check_top_keys(c: Check, d: dict) -> None:
+    """Refuse an unknown top-level key (with the closest known one) and a file without ``scenarios``."""
     for k in d:
         if k not in SWEEP_KEYS:
             near = difflib.get_close_matches(k, SWEEP_KEYS, n=1)
@@ -559,8 +585,11 @@ def parse_sweep(doc: Document) -> Sweep:
                          + "; allowed: " + ", ".join(SWEEP_KEYS))
     if "scenarios" not in d:
         raise c.fail((), "missing key 'scenarios'")
-    name = c.text(d["name"], ("name",)) if "name" in d else (doc.path.stem if doc.path else "sweep")
-    description = c.text(d["description"], ("description",)) if "description" in d else ""
+
+
+def _design(c: Check, d: dict) -> tuple:
+    """``(design, seed, samples, levels)``: a grid has ``levels`` (``samples`` 0), the others ``samples``
+    (``levels`` 0; a power of 2 for Sobol')."""
     design = d.get("design", "montecarlo")
     if design not in DESIGNS:
         raise c.fail(("design",), f"unknown design {design!r}; one of " + ", ".join(DESIGNS))
@@ -568,64 +597,62 @@ def parse_sweep(doc: Document) -> Sweep:
     if design == "grid":
         if "samples" in d:
             raise c.fail(("samples",), "a grid has levels ** (number of parameters) runs: give levels, not samples")
-        levels = c.integer(d.get("levels", 3), ("levels",), 2, 1000)
-        samples = 0
-    else:
-        if "levels" in d:
-            raise c.fail(("levels",), f"levels is for the grid design, not {design}")
-        if "samples" not in d:
-            raise c.fail((), "missing key 'samples'")
-        samples = c.integer(d["samples"], ("samples",), 1, MAX_RUNS)
-        if design == "sobol" and samples & (samples - 1):
-            raise c.fail(("samples",), f"the Sobol' design needs a power of 2 (Saltelli's base n), got {samples}")
-        levels = 0
-    base = doc.base_dir()
+        return design, seed, 0, c.integer(d.get("levels", 3), ("levels",), 2, 1000)
+    if "levels" in d:
+        raise c.fail(("levels",), f"levels is for the grid design, not {design}")
+    if "samples" not in d:
+        raise c.fail((), "missing key 'samples'")
+    samples = c.integer(d["samples"], ("samples",), 1, MAX_RUNS)
+    if design == "sobol" and samples & (samples - 1):
+        raise c.fail(("samples",), f"the Sobol' design needs a power of 2 (Saltelli's base n), got {samples}")
+    return design, seed, samples, 0
 
-    # scenarios: each is validated now, with its edits and the sweep's metrics
-    scen_raw = _scenarios(c, d["scenarios"], base)
-    metrics_raw = d.get("metrics")
-    add_metrics: dict = {}
-    metric_lines: dict = {}
+
+@dataclass
+class _SweepMetrics:
+    """The sweep file's ``metrics`` section.
+
+    ``raw``: as written; ``add``: definitions the sweep adds to every scenario (``{name: definition}``);
+    ``lines``: ``{name: "sweep.yaml:12"}`` where each is defined; ``select``: the metrics to collect
+    (None: every metric of each scenario).
+    """
+
+    raw: Any
+    add: dict = field(default_factory=dict)
+    lines: dict = field(default_factory=dict)
     select: tuple | None = None
-    if isinstance(metrics_raw, dict):
-        for k, v in metrics_raw.items():
-            add_metrics[k] = v
+
+
+def _sweep_metrics(c: Check, doc: Document, raw: Any) -> _SweepMetrics:
+    """The ``metrics`` section: a mapping of definitions (added and collected) or a list of names (collected)."""
+    m = _SweepMetrics(raw)
+    if isinstance(raw, dict):
+        for k, v in raw.items():
+            m.add[k] = v
             src, line = doc.locate(("metrics", k))
-            metric_lines[k] = f"{src}:{line}" if line else src
-        select = tuple(metrics_raw)
-    elif isinstance(metrics_raw, list) and all(isinstance(x, str) for x in metrics_raw):
-        select = tuple(metrics_raw)
-    elif metrics_raw is not None:
+            m.lines[k] = f"{src}:{line}" if line else src
+        m.select = tuple(raw)
+    elif isinstance(raw, list) and all(isinstance(x, str) for x in raw):
+        m.select = tuple(raw)
+    elif raw is not None:
         raise c.fail(("metrics",), "expected a list of metric names or a mapping of metric definitions "
                      "(the scenario format's metrics)")
+    return m
+
+
+def _validated_scenarios(c: Check, scen_raw: list, metrics: _SweepMetrics) -> tuple:
+    """``(specs, checks, parameter file, parameter tree)`` of the sweep's scenarios, each validated with its
+    edits and the sweep's metrics; every scenario must use one parameter file and have its own name.
+    ``checks``: per scenario ``(parameter file, overrides, occupants, cargo)`` (:attr:`Sweep.base_checks`)."""
     specs, checks = [], []
     tree = None
     param_file = None
     for p, f, sets, sname in scen_raw:
-        spec = ScenarioSpec(sname or "", f, sets, add_metrics, metric_lines)
-        try:
-            sdoc, fixed_sets = scenario_document(spec)
-            sc = validate(sdoc, fixed_sets)
-        except ScenarioError as err:
-            if err.source != "--set":   # an error of the scenario file names that file
-                raise
-            # an edit from this sweep file's ``set:``: located here, not on a command line
-            raise c.fail(p + ("set",), f"{err.key}: {err.reason}" if err.key else err.reason) from None
-        names = tuple(m.name for m in sc.metrics)
-        if select is None:
-            collect = names
-        else:
-            for i, m in enumerate(select):
-                if m not in names:
-                    raise c.fail(("metrics", i) if isinstance(metrics_raw, list) else ("metrics", m),
-                                 f"scenario {sc.name!r} ({Path(f).name}) has no metric {m!r}; it has: "
-                                 + (", ".join(names) or "none"))
-            collect = select
-        if not collect:
-            raise c.fail(p, f"scenario {sc.name!r} has no metrics to collect: add metrics here or in the sweep")
+        sdoc, sc = _validate_scenario(c, p, ScenarioSpec(sname or "", f, sets, metrics.add, metrics.lines))
+        collect = _collected_metrics(c, p, f, sc, metrics)
         veh = sdoc.data.get("vehicle") if isinstance(sdoc.data.get("vehicle"), dict) else {}
         fixed = tuple(k for k, s in (("mass.occupants", "occupants"), ("mass.cargo_kg", "cargo_kg")) if s in veh)
-        specs.append(ScenarioSpec(sname or sc.name, f, sets, add_metrics, metric_lines, collect, fixed,
+        specs.append(ScenarioSpec(sname or sc.name, f, sets, metrics.add, metrics.lines, collect, fixed,
                                   _grid_sha256(sc.terrain.heights)))
         pf = str(Path(sc.vehicle["parameters"]).resolve())
         if param_file is None:
@@ -638,31 +665,58 @@ def parse_sweep(doc: Document) -> Sweep:
     for i, s in enumerate(specs):
         if names.count(s.name) > 1:
             raise c.fail(scen_raw[i][0], f"two scenarios are named {s.name!r}: give one a name: ...")
+    return specs, checks, param_file, tree
 
+
+def _validate_scenario(c: Check, p: tuple, spec: ScenarioSpec) -> tuple:
+    """``(document, Scenario)`` of ``spec``; an error of one of its ``set:`` edits is located at ``p``."""
+    try:
+        sdoc, fixed_sets = scenario_document(spec)
+        return sdoc, validate(sdoc, fixed_sets)
+    except ScenarioError as err:
+        if err.source != "--set":   # an error of the scenario file names that file
+            raise
+        # an edit from this sweep file's ``set:``: located here, not on a command line
+        raise c.fail(p + ("set",), f"{err.key}: {err.reason}" if err.key else err.reason) from None
+
+
+def _collected_metrics(c: Check, p: tuple, f: str, sc, metrics: _SweepMetrics) -> tuple:
+    """The metrics of scenario ``sc`` (file ``f``) that go into the results table; each selected one must exist."""
+    names = tuple(m.name for m in sc.metrics)
+    if metrics.select is None:
+        collect = names
+    else:
+        for i, m in enumerate(metrics.select):
+            if m not in names:
+                raise c.fail(("metrics", i) if isinstance(metrics.raw, list) else ("metrics", m),
+                             f"scenario {sc.name!r} ({Path(f).name}) has no metric {m!r}; it has: "
+                             + (", ".join(names) or "none"))
+        collect = metrics.select
+    if not collect:
+        raise c.fail(p, f"scenario {sc.name!r} has no metrics to collect: add metrics here or in the sweep")
+    return collect
+
+
+def _loader_check(checks: list):
+    """``check_value(key, value) -> reason`` (empty when accepted): the loaders' verdict on ``key=value``
+    on top of each scenario's own overrides, occupants and cargo (:func:`loader_refusal`)."""
     def check_value(key: str, value: Any) -> str:
+        """Why a loader refuses ``key = value`` for one of the scenarios, or ''."""
         for pf, ov, occ, cargo in checks:
             exc = loader_refusal(pf, ";".join(x for x in (ov, f"{key}={format_value(value)}") if x), occ, cargo)
             if exc is not None:
                 return exc.reason if exc.key.split("[")[0] == key.split("[")[0] else f"{exc.key}: {exc.reason}"
         return ""
+    return check_value
 
-    params, where, warnings = _resolve_params(c, _param_entries(c, d.get("parameters")), tree, check_value)
+
+def _check_fixed_occupancy(c: Check, specs: list, where: dict) -> None:
+    """Refuse varying the occupants or cargo a scenario's vehicle section fixes."""
     for s in specs:
         for key in s.fixed_occupancy:
             if key in where:
                 raise c.fail(where[key], f"{key!r} cannot vary: scenario {s.name!r} fixes it in its vehicle section "
                              f"({'occupants' if key.endswith('occupants') else 'cargo_kg'})")
-    if len(specs) == 1:
-        columns = tuple(specs[0].collect)
-    else:
-        columns = tuple(f"{s.name}.{m}" for s in specs for m in s.collect)
-    sw = Sweep(name=name, description=description, source=doc.path, scenarios=tuple(specs), params=params,
-               design=design, samples=samples, seed=seed, levels=levels, metric_columns=columns,
-               parameter_file=param_file, base_checks=tuple(checks), warnings=warnings)
-    if sw.n_runs > MAX_RUNS:
-        key = ("levels",) if design == "grid" else ("samples",)
-        raise c.fail(key, f"{sw.n_runs} runs ({design} over {len(params)} parameters) is more than {MAX_RUNS}")
-    return sw
 
 
 def load_sweep(path: str | Path, samples: int | None = None) -> Sweep:
