@@ -59,6 +59,141 @@ class ParameterError(ValueError):
         super().__init__(f"parameter {key!r}: {reason}")
 
 
+# Physical limits: (lower, upper, lower_inclusive). Keys not listed are only type-checked.
+#: > 0; >= 0; in (0, 1].
+POSITIVE = (0.0, math.inf, False)
+NON_NEGATIVE = (0.0, math.inf, True)
+FRACTION = (0.0, 1.0, False)
+#: Any finite number (a declared field without limits).
+ANY_NUMBER = (-math.inf, math.inf, True)
+# Limits of the constants both vehicles' files carry (vehicles/maxxum150/params.py uses them too): wide
+# enough for any real tyre, water or engine, narrow enough that a typing error is refused, not run as NaN.
+LUG_CORRECTION_LIMITS = (0.0, 2.0, True)      # Bekker's lug correction (0.64)
+ROLLING_MAX_LIMITS = (0.0, 1.0, False)        # the largest rolling-resistance coefficient (0.45)
+WATER_DENSITY_LIMITS = (900.0, 1300.0, True)  # fresh water 1000 kg/m^3, sea water 1025, muddy water more
+GOVERNOR_BAND_LIMITS = (0.0, 5.0, False)      # speed band over which the top-speed governor closes [m/s]
+MAX_LOAD_FACTOR_LIMITS = (1.0, 20.0, True)    # a wheel's load limit in static loads
+
+
+# --------------------------------------------------------------------------- declared fields
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """How one field of a frozen parameter dataclass is read from the flat values and checked.
+
+    Attributes
+    ----------
+    keys : tuple
+        The flat keys it is read from, relative to the dataclass's section (``"radius_m"`` in
+        section ``tyres`` is ``tyres.radius_m``), or absolute with ``absolute``. One key for a
+        scalar or an array; several for a vector (a float among them is a constant element).
+    kind : str
+        ``float``, ``int``, ``bool``, ``str``, ``array`` (tuple of floats), ``vector`` (tuple of
+        floats from ``keys``) or ``index`` (the position of the value in ``choices``).
+    limits : tuple or None
+        ``(lower, upper, lower inclusive)`` of :func:`check_range`, for a number, each element of an
+        array and each key of a vector; None: only the type is checked (:func:`check_type`).
+    scale : float or None
+        Unit factor applied after the check (kPa -> Pa: 1e3; rev/min -> rad/s: :data:`RPM_TO_RAD_S`).
+    choices : tuple of str
+        The allowed values of a ``str`` or ``index`` field.
+    absolute : bool
+        ``keys`` are full paths, outside the section (``dbw.gear.shift_time_s``).
+    """
+
+    keys: tuple
+    kind: str = "float"
+    limits: tuple | None = None
+    scale: float | None = None
+    choices: tuple = ()
+    absolute: bool = False
+
+
+def param(key, limits: tuple | None = None, *, kind: str = "float", scale: float | None = None,
+          choices: tuple = (), absolute: bool = False) -> Any:
+    """A dataclass field read from the parameter ``key`` (:class:`FieldSpec`; ``key`` may be a tuple of keys
+    for a ``vector``). Use as ``radius_m: float = param("radius_m", POSITIVE)`` in a frozen dataclass whose
+    :func:`fill_params` names the section."""
+    keys = tuple(key) if isinstance(key, (tuple, list)) else (key,)
+    return field(metadata={"param": FieldSpec(keys, kind, limits, scale, tuple(choices), absolute)})
+
+
+def _field_keys(spec: FieldSpec, section: str) -> list:
+    """The full keys of ``spec`` in ``section`` (constants of a vector left out)."""
+    return [k if spec.absolute else f"{section}.{k}" for k in spec.keys if isinstance(k, str)]
+
+
+def param_specs(cls: type, section: str) -> list:
+    """``[(field name, FieldSpec, full keys)]`` of dataclass ``cls`` read from ``section``, in field order."""
+    return [(f.name, f.metadata["param"], _field_keys(f.metadata["param"], section))
+            for f in fields(cls) if "param" in f.metadata]
+
+
+def param_limits(cls: type, section: str) -> dict:
+    """``{full key: limits}`` of the number keys of ``cls`` with limits (what a loader accepts; calibration's
+    bounds); arrays are left out."""
+    return {k: spec.limits for _name, spec, keys in param_specs(cls, section) if spec.limits is not None
+            and spec.kind in ("float", "int", "vector") for k in keys}
+
+
+def check_params(cls: type, values: dict, section: str, missing_hint: str = "") -> None:
+    """Check the values of every field of ``cls`` in ``section``: present, a finite number in range (each
+    element of an array), an integer where one is asked, among the choices.
+
+    Raises
+    ------
+    ParameterError
+        ``missing from the parameter file`` (plus ``missing_hint``), the :func:`check_range` wording
+        (``wrong type: expected a finite number`` or ``non-physical value``), ``must be an integer``, or
+        ``unknown value ...; allowed: ...``, naming the key (``key[i]`` for an array element).
+    """
+    for _name, spec, keys in param_specs(cls, section):
+        for key in keys:
+            if key not in values:
+                raise ParameterError(key, "missing from the parameter file" + missing_hint)
+            v = values[key]
+            lim = spec.limits if spec.limits is not None else ANY_NUMBER
+            if spec.kind == "array":
+                if isinstance(v, (str, bytes)) or not hasattr(v, "__len__"):
+                    raise ParameterError(key, f"wrong type: expected an array of numbers, got {v!r}")
+                for i, x in enumerate(v):
+                    check_range(f"{key}[{i}]", x, lim)
+            elif spec.kind in ("float", "int", "vector"):
+                check_range(key, v, lim)
+            if spec.kind == "int" and int(v) != v:
+                raise ParameterError(key, f"must be an integer, got {v!r}")
+            if spec.choices and v not in spec.choices:
+                raise ParameterError(key, f"unknown value {v!r}; allowed: {', '.join(map(str, spec.choices))}")
+
+
+def fill_params(cls: type, values: dict, section: str, **extra: Any) -> Any:
+    """An instance of the frozen dataclass ``cls`` from the checked flat ``values`` of ``section``
+    (:func:`check_params` first), in SI units by each field's ``scale``; ``extra`` gives the fields that
+    are not declared with :func:`param`."""
+    kw = dict(extra)
+    for name, spec, keys in param_specs(cls, section):
+        if spec.kind == "vector":
+            kw[name] = tuple(float(values[k]) if isinstance(k, str) else k
+                             for k in (k if spec.absolute or not isinstance(k, str) else f"{section}.{k}"
+                                       for k in spec.keys))
+            continue
+        v = values[keys[0]]
+        if spec.kind == "float":
+            kw[name] = float(v) if spec.scale is None else spec.scale * float(v)
+        elif spec.kind == "int":
+            kw[name] = int(v)
+        elif spec.kind == "bool":
+            kw[name] = bool(v)
+        elif spec.kind == "array":
+            kw[name] = tuple(float(x) for x in v)
+        elif spec.kind == "index":
+            kw[name] = spec.choices.index(v)
+        else:
+            kw[name] = v
+    return cls(**kw)
+
+
 # --------------------------------------------------------------------------- dataclasses
 
 
@@ -88,14 +223,14 @@ class SoilClass:
     """
 
     name: str
-    n: float
-    k_c: float
-    k_phi: float
-    cohesion_pa: float
-    friction_angle_rad: float
-    shear_modulus_m: float
-    unit_weight_n_m3: float
-    slip_sinkage_m: float
+    n: float = param("n", (0.0, 2.0, False))
+    k_c: float = param("k_c_kn", NON_NEGATIVE, scale=1e3)
+    k_phi: float = param("k_phi_kn", NON_NEGATIVE, scale=1e3)
+    cohesion_pa: float = param("cohesion_kpa", NON_NEGATIVE, scale=1e3)
+    friction_angle_rad: float = param("friction_angle_deg", (0.0, 60.0, True), scale=math.pi / 180.0)
+    shear_modulus_m: float = param("shear_modulus_m", POSITIVE)
+    unit_weight_n_m3: float = param("unit_weight_kn_m3", POSITIVE, scale=1e3)
+    slip_sinkage_m: float = param("slip_sinkage_m", (0.0, 0.1, True))
 
 
 @dataclass(frozen=True)
@@ -118,10 +253,10 @@ class Surface:
     """
 
     name: str
-    mu: float
-    rolling_resistance: float
-    water_depth_m: float
-    soil_class: str | None
+    mu: float = param("mu", POSITIVE)
+    rolling_resistance: float = param("rolling_resistance", NON_NEGATIVE)
+    water_depth_m: float = param("water_depth_m", NON_NEGATIVE)
+    soil_class: str | None = param("soil_class", kind="str")
     soil: SoilClass | None = None
 
 
@@ -254,29 +389,6 @@ def check_type(key: str, default: Any, value: Any) -> Any:
     raise ParameterError(key, f"unsupported parameter type {type(default).__name__}")
 
 
-# Physical limits: (lower, upper, lower_inclusive). Keys not listed are only type-checked.
-#: > 0; >= 0; in (0, 1].
-POSITIVE = (0.0, math.inf, False)
-NON_NEGATIVE = (0.0, math.inf, True)
-FRACTION = (0.0, 1.0, False)
-#: Any finite number (a declared field without limits).
-ANY_NUMBER = (-math.inf, math.inf, True)
-# Limits of the constants both vehicles' files carry (vehicles/maxxum150/params.py uses them too): wide
-# enough for any real tyre, water or engine, narrow enough that a typing error is refused, not run as NaN.
-LUG_CORRECTION_LIMITS = (0.0, 2.0, True)      # Bekker's lug correction (0.64)
-ROLLING_MAX_LIMITS = (0.0, 1.0, False)        # the largest rolling-resistance coefficient (0.45)
-WATER_DENSITY_LIMITS = (900.0, 1300.0, True)  # fresh water 1000 kg/m^3, sea water 1025, muddy water more
-GOVERNOR_BAND_LIMITS = (0.0, 5.0, False)      # speed band over which the top-speed governor closes [m/s]
-MAX_LOAD_FACTOR_LIMITS = (1.0, 20.0, True)    # a wheel's load limit in static loads
-
-
-_SOIL_LEAVES = ("n", "k_c_kn", "k_phi_kn", "cohesion_kpa", "friction_angle_deg", "shear_modulus_m",
-                "unit_weight_kn_m3", "slip_sinkage_m")
-_SOIL_LIMITS = {"n": (0.0, 2.0, False), "k_c_kn": NON_NEGATIVE, "k_phi_kn": NON_NEGATIVE, "cohesion_kpa": NON_NEGATIVE,
-                "friction_angle_deg": (0.0, 60.0, True), "shear_modulus_m": POSITIVE, "unit_weight_kn_m3": POSITIVE,
-                "slip_sinkage_m": (0.0, 0.1, True)}
-
-
 def check_range(key: str, v: float, lim: tuple) -> None:
     """Refuse a value outside its limits.
 
@@ -305,8 +417,9 @@ def check_range(key: str, v: float, lim: tuple) -> None:
 
 
 def check_world(values: dict, rolling_max: float | None = None) -> None:
-    """Range checks of the world's keys among flat values (``surfaces.*``: mu > 0, rolling resistance and
-    water depth >= 0; ``soils.*``: soil-and-surface-facts.md's ranges).
+    """Checks of the world's keys among flat values: every soil class (``soils.<name>.*``) and surface
+    (``surfaces.<name>.*``) complete and in range (:class:`SoilClass`, :class:`Surface`: soil-and-surface-facts.md's
+    ranges; mu > 0, rolling resistance and water depth >= 0).
 
     Parameters
     ----------
@@ -321,18 +434,19 @@ def check_world(values: dict, rolling_max: float | None = None) -> None:
     ParameterError
         Naming the first key at fault.
     """
-    for key, v in values.items():
-        if key.startswith("surfaces."):
-            leaf = key.rsplit(".", 1)[1]
-            if leaf in ("mu", "rolling_resistance", "water_depth_m"):
-                check_range(key, v, NON_NEGATIVE if leaf != "mu" else POSITIVE)
-            if leaf == "rolling_resistance" and rolling_max is not None and v > rolling_max:
-                raise ParameterError(key, f"{v} is above resistances.rolling_coefficient_max {rolling_max}: the "
-                                     f"rolling torque would be taken at {rolling_max} (reference \"Resistances\")")
-        if key.startswith("soils."):
-            leaf = key.rsplit(".", 1)[1]
-            if leaf in _SOIL_LIMITS:
-                check_range(key, v, _SOIL_LIMITS[leaf])
+    for name in _names(values, "soils"):
+        check_params(SoilClass, values, f"soils.{name}")
+    for name in _names(values, "surfaces"):
+        check_params(Surface, values, f"surfaces.{name}")
+        key, v = f"surfaces.{name}.rolling_resistance", values[f"surfaces.{name}.rolling_resistance"]
+        if rolling_max is not None and v > rolling_max:
+            raise ParameterError(key, f"{v} is above resistances.rolling_coefficient_max {rolling_max}: the "
+                                 f"rolling torque would be taken at {rolling_max} (reference \"Resistances\")")
+
+
+def _names(values: dict, section: str) -> list:
+    """The entry names under ``section`` among flat keys (``soils.sand.n`` -> ``sand``), in file order."""
+    return list(dict.fromkeys(k.split(".")[1] for k in values if k.startswith(section + ".")))
 
 
 def check_between(key: str, values: dict, key_min: str, key_max: str) -> None:
@@ -591,45 +705,22 @@ def apply_overrides(tree: dict, defaults: dict, values: dict, overrides: str | N
 
 
 def assemble_world(v: dict) -> tuple:
-    """(soil classes by name, surface table) of the flat values' ``soils.*`` and ``surfaces.*``, in SI.
+    """(soil classes by name, surface table) of the flat values' ``soils.*`` and ``surfaces.*``, in SI
+    (checked by :func:`check_world` first: complete and in range).
 
     Raises
     ------
     ParameterError
-        A soil class or surface missing a leaf, a surface naming an unknown soil class, or no surface.
+        A surface naming an unknown soil class, or no surface.
     """
-    f = lambda k: float(v[k])  # noqa: E731
-    soils = {}
-    for key in v:
-        if key.startswith("soils."):
-            name = key.split(".")[1]
-            if name in soils:
-                continue
-            for leaf in _SOIL_LEAVES:
-                if f"soils.{name}.{leaf}" not in v:
-                    raise ParameterError(f"soils.{name}.{leaf}", "missing from the soil class")
-            soils[name] = SoilClass(
-                name, f(f"soils.{name}.n"), 1e3 * f(f"soils.{name}.k_c_kn"), 1e3 * f(f"soils.{name}.k_phi_kn"),
-                1e3 * f(f"soils.{name}.cohesion_kpa"), math.radians(f(f"soils.{name}.friction_angle_deg")),
-                f(f"soils.{name}.shear_modulus_m"), 1e3 * f(f"soils.{name}.unit_weight_kn_m3"),
-                f(f"soils.{name}.slip_sinkage_m"))
-    names = []
-    for key in v:
-        if key.startswith("surfaces."):
-            name = key.split(".")[1]
-            if name not in names:
-                names.append(name)
+    soils = {name: fill_params(SoilClass, v, f"soils.{name}", name=name) for name in _names(v, "soils")}
     surfaces = []
-    for name in names:
-        for leaf in ("mu", "rolling_resistance", "water_depth_m", "soil_class"):
-            if f"surfaces.{name}.{leaf}" not in v:
-                raise ParameterError(f"surfaces.{name}.{leaf}", "missing from the surface table")
+    for name in _names(v, "surfaces"):
         sc = v[f"surfaces.{name}.soil_class"]
         if sc is not None and sc not in soils:
             raise ParameterError(f"surfaces.{name}.soil_class",
                                  f"unknown soil class {sc!r}: not in the soils block ({', '.join(sorted(soils))})")
-        surfaces.append(Surface(name, f(f"surfaces.{name}.mu"), f(f"surfaces.{name}.rolling_resistance"),
-                                f(f"surfaces.{name}.water_depth_m"), sc, soils.get(sc) if sc is not None else None))
+        surfaces.append(fill_params(Surface, v, f"surfaces.{name}", name=name, soil=soils.get(sc)))
     if not surfaces:
         raise ParameterError("surfaces", "the surface table is empty")
     return soils, tuple(surfaces)
@@ -720,122 +811,3 @@ def kit_values(overrides: str | None = None) -> dict:
     tree, defaults, values = read_parameter_tree(path, path)
     apply_overrides(tree, defaults, values, overrides)
     return values
-
-
-# --------------------------------------------------------------------------- declared fields
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """How one field of a frozen parameter dataclass is read from the flat values and checked.
-
-    Attributes
-    ----------
-    keys : tuple
-        The flat keys it is read from, relative to the dataclass's section (``"radius_m"`` in
-        section ``tyres`` is ``tyres.radius_m``), or absolute with ``absolute``. One key for a
-        scalar or an array; several for a vector (a float among them is a constant element).
-    kind : str
-        ``float``, ``int``, ``bool``, ``str``, ``array`` (tuple of floats), ``vector`` (tuple of
-        floats from ``keys``) or ``index`` (the position of the value in ``choices``).
-    limits : tuple or None
-        ``(lower, upper, lower inclusive)`` of :func:`check_range`, for a number, each element of an
-        array and each key of a vector; None: only the type is checked (:func:`check_type`).
-    scale : float or None
-        Unit factor applied after the check (kPa -> Pa: 1e3; rev/min -> rad/s: :data:`RPM_TO_RAD_S`).
-    choices : tuple of str
-        The allowed values of a ``str`` or ``index`` field.
-    absolute : bool
-        ``keys`` are full paths, outside the section (``dbw.gear.shift_time_s``).
-    """
-
-    keys: tuple
-    kind: str = "float"
-    limits: tuple | None = None
-    scale: float | None = None
-    choices: tuple = ()
-    absolute: bool = False
-
-
-def param(key, limits: tuple | None = None, *, kind: str = "float", scale: float | None = None,
-          choices: tuple = (), absolute: bool = False) -> Any:
-    """A dataclass field read from the parameter ``key`` (:class:`FieldSpec`; ``key`` may be a tuple of keys
-    for a ``vector``). Use as ``radius_m: float = param("radius_m", POSITIVE)`` in a frozen dataclass whose
-    :func:`fill_params` names the section."""
-    keys = tuple(key) if isinstance(key, (tuple, list)) else (key,)
-    return field(metadata={"param": FieldSpec(keys, kind, limits, scale, tuple(choices), absolute)})
-
-
-def _field_keys(spec: FieldSpec, section: str) -> list:
-    """The full keys of ``spec`` in ``section`` (constants of a vector left out)."""
-    return [k if spec.absolute else f"{section}.{k}" for k in spec.keys if isinstance(k, str)]
-
-
-def param_specs(cls: type, section: str) -> list:
-    """``[(field name, FieldSpec, full keys)]`` of dataclass ``cls`` read from ``section``, in field order."""
-    return [(f.name, f.metadata["param"], _field_keys(f.metadata["param"], section))
-            for f in fields(cls) if "param" in f.metadata]
-
-
-def param_limits(cls: type, section: str) -> dict:
-    """``{full key: limits}`` of the number keys of ``cls`` with limits (what a loader accepts; calibration's
-    bounds); arrays are left out."""
-    return {k: spec.limits for _name, spec, keys in param_specs(cls, section) if spec.limits is not None
-            and spec.kind in ("float", "int", "vector") for k in keys}
-
-
-def check_params(cls: type, values: dict, section: str, missing_hint: str = "") -> None:
-    """Check the values of every field of ``cls`` in ``section``: present, a finite number in range (each
-    element of an array), an integer where one is asked, among the choices.
-
-    Raises
-    ------
-    ParameterError
-        ``missing from the parameter file`` (plus ``missing_hint``), the :func:`check_range` wording
-        (``wrong type: expected a finite number`` or ``non-physical value``), ``must be an integer``, or
-        ``unknown value ...; allowed: ...``, naming the key (``key[i]`` for an array element).
-    """
-    for _name, spec, keys in param_specs(cls, section):
-        for key in keys:
-            if key not in values:
-                raise ParameterError(key, "missing from the parameter file" + missing_hint)
-            v = values[key]
-            lim = spec.limits if spec.limits is not None else ANY_NUMBER
-            if spec.kind == "array":
-                if isinstance(v, (str, bytes)) or not hasattr(v, "__len__"):
-                    raise ParameterError(key, f"wrong type: expected an array of numbers, got {v!r}")
-                for i, x in enumerate(v):
-                    check_range(f"{key}[{i}]", x, lim)
-            elif spec.kind in ("float", "int", "vector"):
-                check_range(key, v, lim)
-            if spec.kind == "int" and int(v) != v:
-                raise ParameterError(key, f"must be an integer, got {v!r}")
-            if spec.choices and v not in spec.choices:
-                raise ParameterError(key, f"unknown value {v!r}; allowed: {', '.join(map(str, spec.choices))}")
-
-
-def fill_params(cls: type, values: dict, section: str, **extra: Any) -> Any:
-    """An instance of the frozen dataclass ``cls`` from the checked flat ``values`` of ``section``
-    (:func:`check_params` first), in SI units by each field's ``scale``; ``extra`` gives the fields that
-    are not declared with :func:`param`."""
-    kw = dict(extra)
-    for name, spec, keys in param_specs(cls, section):
-        if spec.kind == "vector":
-            kw[name] = tuple(float(values[k]) if isinstance(k, str) else k
-                             for k in (k if spec.absolute or not isinstance(k, str) else f"{section}.{k}"
-                                       for k in spec.keys))
-            continue
-        v = values[keys[0]]
-        if spec.kind == "float":
-            kw[name] = float(v) if spec.scale is None else spec.scale * float(v)
-        elif spec.kind == "int":
-            kw[name] = int(v)
-        elif spec.kind == "bool":
-            kw[name] = bool(v)
-        elif spec.kind == "array":
-            kw[name] = tuple(float(x) for x in v)
-        elif spec.kind == "index":
-            kw[name] = spec.choices.index(v)
-        else:
-            kw[name] = v
-    return cls(**kw)
