@@ -10,14 +10,14 @@ dbw-interface.md §1.3 and §1.4.
 
 from __future__ import annotations
 
-import math
-
-from .model.enums import GEAR_NAMES as _GEAR_NAMES
+from .model.enums import DRIVE_MODE_NAMES, GEAR_NAMES as _GEAR_NAMES
+from .model.params import choice_problem, number_problem
 from .vehicles import REGISTRY
 
 __all__ = ["COMMAND_TOPICS", "REPORT_TOPICS", "IMU_PERIOD_S", "DBW_ENABLED_PERIOD_S",
            "ECU_INFO_PERIOD_S", "REPORT_DEPTH", "PARAMETERS", "PARAMETER_LIMITS",
-           "RUNTIME_PARAMETERS", "GEAR_NAMES", "TRACTOR_PARAMETERS", "parameter_problem"]
+           "RUNTIME_PARAMETERS", "GEAR_NAMES", "TRACTOR_PARAMETERS", "parameter_problem", "parameter_error",
+           "DRIVE_MODE_VALUES"]
 
 # (topic, ds_dbw_msgs type name, depth) of the command subscriptions, §1.3.
 COMMAND_TOPICS = (
@@ -163,25 +163,35 @@ RUNTIME_PARAMETERS = ("rate_factor", "lockstep_steps", "report_rates", "status_p
 def parameter_problem(name: str, value: object) -> str:
     """Why ``value`` is not acceptable for node parameter ``name`` ("" when it is).
 
-    The same check at start-up, at run time (``ros2 param set``) and for a launch file's
-    values: the type of the default (an empty list for a list), finite floats, the choices or
-    range of ``PARAMETER_LIMITS``, any-case gear names for ``initial_gear``, 0/540/1000 rpm
-    for ``pto_rpm``. Raises ``KeyError`` for a name not in ``PARAMETERS``.
+    The same check at start-up, at run time (``ros2 param set``), for a launch file's values and
+    for a replay's parameters, in the wording of every other check
+    (:func:`~acres_dbw_sim.model.params.number_problem`,
+    :func:`~acres_dbw_sim.model.params.choice_problem`): the type of the default (an empty list for
+    a list), finite numbers within ``PARAMETER_LIMITS``, the names of a text parameter (any case for
+    ``initial_gear``), 0/540/1000 rpm for ``pto_rpm``. Raises ``KeyError`` for a name not in
+    ``PARAMETERS``.
     """
     default = PARAMETERS[name][0]
     if type(value) is not type(default) and not (isinstance(default, list) and value == []):
-        return f"expected {type(default).__name__}, got {type(value).__name__}"
-    if isinstance(value, float) and not math.isfinite(value):
-        return "must be finite"
-    limits = PARAMETER_LIMITS.get(name)
+        return f"wrong type: expected {type(default).__name__}, got {type(value).__name__}"
+    limits = PARAMETER_LIMITS.get(name, ())
     if name == "initial_gear":
-        if value.strip().upper() not in GEAR_NAMES:
-            return f"must be one of {sorted(set(GEAR_NAMES))} (any case)"
-    elif limits and isinstance(limits[0], str):
-        if value not in limits:
-            return f"must be one of {list(limits)}"
-    elif name == "pto_rpm" and value not in (0, 540, 1000):
-        return "must be 0 (off), 540 or 1000"
-    elif limits and not limits[0] <= value <= limits[1]:
-        return f"must be within {limits[0]}..{limits[1]}"
+        return "" if value.strip().upper() in GEAR_NAMES else choice_problem(value, GEAR_NAMES, "gear", any_case=True)
+    if name == "pto_rpm":
+        return choice_problem(value, (0, 540, 1000), "PTO speed [rev/min]")
+    if limits and isinstance(limits[0], str):
+        return choice_problem(value, limits, name)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return number_problem(value, *limits) if limits else number_problem(value)
     return ""
+
+
+def parameter_error(name: str, value: object) -> str:
+    """``parameter 'name' = value: why`` when :func:`parameter_problem` refuses ``value``, else "": the text
+    the node (its start-up error, a refused ``ros2 param set``) and the replay give."""
+    why = parameter_problem(name, value)
+    return f"parameter {name!r} = {value!r}: {why}" if why else ""
+
+
+#: The node's ``drive_mode`` values (``PARAMETER_LIMITS``) -> the AWD switch position each stands for.
+DRIVE_MODE_VALUES = {name: DRIVE_MODE_NAMES[name.upper()] for name in PARAMETER_LIMITS["drive_mode"]}

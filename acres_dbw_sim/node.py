@@ -82,13 +82,13 @@ from sensor_msgs.msg import Imu, JointState
 from . import description
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.schedule import CanSchedule, report_schedule
-from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ECU_INFO_PERIOD_S,
-                        IMU_PERIOD_S, PARAMETERS, parameter_problem, REPORT_DEPTH, REPORT_TOPICS,
-                        RUNTIME_PARAMETERS, TRACTOR_PARAMETERS)
+from .interface import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, DRIVE_MODE_VALUES, ECU_INFO_PERIOD_S,
+                        IMU_PERIOD_S, PARAMETERS, REPORT_DEPTH, REPORT_TOPICS, RUNTIME_PARAMETERS,
+                        TRACTOR_PARAMETERS, parameter_error)
 from .dbw.report_content import ALWAYS_FILLED
 from .dbw.system import SUBSYSTEMS
 from .dbw.state import DriverInput
-from .model.enums import AwdSwitch, Gear
+from .model.enums import Gear
 from .model.params import ParameterError
 from .fleet import FLEET_WIDE, FleetMember
 from .pacing import clock_due, pace, steps_due
@@ -102,7 +102,6 @@ GRAPH_WATCH_PERIOD_S = 1.0  # the watch for a second publisher on a command topi
 CLOCK_CHECK_PERIOD_S = 2.0  # a /clock owner looks for other /clock publishers this often (wall time) [s]
 LOCKSTEP_ACK_TIMEOUT_S = 2.0  # lockstep: longest wait per ~/step call for subscribers' acknowledgements [s]
 LISTENER_CHECK_PUBLICATIONS = 12  # publications between two looks at each topic's subscribers (10 Hz at 120 Hz)
-DRIVE_MODES = {"Turf": AwdSwitch.TURF, "2WD": AwdSwitch.TWO_WD, "AWD": AwdSwitch.AWD}
 #: Parameters every rclpy node declares itself: a ``ros2 param dump`` lists them, and its file given back
 #: with ``--params-file`` must start the node (``qos_overrides.*`` entries are rclpy's too).
 RCLPY_PARAMETERS = frozenset({"use_sim_time", "start_type_description_service"})
@@ -277,12 +276,11 @@ class SimNode(Node):
                 value = []
             except Exception as err:  # wrong type or out of range (params file, CLI, launch)
                 given = overrides.get(name)   # our own words for it where we have them, else rclpy's
-                why = parameter_problem(name, given.value) if given is not None else ""
-                raise StartupError(f"parameter '{name}' = {given.value!r}: {why}" if why
-                                   else f"parameter '{name}': {err}") from err
-            why = parameter_problem(name, value)
-            if why:
-                raise StartupError(f"parameter '{name}' = {value!r}: {why}")
+                text = parameter_error(name, given.value) if given is not None else ""
+                raise StartupError(text or f"parameter '{name}': {err}") from err
+            text = parameter_error(name, value)
+            if text:
+                raise StartupError(text)
             values[name] = value
         try:
             values["interfaces"] = parse_interfaces(values["interfaces"])
@@ -297,7 +295,7 @@ class SimNode(Node):
             raise StartupError(f"parameter 'world_frame' = {values['world_frame']!r}: names this node's "
                                f"odometry frame; give a frame_prefix, or leave world_frame empty")
         values["initial_gear"] = Gear.from_name(values["initial_gear"])
-        values["drive_mode"] = DRIVE_MODES[values["drive_mode"]]
+        values["drive_mode"] = DRIVE_MODE_VALUES[values["drive_mode"]]
         # Run-time changes: types first (an integer for a double), then values.
         self.add_pre_set_parameters_callback(
             lambda params: [as_declared(prm) if prm.name in PARAMETERS else prm for prm in params])
@@ -317,10 +315,9 @@ class SimNode(Node):
                     f"{prm.name}: shared by every vehicle of this process ('vehicles'); "
                     f"set it at start-up for all (params file '/**')"))
             if prm.name in PARAMETERS:
-                why = parameter_problem(prm.name, prm.value)
-                if why:
-                    return SetParametersResult(successful=False,
-                                               reason=f"{prm.name} = {prm.value!r}: {why}")
+                text = parameter_error(prm.name, prm.value)
+                if text:
+                    return SetParametersResult(successful=False, reason=text)
                 if prm.name == "rate_factor" and self._p["time_mode"] != "sim":
                     return SetParametersResult(successful=False, reason=(
                         f"rate_factor: applies in time_mode sim only (this node runs in {self._p['time_mode']}, "
@@ -343,7 +340,7 @@ class SimNode(Node):
             if name == "initial_gear":
                 value = Gear.from_name(value)
             elif name == "drive_mode":
-                value = DRIVE_MODES[value]
+                value = DRIVE_MODE_VALUES[value]
             p[name] = value
             if name == "rate_factor":
                 self._set_rate_factor(value)

@@ -101,7 +101,7 @@ def test_integers_and_gear_names_from_the_command_line_and_runtime_changes(ros_p
                              ("interfaces", "[nonsense]", "read-only"),
                              ("rate_factor", 5000.0, "1000"), ("rate_factor", "fast", "type"),
                              ("report_rates", "bogus", "one of"), ("initial_gear", "X", "one of"),
-                             ("status_period_s", -1.0, "0.0"), ("use_sim_time", True, "start-up only")):
+                             ("status_period_s", -1.0, "0"), ("use_sim_time", True, "start-up only")):
         result = params.set(name, value)
         assert not result.successful and why in result.reason, (name, value, result.reason)
     assert params.get("step_hz")[0] == 100.0 and params.get("time_mode")[0] == "realtime"

@@ -327,7 +327,7 @@ def test_initial_gear_takes_the_nodes_gear_names(vehicle_bag, name, gear):
 
 def test_an_unknown_initial_gear_names_the_choices(vehicle_bag):
     _sc, path, _info = vehicle_bag
-    with pytest.raises(ReplayError, match="PARK.*any case"):
+    with pytest.raises(ReplayError, match="unknown gear .TOP.; use one of P, PARK.*any case"):
         run_replay(load_replay(path, params={"initial_gear": "TOP"}))
 
 

@@ -70,7 +70,7 @@ BAD = [
         duration_s: 5
         vehicle:
           occupants: 7
-        """, 3, "vehicle.occupants", "0..6"),
+        """, 3, "vehicle.occupants", "not in [0, 6]"),
     ("unknown vehicle type", """
         duration_s: 5
         vehicle:
@@ -271,7 +271,7 @@ BAD = [
         duration_s: 5
         vehicle:
           overrides: {brakes.front_nm_per_bar: -3}
-        """, 3, "vehicle.overrides", "non-physical"),
+        """, 3, "vehicle.overrides", "out of range"),
     ("non-finite number", """
         duration_s: .inf
         """, 1, "duration_s", "must be finite"),

@@ -85,7 +85,7 @@ BAD = {
           - brakes.front_nm_per_bar: {{range: [-5, 30]}}
         samples: 8
         """, ":4: parameters[1].brakes.front_nm_per_bar: 'brakes.front_nm_per_bar': range [-5.0, 30.0] is outside "
-             "the loader's limits: lo = -5.0: non-physical value -5.0: must be >= 0.0"),
+             "the loader's limits: lo = -5.0: out of range: -5 not in [0, inf)"),
     "range outside the DBW loader's limits": ("""
         scenarios: [{BRAKE}]
         parameters:

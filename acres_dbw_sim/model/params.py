@@ -36,7 +36,8 @@ __all__ = [
     "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
     "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "tree_keys", "is_number", "check_type",
     "check_range", "check_between", "check_world", "assemble_world", "load_world", "kit_values", "surface_index",
-    "FieldSpec", "param", "param_specs", "param_limits", "check_params", "fill_params",
+    "FieldSpec", "param", "param_specs", "param_limits", "check_params", "fill_params", "number_problem",
+    "choice_problem", "describe",
 ]
 
 RPM_TO_RAD_S = 2.0 * math.pi / 60.0
@@ -163,8 +164,8 @@ def check_params(cls: type, values: dict, section: str, missing_hint: str = "") 
                 check_range(key, v, lim)
             if spec.kind == "int" and int(v) != v:
                 raise ParameterError(key, f"must be an integer, got {v!r}")
-            if spec.choices and v not in spec.choices:
-                raise ParameterError(key, f"unknown value {v!r}; allowed: {', '.join(map(str, spec.choices))}")
+            if spec.choices and choice_problem(v, spec.choices):
+                raise ParameterError(key, choice_problem(v, spec.choices))
 
 
 def fill_params(cls: type, values: dict, section: str, **extra: Any) -> Any:
@@ -363,6 +364,64 @@ def is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def describe(v: Any) -> str:
+    """How a message names a value of the wrong kind: null, a mapping, a list, or its repr."""
+    if v is None:
+        return "nothing (null)"
+    if isinstance(v, (dict, list)):
+        return f"a {'mapping' if isinstance(v, dict) else 'list'}"
+    return repr(v)
+
+
+def _bound(x: float) -> str:
+    """A bound as a message shows it."""
+    return "-inf" if x == -math.inf else "inf" if x == math.inf else f"{x:.10g}"
+
+
+def number_problem(v: Any, lo: float = -math.inf, hi: float = math.inf, lo_open: bool = False,
+                   hi_open: bool = False, unit: str = "") -> str:
+    """Why ``v`` is not a finite number within ``lo``..``hi`` ("" when it is): the one wording of every
+    such fault, whether a parameter file, an override, a scenario, a sweep, a replay or the node finds it.
+
+    Parameters
+    ----------
+    v : Any
+        The value.
+    lo, hi : float
+        Bounds, closed unless ``lo_open`` / ``hi_open`` (an infinite bound is open).
+    unit : str
+        Named in the message (``[bar]``): a text that starts like a number gets the hint that the key's
+        name fixes the unit.
+
+    Returns
+    -------
+    str
+        ``wrong type: expected a number [unit], got ...``, ``wrong unit or type: ...``, ``must be finite,
+        got nan`` or ``out of range: 0.1 [unit] not in [0.3, 3]``; empty when ``v`` is fine.
+    """
+    u = f" [{unit}]" if unit else ""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        if isinstance(v, str) and v.strip()[:1] in set("+-.0123456789"):
+            return f"wrong unit or type: expected a plain number{u} (the key's name fixes the unit), got {v!r}"
+        return f"wrong type: expected a number{u}, got {describe(v)}"
+    if not math.isfinite(v):
+        return f"must be finite, got {v!r}"
+    if (v <= lo if lo_open else v < lo) or (v >= hi if hi_open else v > hi):
+        left = "(" if lo_open or lo == -math.inf else "["
+        right = ")" if hi_open or hi == math.inf else "]"
+        return f"out of range: {v:.10g}{u} not in {left}{_bound(lo)}, {_bound(hi)}{right}"
+    return ""
+
+
+def choice_problem(v: Any, allowed: Any, what: str = "value", any_case: bool = False) -> str:
+    """Why ``v`` is not one of ``allowed`` ("" when it is): ``unknown <what> 'x'; use one of a, b, c`` (with
+    ``(any case)`` when the caller matches names in any case, as it does then)."""
+    if v in allowed if not isinstance(v, (dict, list)) else False:
+        return ""
+    return (f"unknown {what} {v!r}; use one of {', '.join(map(str, dict.fromkeys(allowed)))}"
+            + (" (any case)" if any_case else ""))
+
+
 def check_type(key: str, default: Any, value: Any) -> Any:
     """Coerce ``value`` to the type of the shipped ``default`` or raise."""
     if isinstance(default, bool):
@@ -390,7 +449,7 @@ def check_type(key: str, default: Any, value: Any) -> Any:
 
 
 def check_range(key: str, v: float, lim: tuple) -> None:
-    """Refuse a value outside its limits.
+    """Refuse a value outside its limits (:func:`number_problem`'s wording).
 
     Parameters
     ----------
@@ -406,14 +465,9 @@ def check_range(key: str, v: float, lim: tuple) -> None:
     ParameterError
         For a value that is not a finite number or lies outside the limits.
     """
-    if not is_number(v):
-        raise ParameterError(key, f"wrong type: expected a finite number, got {v!r}")
-    lo, hi, inclusive = lim
-    ok = (v >= lo if inclusive else v > lo) and v <= hi
-    if not ok:
-        rel = ">=" if inclusive else ">"
-        raise ParameterError(key, f"non-physical value {v!r}: must be {rel} {lo}"
-                             + (f" and <= {hi}" if math.isfinite(hi) else ""))
+    why = number_problem(v, lim[0], lim[1], lo_open=not lim[2])
+    if why:
+        raise ParameterError(key, why)
 
 
 def check_world(values: dict, rolling_max: float | None = None) -> None:

@@ -46,7 +46,7 @@ from ..scenario.signals import RowReader
 from ..simulation import RecordedStart, Simulation
 from .channels import report_unreadable_types, select_channels
 from .engagement import engagement_changes
-from .params import ReplayError, build_simulation, check_rates, resolve_params
+from .params import ReplayError, build_simulation, check_node_parameters, resolve_params
 from .reader import BagScan, Problem, scan_bag
 from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EVENT_TOPICS, IMU_PERIOD_S,
                      REFERENCE_TOPICS, REPORT_TOPICS, TopicMap, ds_type)
@@ -187,7 +187,7 @@ def load_replay(bag: str | Path, topic_map: TopicMap | None = None, params: dict
     scan = scan_bag(bag, lambda t: tm.ours(t) is not None)
     problems = list(scan.problems)
     p, source = resolve_params(scan, params or {}, problems)
-    check_rates(p)
+    check_node_parameters(p)
     dt = 1.0 / p["step_hz"]
     dt_ns = dt * 1e9
     report_unreadable_types(scan, tm, problems)

@@ -14,30 +14,26 @@ import json
 
 from msg_adapters import bag as B
 
-from ..interface import GEAR_NAMES
-from ..model.enums import AwdSwitch, Gear
+from ..interface import DRIVE_MODE_VALUES, PARAMETERS, parameter_error
+from ..model.enums import Gear
 from ..model.params import ParameterError
 from ..model.terrain import FlatTerrain
 from ..scenario.validated import InitialSpec, TerrainSpec
-from ..simulation import MODELS, RecordedStart, Simulation
-from ..vehicles import REGISTRY, vehicle_spec
+from ..simulation import RecordedStart, Simulation
+from ..vehicles import vehicle_spec
 from .reader import BagScan, Problem
 from .topics import NODE_DEFAULTS
 
-__all__ = ["ReplayError", "GEARS", "DRIVE_MODES", "REPLAY_DEFAULTS", "REPORT_RATES", "resolve_params",
-           "check_rates", "build_simulation", "check_parameters"]
+__all__ = ["ReplayError", "GEARS", "REPLAY_DEFAULTS", "resolve_params",
+           "check_node_parameters", "build_simulation", "check_parameters"]
 
 #: Lever letters -> lever position (``H``, high, is the Ranger's drive position, reported as DRIVE).
 GEARS = {"P": Gear.PARK, "R": Gear.REVERSE, "N": Gear.NEUTRAL, "H": Gear.DRIVE, "D": Gear.DRIVE, "L": Gear.LOW}
-#: Values of the ``drive_mode`` parameter -> AWD switch position.
-DRIVE_MODES = {"Turf": AwdSwitch.TURF, "2WD": AwdSwitch.TWO_WD, "AWD": AwdSwitch.AWD}
 #: Where the replay's default differs from the node's (:data:`.topics.NODE_DEFAULTS`): the output bag
 #: carries the reports at the real CAN periods, as the vehicle sends them (the node's default,
 #: ``mission``, is every report at every physics step). A value recorded in the bag or given as an
 #: override still wins.
 REPLAY_DEFAULTS = {"report_rates": "vehicle"}
-#: Values of the ``report_rates`` parameter.
-REPORT_RATES = ("mission", "vehicle")
 
 
 class ReplayError(ValueError):
@@ -115,18 +111,19 @@ def resolve_params(scan: BagScan, overrides: dict, problems: list) -> tuple:
     return params, source
 
 
-def check_rates(p: dict) -> None:
-    """Check the step rate and report rates of parameters ``p`` (as from :func:`resolve_params`).
+def check_node_parameters(p: dict) -> None:
+    """Check every node parameter of ``p`` (as from :func:`resolve_params`) as the node checks it
+    (:func:`~acres_dbw_sim.interface.parameter_error`: its ranges, names and wording).
 
     Raises
     ------
     ReplayError
-        If ``step_hz`` is outside 60..1000 Hz or ``report_rates`` is not one of :data:`REPORT_RATES`.
+        ``parameter 'step_hz' = 2000.0: out of range: ...``, for the first bad one.
     """
-    if not 60.0 <= p["step_hz"] <= 1000.0:
-        raise ReplayError(f"step_hz = {p['step_hz']}: must be within 60..1000 Hz")
-    if p["report_rates"] not in REPORT_RATES:
-        raise ReplayError(f"report_rates = {p['report_rates']!r}: must be one of {', '.join(REPORT_RATES)}")
+    for name, value in p.items():
+        text = parameter_error(name, value) if name in PARAMETERS else ""
+        if text:
+            raise ReplayError(text)
 
 
 def build_simulation(p: dict, start: RecordedStart | None = None) -> tuple:
@@ -150,21 +147,12 @@ def build_simulation(p: dict, start: RecordedStart | None = None) -> tuple:
     ReplayError
         The first bad parameter, named.
     """
+    check_node_parameters(p)
     try:
-        if p["vehicle"] not in REGISTRY:
-            raise ReplayError(f"vehicle = {p['vehicle']!r}: must be one of {', '.join(REGISTRY)}")
         params = vehicle_spec(p["vehicle"]).load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
                                                              p["occupants"], p["cargo_kg"])
-        gear_name = str(p["initial_gear"]).strip().upper()
-        if gear_name not in GEAR_NAMES:   # the node's names (interface.GEAR_NAMES), any case
-            raise ReplayError(f"initial_gear = {p['initial_gear']!r}: must be one of "
-                              f"{', '.join(GEAR_NAMES)} (any case), as for the node")
-        if p["drive_mode"] not in DRIVE_MODES:
-            raise ReplayError(f"drive_mode = {p['drive_mode']!r}: must be one of {sorted(DRIVE_MODES)}")
-        gear, mode = Gear.from_name(gear_name), DRIVE_MODES[p["drive_mode"]]
+        gear, mode = Gear.from_name(p["initial_gear"]), DRIVE_MODE_VALUES[p["drive_mode"]]
         terrain = TerrainSpec(surface=p["surface"], grade_pct=p["grade_pct"], bank_pct=p["bank_pct"])
-        if p["model"] not in MODELS:
-            raise ReplayError(f"model = {p['model']!r}: must be one of {', '.join(MODELS)}")
         sim = Simulation(params, FlatTerrain(p["grade_pct"], p["bank_pct"], p["surface"]), 1.0 / p["step_hz"],
                          gear=gear, drive_mode=mode, model=p["model"], vehicle=p["vehicle"])
         initial = InitialSpec(p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"], p["initial_speed_mps"],

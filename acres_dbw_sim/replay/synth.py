@@ -25,7 +25,8 @@ from ..scenario.validated import Scenario
 from ..simulation import Simulation
 from ..vehicles import vehicle_spec
 from .offline import _Outputs
-from .params import DRIVE_MODES, GEARS, ReplayError
+from ..interface import DRIVE_MODE_VALUES
+from .params import GEARS, ReplayError
 from .topics import COMMAND_TOPICS, EVENT_TOPICS, NODE_DEFAULTS, TopicMap, ds_type
 
 __all__ = ["scenario_to_bag"]
@@ -69,7 +70,7 @@ def scenario_to_bag(sc: Scenario, path: str | Path, report_rates: str = "vehicle
                 raise ReplayError(f"{sc.name}: {entry.key}.{key} is not a message: a bag cannot carry it")
     ini = sc.initial
     gear_letter = {v: k for k, v in GEARS.items() if k != "H"}[ini.gear]
-    mode_name = {v: k for k, v in DRIVE_MODES.items()}[ini.drive_mode]
+    mode_name = {v: k for k, v in DRIVE_MODE_VALUES.items()}[ini.drive_mode]
     p = dict(NODE_DEFAULTS, step_hz=sc.step_hz, report_rates=report_rates, initial_x_m=ini.x_m,
              initial_y_m=ini.y_m, initial_yaw_rad=ini.yaw_rad, initial_speed_mps=ini.speed_mps,
              initial_gear=gear_letter, drive_mode=mode_name, surface=sc.terrain.surface,

@@ -24,8 +24,11 @@ from typing import Any
 
 import yaml
 
+from ..model.params import choice_problem, describe, number_problem
+
 __all__ = ["ScenarioError", "Document", "Check", "describe", "key_str", "read_document", "apply_sets", "split_sets",
            "SCENARIO_SECTIONS"]
+
 
 #: Top-level keys of a scenario file (a ``--set`` key starting with one of these edits the scenario).
 SCENARIO_SECTIONS = ("name", "description", "vehicle", "step_hz", "duration_s", "output_every", "terrain",
@@ -348,33 +351,21 @@ class Check:
 
     def number(self, value: Any, path: tuple, unit: str = "", lo: float = -math.inf, hi: float = math.inf,
                lo_open: bool = False, hi_open: bool = False) -> float:
-        """A finite number within the range, ``unit`` named in the messages."""
-        u = f" [{unit}]" if unit else ""
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            if isinstance(value, str) and value.strip()[:1] in set("+-.0123456789"):
-                raise self.fail(path, f"wrong unit or type: expected a plain number{u} (the key's name fixes the "
-                                f"unit), got {value!r}")
-            raise self.fail(path, f"wrong type: expected a number{u}, got {describe(value)}")
-        v = float(value)
-        if not math.isfinite(v):
-            raise self.fail(path, f"must be finite, got {v!r}")
-        bad_lo = v <= lo if lo_open else v < lo
-        bad_hi = v >= hi if hi_open else v > hi
-        if bad_lo or bad_hi:
-            left = "(" if lo_open else "["
-            right = ")" if hi_open else "]"
-            raise self.fail(path, f"out of range: {v:g}{u} not in {left}{_g(lo)}, {_g(hi)}{right}")
-        return v
+        """A finite number within the range, ``unit`` named in the messages (:func:`number_problem`)."""
+        why = number_problem(value, lo, hi, lo_open, hi_open, unit)
+        if why:
+            raise self.fail(path, why)
+        return float(value)
 
     def integer(self, value: Any, path: tuple, lo: int, hi: int) -> int:
         """An integer in ``lo..hi`` (a float with an integer value is taken)."""
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            else:
-                raise self.fail(path, f"wrong type: expected an integer {lo}..{hi}, got {describe(value)}")
-        if not lo <= value <= hi:
-            raise self.fail(path, f"out of range: {value} not in {lo}..{hi}")
+            raise self.fail(path, f"wrong type: expected an integer {lo}..{hi}, got {describe(value)}")
+        why = number_problem(value, lo, hi)
+        if why:
+            raise self.fail(path, why)
         return int(value)
 
     def boolean(self, value: Any, path: tuple) -> bool:
@@ -390,13 +381,13 @@ class Check:
         return value
 
     def choice(self, value: Any, path: tuple, names: dict, what: str, numbers: tuple = ()) -> Any:
-        """What ``names`` maps a name to (any case, spaces ignored), or one of ``numbers`` as it is."""
+        """What ``names`` maps a name to (any case, spaces ignored), or one of ``numbers`` as it is
+        (:func:`choice_problem`'s wording)."""
         if isinstance(value, int) and not isinstance(value, bool) and value in numbers:
             return value
         if isinstance(value, str) and value.strip().upper() in names:
             return names[value.strip().upper()]
-        shown = ", ".join(dict.fromkeys(names))
-        raise self.fail(path, f"unknown {what} {value!r}; use one of {shown}")
+        raise self.fail(path, choice_problem(value, names, what, any_case=True))
 
     def condition(self, value: Any, path: tuple) -> Any:
         """A ``column OP number and ...`` condition (:func:`acres_dbw_sim.scenario.signals.parse_condition`)."""
@@ -414,17 +405,3 @@ class Check:
         if not p.is_file():
             raise self.fail(path, f"file not found: {p}")
         return p
-
-
-def _g(x: float) -> str:
-    """A bound as a message shows it."""
-    return "-inf" if x == -math.inf else "inf" if x == math.inf else f"{x:g}"
-
-
-def describe(v: Any) -> str:
-    """How a message names a value of the wrong kind: null, a mapping, a list, or its repr."""
-    if v is None:
-        return "nothing (null)"
-    if isinstance(v, (dict, list)):
-        return f"a {'mapping' if isinstance(v, dict) else 'list'}"
-    return repr(v)
