@@ -34,7 +34,7 @@ __all__ = [
     "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS", "GOVERNOR_BAND_LIMITS",
     "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS",
     "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
-    "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "tree_keys", "is_number", "check_type",
+    "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "tree_keys", "tree_entries", "is_number", "check_type",
     "check_range", "check_between", "check_world", "assemble_world", "load_world", "kit_values", "surface_index",
     "FieldSpec", "param", "param_specs", "param_limits", "check_params", "fill_params", "number_problem",
     "choice_problem", "describe",
@@ -519,16 +519,22 @@ def check_between(key: str, values: dict, key_min: str, key_max: str) -> None:
         raise ParameterError(key, f"{v} is outside {key_min} .. {key_max} ({lo} .. {hi}): the model would clamp it")
 
 
-def tree_keys(tree: dict, prefix: str = "") -> list:
-    """Dotted keys of every parameter (an entry with a ``value``) of a parameter file's tree."""
-    out = []
+def tree_entries(tree: dict, prefix: str = "") -> dict:
+    """``{dotted key: entry}`` of every parameter (an object with a ``value``: ``value``, ``basis``, ``source``,
+    ``sd`` or ``range``, ``note``) of a parameter file's tree, in file order."""
+    out = {}
     for name, item in tree.items():
         key = f"{prefix}.{name}" if prefix else name
         if isinstance(item, dict) and "value" in item:
-            out.append(key)
+            out[key] = item
         elif isinstance(item, dict):
-            out += tree_keys(item, key)
+            out.update(tree_entries(item, key))
     return out
+
+
+def tree_keys(tree: dict) -> list:
+    """Dotted keys of every parameter (an entry with a ``value``) of a parameter file's tree."""
+    return list(tree_entries(tree))
 
 
 def _tree_get(tree: dict, key: str) -> dict:
@@ -649,8 +655,8 @@ def _cached_tree(p: Path, shipped: str | Path | None, parts: tuple) -> tuple:
     hit = _TREES.get(key)
     if hit is None:
         hit = _read_parameter_tree(p, shipped, parts)
-        if len(_TREES) >= 16:
-            _TREES.clear()
+        if len(_TREES) >= 16:   # the oldest goes: a load reads up to three entries, all kept
+            _TREES.pop(next(iter(_TREES)))
         _TREES[key] = hit
     return hit
 

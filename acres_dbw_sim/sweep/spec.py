@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..dbw.params import DbwParameters
-from ..model.params import ParameterError, assembled_from, assembled_tree
+from ..model.params import ParameterError, assembled_from, assembled_tree, is_number, tree_entries
 from ..vehicles.polaris.params import load_parameters
 from ..scenario.schema import validate
 from ..scenario.source import Check, Document, ScenarioError, apply_sets, parse_text, read_document, split_sets
@@ -278,20 +278,11 @@ def loader_refusal(parameter_file: str | None, overrides: str, occupants: int | 
 # --------------------------------------------------------------------------- checks
 
 
-def _flat_entries(tree: dict, prefix: str, out: dict) -> None:
-    for name, item in tree.items():
-        path = f"{prefix}.{name}" if prefix else name
-        if isinstance(item, dict) and "value" in item:
-            out[path] = item
-        elif isinstance(item, dict):
-            _flat_entries(item, path, out)
-
-
 def _file_dist(key: str, entry: dict, index: int | None) -> ParamSpec | None:
     """The distribution the parameter file gives ``key`` (None when it does not vary)."""
     value = entry["value"] if index is None else entry["value"][index]
     full = key if index is None else f"{key}[{index}]"
-    if "sd" in entry and _is_num(entry["sd"]) and _is_num(value):
+    if "sd" in entry and is_number(entry["sd"]) and is_number(value):
         sd = float(entry["sd"])
         return ParamSpec(full, "normal", value, sd=sd) if sd > 0.0 else None
     rng = entry.get("range")
@@ -300,12 +291,8 @@ def _file_dist(key: str, entry: dict, index: int | None) -> ParamSpec | None:
     return None
 
 
-def _is_num(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
 def _range_dist(key: str, value: Any, rng: list, origin: str) -> ParamSpec | None:
-    if len(rng) == 2 and all(_is_num(x) for x in rng) and _is_num(value):
+    if len(rng) == 2 and all(is_number(x) for x in rng) and is_number(value):
         lo, hi = float(rng[0]), float(rng[1])
         if not lo < hi:
             return None
@@ -374,17 +361,8 @@ def _scenarios(c: Check, raw: Any, base: Path) -> list:
         p = path + (i,)
         if isinstance(item, str):
             item = {"file": item}
-        if not isinstance(item, dict):
-            raise c.fail(p, f"expected a path or a mapping with file and set, got {item!r}")
-        for k in item:
-            if k not in ("file", "set", "name"):
-                raise c.fail(p + (k,), "unknown key; allowed here: file, set, name")
-        if "file" not in item:
-            raise c.fail(p, "missing key 'file'")
-        f = Path(c.text(item["file"], p + ("file",))).expanduser()
-        f = f if f.is_absolute() else base / f
-        if not f.is_file():
-            raise c.fail(p + ("file",), f"file not found: {f}")
+        item = c.mapping(item, p, ("file", "set", "name"), ("file",), " (a scenario: a path, or file, set, name)")
+        f = c.file(item["file"], p + ("file",))
         sets = item.get("set")
         if sets is None:
             sets = ()
@@ -431,8 +409,7 @@ def _param_entries(c: Check, raw: Any) -> list:
 
 
 def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
-    flat: dict = {}
-    _flat_entries(tree, "", flat)
+    flat = tree_entries(tree)
     chosen: dict = {}
     where: dict = {}
     globbed: set = set()
@@ -489,7 +466,7 @@ def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
             pp = p + (kind,)
             if kind == "sd":
                 sd = c.number(v, pp)
-                if not _is_num(nominal):
+                if not is_number(nominal):
                     raise c.fail(pp, f"{full!r} is not a number ({nominal!r}): use values: [...]")
                 if sd <= 0.0:
                     raise c.fail(pp, f"sd must be > 0, got {v!r}")
@@ -500,7 +477,7 @@ def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
                 lo, hi = c.number(v[0], pp + (0,)), c.number(v[1], pp + (1,))
                 if not lo < hi:
                     raise c.fail(pp, f"expected lo < hi, got [{v[0]}, {v[1]}]")
-                if not _is_num(nominal):
+                if not is_number(nominal):
                     raise c.fail(pp, f"{full!r} is not a number ({nominal!r}): use values: [...]")
                 spec = _range_dist(full, nominal, list(v), "sweep")
             else:
@@ -552,7 +529,7 @@ def parse_sweep(doc: Document) -> Sweep:
     """
     c = Check(doc)
     d = doc.data
-    _check_top_keys(c, d)
+    c.mapping(d, (), SWEEP_KEYS, ("scenarios",), " (a sweep)")
     name = c.text(d["name"], ("name",)) if "name" in d else (doc.path.stem if doc.path else "sweep")
     description = c.text(d["description"], ("description",)) if "description" in d else ""
     design, seed, samples, levels = _design(c, d)
@@ -574,17 +551,6 @@ def parse_sweep(doc: Document) -> Sweep:
         key = ("levels",) if design == "grid" else ("samples",)
         raise c.fail(key, f"{sw.n_runs} runs ({design} over {len(params)} parameters) is more than {MAX_RUNS}")
     return sw
-
-
-def _check_top_keys(c: Check, d: dict) -> None:
-    """Refuse an unknown top-level key (with the closest known one) and a file without ``scenarios``."""
-    for k in d:
-        if k not in SWEEP_KEYS:
-            near = difflib.get_close_matches(k, SWEEP_KEYS, n=1)
-            raise c.fail((k,), "unknown key" + (f" (did you mean {near[0]!r}?)" if near else "")
-                         + "; allowed: " + ", ".join(SWEEP_KEYS))
-    if "scenarios" not in d:
-        raise c.fail((), "missing key 'scenarios'")
 
 
 def _design(c: Check, d: dict) -> tuple:
