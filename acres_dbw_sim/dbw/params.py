@@ -39,8 +39,10 @@ MASS_KEY = "vehicle.mass_kg"
 
 
 def _key(key: str, lo: float = -_INF, hi: float = _INF, kind: str = "float", choices: tuple = ()) -> Any:
-    """A field of :class:`DbwParameters` read from the full ``key``, within ``[lo, hi]`` (``model.params.param``)."""
-    return param(key, (lo, hi, True) if kind != "int" else None, kind=kind, choices=choices, absolute=True)
+    """A field of :class:`DbwParameters` read from the full ``key``, within ``[lo, hi]`` (``model.params.param``);
+    +inf (no limit) is accepted where ``hi`` is +inf."""
+    return param(key, (lo, hi, True) if kind != "int" else None, kind=kind, choices=choices, absolute=True,
+                 unlimited=hi == _INF)
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,6 +101,9 @@ class FieldSpec:
         The allowed values of a ``str`` or ``index`` field.
     absolute : bool
         ``keys`` are full paths, outside the section (``dbw.gear.shift_time_s``).
+    unlimited : bool
+        +inf is accepted (for a limit that may be switched off: "no rate limit"); the upper bound must be
+        +inf then.
     """
 
     keys: tuple
@@ -109,15 +112,16 @@ class FieldSpec:
     scale: float | None = None
     choices: tuple = ()
     absolute: bool = False
+    unlimited: bool = False
 
 
 def param(key, limits: tuple | None = None, *, kind: str = "float", scale: float | None = None,
-          choices: tuple = (), absolute: bool = False) -> Any:
+          choices: tuple = (), absolute: bool = False, unlimited: bool = False) -> Any:
     """A dataclass field read from the parameter ``key`` (:class:`FieldSpec`; ``key`` may be a tuple of keys
     for a ``vector``). Use as ``radius_m: float = param("radius_m", POSITIVE)`` in a frozen dataclass whose
     :func:`fill_params` names the section."""
     keys = tuple(key) if isinstance(key, (tuple, list)) else (key,)
-    return field(metadata={"param": FieldSpec(keys, kind, limits, scale, tuple(choices), absolute)})
+    return field(metadata={"param": FieldSpec(keys, kind, limits, scale, tuple(choices), absolute, unlimited)})
 
 
 def _field_keys(spec: FieldSpec, section: str) -> list:
@@ -160,7 +164,7 @@ def check_params(cls: type, values: dict, section: str, missing_hint: str = "") 
                     raise ParameterError(key, f"wrong type: expected an array of numbers, got {v!r}")
                 for i, x in enumerate(v):
                     check_range(f"{key}[{i}]", x, lim)
-            elif spec.kind in ("float", "int", "vector"):
+            elif spec.kind in ("float", "int", "vector") and not (spec.unlimited and v == math.inf):
                 check_range(key, v, lim)
             if spec.kind == "int" and int(v) != v:
                 raise ParameterError(key, f"must be an integer, got {v!r}")
