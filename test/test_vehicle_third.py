@@ -18,8 +18,8 @@ from acres_dbw_sim.model.chassis import G_MPS2
 from acres_dbw_sim.model.energy import EnergyLedger
 from acres_dbw_sim.model.enums import AwdSwitch, Gear, GearReject
 from acres_dbw_sim.model.filters import lag
-from acres_dbw_sim.model.params import (NON_NEGATIVE, POSITIVE, ParameterError, apply_overrides, check_range,
-                                        kit_values, load_world, read_parameter_tree)
+from acres_dbw_sim.model.params import (NON_NEGATIVE, POSITIVE, ParameterError, apply_overrides, check_params,
+                                        check_range, fill_params, kit_values, load_world, param, read_parameter_tree)
 from acres_dbw_sim.model.steering import ackermann_rad, bicycle_angle_rad
 from acres_dbw_sim.scenario import load_scenario, run_scenario
 from acres_dbw_sim.vehicles import REGISTRY, Installation, VehicleSpec, register, vehicle_spec
@@ -35,13 +35,14 @@ FILE = {"vehicle": NAME,
 LIMITS = {"geometry.wheelbase_m": POSITIVE, "geometry.track_m": POSITIVE, "geometry.wheel_radius_m": POSITIVE,
           "mass.mass_kg": POSITIVE, "drive.max_force_n": NON_NEGATIVE, "drive.force_lag_s": NON_NEGATIVE,
           "drive.brake_n_per_bar": NON_NEGATIVE, "drive.max_speed_mps": POSITIVE, "steering.ratio": POSITIVE,
-          "steering.lock_deg": POSITIVE, "fuel.lhv_j_kg": POSITIVE, "fuel.density_kg_l": POSITIVE}
+          "steering.lock_deg": POSITIVE}
 
 
 @dataclass(frozen=True)
 class Fuel:
-    lhv_j_kg: float
-    density_kg_l: float
+    """The cart's fuel section, declared field by field (model.params.param)."""
+    lhv_j_kg: float = param("lhv_j_kg", POSITIVE)
+    density_kg_l: float = param("density_kg_l", POSITIVE)
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,8 @@ def load_cart(path, overrides, occupants, cargo_kg):
         if key not in values:
             raise ParameterError(key, "missing from the parameter file")
         check_range(key, values[key], lim)
-    return CartParameters(values, Fuel(values["fuel.lhv_j_kg"], values["fuel.density_kg_l"]), str(path))
+    check_params(Fuel, values, "fuel")
+    return CartParameters(values, fill_params(Fuel, values, "fuel"), str(path))
 
 
 class Cart:
