@@ -513,33 +513,32 @@ def wheel_ledger(k, sw, wd, wh, dres, led, t_sup, c_mean):
 
 
 @njit(inline=True)
-def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext):
-    """Stage 6: settle the wheels, sum the forces on the chassis, integrate it, and its side of the ledger.
+def _add_force(acc, rx, ry, rz, fx, fy, fz):
+    """The sums ``acc`` (force (3) [N], moment about the centre of mass (3) [N m], odom) plus the force
+    (fx, fy, fz) [N] applied at (rx, ry, rz) [m] from the centre of mass."""
+    fx_t, fy_t, fz_t, mx_t, my_t, mz_t = acc
+    return (fx_t + fx, fy_t + fy, fz_t + fz, mx_t + (ry * fz - rz * fy), my_t + (rz * fx - rx * fz),
+            mz_t + (rx * fy - ry * fx))
 
-    SettleWheels (the wheel angles, the tread and lateral deflections, the reported slip,
-    the tyre forces) at the solved spins ``dres``, then each wheel's contact force (load
-    along the normal, F_x less the soil's motion resistance along the heading, F_y to its
-    left, water drag), the body box against the ground when a wheel has lost contact,
-    air drag at the centre of mass, the external force ``ext`` (an implement: the point
-    relative to the centre of mass and the force, odom [m], [N]; zeros for none), and
-    gravity into :func:`~acres_dbw_sim.model.chassis.integrate`. Finally the spins are
-    stored in ``sw`` and the specific force and base_footprint's pose written to ``out``.
-    ``all_contact`` is :func:`prepare_wheels`' result.
+
+@njit(inline=True)
+def _settle_wheels(k, sw, wd, wh, dres, out, fz0):
+    """SettleWheels at the solved spins ``dres`` and the sums of the wheels' forces on the chassis.
+
+    For each wheel: the wheel angle, the tread and lateral deflections (``sw``), the reported
+    slip and the tyre forces (``out``, ``wd``), on soil the motion resistance with the
+    reference's clamp. Each wheel in contact adds its force at its contact point (odom): the
+    load along the normal, F_x less the motion resistance along the heading, F_y to its left,
+    and water drag (maxxum-150-dynamics.md "Forces on the Chassis"). Returns the sums (force
+    (3) [N], moment about the centre of mass (3) [N m], odom) starting from (0, 0, ``fz0``).
     """
     dt = k[K_DT]
-    om = sw[SW_OMEGA:SW_OMEGA + 4]   # spins at the start of the step (read only until the end)
-    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose_and_rates(chx)
-    px, py, pz = chx[0], chx[1], chx[2]
-    vx0, vy0, vz0 = chx[3], chx[4], chx[5]
-    wbx, wby, wbz = chx[10], chx[11], chx[12]
     sig_x = k[K_SIGMA_X]
-    m = k[K_MASS]
-    fx_t, fy_t, fz_t = 0.0, 0.0, -m * G_MPS2
-    mx_t, my_t, mz_t = 0.0, 0.0, 0.0
     sig_y = k[K_SIGMA_Y]
     k_s = k[K_K_SLIP]
     tau_c = k[K_TAU_C]
     c_al = k[K_C_ALPHA]
+    acc = (0.0, 0.0, fz0, 0.0, 0.0, 0.0)
     for j in range(4):
         Rt = k[K_RADIUS + j]
         b = W_SIZE * j
@@ -590,89 +589,79 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
             wfx = wfy = wfz = 0.0
         wd[b + W_FX], wd[b + W_FY], wd[b + W_LOAD] = fxl, fyl, nl
         wd[b + W_WATER], wd[b + W_WATER + 1], wd[b + W_WATER + 2] = wfx, wfy, wfz
-        rx, ry, rz = wd[b + W_R], wd[b + W_R + 1], wd[b + W_R + 2]
-        fx_t += Fx
-        fy_t += Fy
-        fz_t += Fz
-        mx_t += ry * Fz - rz * Fy
-        my_t += rz * Fx - rx * Fz
-        mz_t += rx * Fy - ry * Fx
-    # body box against the ground (only when a wheel has lost contact: roll-over, fall)
+        acc = _add_force(acc, wd[b + W_R], wd[b + W_R + 1], wd[b + W_R + 2], Fx, Fy, Fz)
+    return acc
+
+
+@njit(inline=True)
+def _body_box_forces(k, td, chx, box, pose, acc):
+    """The body box against the ground (a wheel has lost contact: roll-over, fall); returns (acc, corners touching).
+
+    Each corner below the ground adds its contact force (chassis.py
+    :func:`~acres_dbw_sim.model.chassis.box_contact_force_n`, the touching corners sharing
+    the stop) to the sums ``acc`` (:func:`_add_force`); ``box`` receives each touching
+    corner's point from the centre of mass and its force (odom [m], [N]).
+    """
+    dt = k[K_DT]
+    m = k[K_MASS]
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose
+    px, py, pz = chx[0], chx[1], chx[2]
+    vx0, vy0, vz0 = chx[3], chx[4], chx[5]
+    inv_i = k[K_INERTIA_INV:K_INERTIA_INV + 9]
+    n_touch = 0
+    for c in range(8):
+        bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
+        rx = R0 * bx_ + R1 * by_ + R2 * bz_
+        ry = R3 * bx_ + R4 * by_ + R5 * bz_
+        rz = R6 * bx_ + R7 * by_ + R8 * bz_
+        zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
+        depth = (zg - pz - rz) * nz
+        box[6 * c] = depth
+        if depth > 0.0:
+            n_touch += 1
+    share = 1.0 / n_touch if n_touch > 0 else 1.0
     nbox = 0
-    if not all_contact:
-        inv_i = k[K_INERTIA_INV:K_INERTIA_INV + 9]
-        n_touch = 0
-        for c in range(8):
-            bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
-            rx = R0 * bx_ + R1 * by_ + R2 * bz_
-            ry = R3 * bx_ + R4 * by_ + R5 * bz_
-            rz = R6 * bx_ + R7 * by_ + R8 * bz_
-            zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
-            depth = (zg - pz - rz) * nz
-            box[6 * c] = depth
-            if depth > 0.0:
-                n_touch += 1
-        share = 1.0 / n_touch if n_touch > 0 else 1.0
-        for c in range(8):
-            depth = box[6 * c]
-            if depth <= 0.0:
-                continue
-            bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
-            rx = R0 * bx_ + R1 * by_ + R2 * bz_
-            ry = R3 * bx_ + R4 * by_ + R5 * bz_
-            rz = R6 * bx_ + R7 * by_ + R8 * bz_
-            zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
-            vcx = vx0 + wwy * rz - wwz * ry
-            vcy = vy0 + wwz * rx - wwx * rz
-            vcz = vz0 + wwx * ry - wwy * rx
-            v_n = vcx * nx + vcy * ny + vcz * nz
-            tx, ty_, tz = vcx - v_n * nx, vcy - v_n * ny, vcz - v_n * nz
-            vt = _sqrt(tx * tx + ty_ * ty_ + tz * tz)
-            m_n = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, nx, ny, nz)
-            m_t = m_n
-            if vt > 0.0:
-                m_t = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, tx / vt, ty_ / vt,
-                                        tz / vt)
-            Fx, Fy, Fz = box_contact_force_n(depth, v_n, tx, ty_, tz, nx, ny, nz, m_n, m_t, share, dt,
-                                             k[K_BOX_STIFFNESS], k[K_BOX_DAMPING], k[K_BOX_FRICTION])
-            fx_t += Fx
-            fy_t += Fy
-            fz_t += Fz
-            mx_t += ry * Fz - rz * Fy
-            my_t += rz * Fx - rx * Fz
-            mz_t += rx * Fy - ry * Fx
-            bb = 6 * nbox
-            box[bb], box[bb + 1], box[bb + 2], box[bb + 3], box[bb + 4], box[bb + 5] = rx, ry, rz, Fx, Fy, Fz
-            nbox += 1
-    # aerodynamic drag at the centre of mass
-    fax, fay, faz = aero_drag_n(vx0, vy0, vz0, k[K_AIR_DENSITY], k[K_DRAG_AREA])
-    fx_t += fax
-    fy_t += fay
-    fz_t += faz
-    # external force (an implement) at its point
-    erx, ery, erz, efx, efy, efz = ext[0], ext[1], ext[2], ext[3], ext[4], ext[5]
-    if efx != 0.0 or efy != 0.0 or efz != 0.0:
-        fx_t += efx
-        fy_t += efy
-        fz_t += efz
-        mx_t += ery * efz - erz * efy
-        my_t += erz * efx - erx * efz
-        mz_t += erx * efy - ery * efx
-    mbx = R0 * mx_t + R3 * my_t + R6 * mz_t
-    mby = R1 * mx_t + R4 * my_t + R7 * mz_t
-    mbz = R2 * mx_t + R5 * my_t + R8 * mz_t
-    inertia = k[K_INERTIA:K_INERTIA + 9]
-    ke0 = kinetic_energy_j(chx, inertia, m)
-    z0 = pz
-    damp_loss, wmb0, wmb1, wmb2 = integrate(chx, inertia, k[K_INERTIA_INV:K_INERTIA_INV + 9], m,
-                                            k[K_ANGULAR_DAMPING], fx_t, fy_t, fz_t, mbx, mby, mbz, dt)
-    ke1 = kinetic_energy_j(chx, inertia, m)
-    vx1, vy1, vz1 = chx[3], chx[4], chx[5]
-    # ledger: chassis side (mean velocities of the step, see energy.py)
-    vmx, vmy, vmz = 0.5 * (vx0 + vx1), 0.5 * (vy0 + vy1), 0.5 * (vz0 + vz1)
-    wmx = R0 * wmb0 + R1 * wmb1 + R2 * wmb2
-    wmy = R3 * wmb0 + R4 * wmb1 + R5 * wmb2
-    wmz = R6 * wmb0 + R7 * wmb1 + R8 * wmb2
+    for c in range(8):
+        depth = box[6 * c]
+        if depth <= 0.0:
+            continue
+        bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
+        rx = R0 * bx_ + R1 * by_ + R2 * bz_
+        ry = R3 * bx_ + R4 * by_ + R5 * bz_
+        rz = R6 * bx_ + R7 * by_ + R8 * bz_
+        zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
+        vcx = vx0 + wwy * rz - wwz * ry
+        vcy = vy0 + wwz * rx - wwx * rz
+        vcz = vz0 + wwx * ry - wwy * rx
+        v_n = vcx * nx + vcy * ny + vcz * nz
+        tx, ty_, tz = vcx - v_n * nx, vcy - v_n * ny, vcz - v_n * nz
+        vt = _sqrt(tx * tx + ty_ * ty_ + tz * tz)
+        m_n = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, nx, ny, nz)
+        m_t = m_n
+        if vt > 0.0:
+            m_t = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, tx / vt, ty_ / vt,
+                                    tz / vt)
+        Fx, Fy, Fz = box_contact_force_n(depth, v_n, tx, ty_, tz, nx, ny, nz, m_n, m_t, share, dt,
+                                         k[K_BOX_STIFFNESS], k[K_BOX_DAMPING], k[K_BOX_FRICTION])
+        acc = _add_force(acc, rx, ry, rz, Fx, Fy, Fz)
+        bb = 6 * nbox
+        box[bb], box[bb + 1], box[bb + 2], box[bb + 3], box[bb + 4], box[bb + 5] = rx, ry, rz, Fx, Fy, Fz
+        nbox += 1
+    return acc, nbox
+
+
+@njit(inline=True)
+def _chassis_ledger(k, sw, wd, box, nbox, dres, led, vm, wm, fa, ext):
+    """The contacts' and the air's terms of the ledger (energy.py) at the chassis' mean velocity of the step.
+
+    ``vm`` and ``wm`` are the mean velocity of the centre of mass and the mean angular velocity
+    (odom) [m/s], [rad/s]; ``fa`` the air drag [N]; ``nbox`` corners of ``box`` touched. Each
+    contact's power is taken at its point: suspension, tyre slip (``sw`` still holds the spins
+    at the start of the step), water, soil, body box, the implement's work, air drag.
+    """
+    dt = k[K_DT]
+    vmx, vmy, vmz = vm
+    wmx, wmy, wmz = wm
     susp = slip = water = soil_w = 0.0
     for j in range(4):
         Rt = k[K_RADIUS + j]
@@ -688,9 +677,9 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
         lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
         fxl, fyl, nl = wd[b + W_FX], wd[b + W_FY], wd[b + W_LOAD]
         susp -= nl * (cvx * nx + cvy * ny + cvz * nz)
-        wm = 0.5 * (om[j] + dres[D_OMEGA + j])
+        wm_j = 0.5 * (sw[SW_OMEGA + j] + dres[D_OMEGA + j])
         v_h = cvx * hx + cvy * hy + cvz * hz
-        slip += fxl * (Rt * wm - v_h) - fyl * (cvx * lx + cvy * ly + cvz * lz)
+        slip += fxl * (Rt * wm_j - v_h) - fyl * (cvx * lx + cvy * ly + cvz * lz)
         soil_w += wd[b + W_MRC] * v_h
         water -= wd[b + W_WATER] * cvx + wd[b + W_WATER + 1] * cvy + wd[b + W_WATER + 2] * cvz
     body = 0.0
@@ -701,24 +690,32 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
         cvy = vmy + wmz * rx - wmx * rz
         cvz = vmz + wmx * ry - wmy * rx
         body -= Fx * cvx + Fy * cvy + Fz * cvz
+    erx, ery, erz, efx, efy, efz = ext[0], ext[1], ext[2], ext[3], ext[4], ext[5]
     if efx != 0.0 or efy != 0.0 or efz != 0.0:
         cvx = vmx + wmy * erz - wmz * ery
         cvy = vmy + wmz * erx - wmx * erz
         cvz = vmz + wmx * ery - wmy * erx
         led[L_IMPLEMENT] -= (efx * cvx + efy * cvy + efz * cvz) * dt
+    fax, fay, faz = fa
     led[L_BODY_CONTACT] += body * dt
     led[L_SUSPENSION] += susp * dt
     led[L_TYRE_SLIP] += slip * dt
     led[L_WATER] += water * dt
     led[L_SOIL] += soil_w * dt
     led[L_AERO] -= (fax * vmx + fay * vmy + faz * vmz) * dt
-    led[L_ANGULAR_DAMPING] += damp_loss
-    led[L_CHASSIS_KINETIC] += ke1 - ke0
-    led[L_POTENTIAL] += m * G_MPS2 * (chx[2] - z0)
 
-    # outputs: wheel spins, specific force at base_footprint (body frame, gravity included)
-    for j in range(4):
-        sw[SW_OMEGA + j] = dres[D_OMEGA + j]
+
+@njit(inline=True)
+def _specific_force(k, chx, v0, wb0, out):
+    """The specific force at base_footprint over the step (body frame, gravity included) [m/s^2] into ``out``.
+
+    ``v0`` is the velocity of the centre of mass (odom) [m/s] and ``wb0`` the body rates [rad/s]
+    at the start of the step; ``chx`` holds the chassis state at its end.
+    """
+    dt = k[K_DT]
+    vx0, vy0, vz0 = v0
+    wbx, wby, wbz = wb0
+    vx1, vy1, vz1 = chx[3], chx[4], chx[5]
     Q0, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
     ax, ay_, az = (vx1 - vx0) / dt, (vy1 - vy0) / dt, (vz1 - vz0) / dt + G_MPS2
     abx = Q0 * ax + Q3 * ay_ + Q6 * az
@@ -733,6 +730,70 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
     out[O_SF] = abx + aly * bz - alz * by + w1y * cz_ - w1z * cy_
     out[O_SF + 1] = aby + alz * bx - alx * bz + w1z * cx_ - w1x * cz_
     out[O_SF + 2] = abz + alx * by - aly * bx + w1x * cy_ - w1y * cx_
+
+
+@njit(inline=True)
+def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext):
+    """Stage 6: settle the wheels, sum the forces on the chassis, integrate it, and its side of the ledger.
+
+    SettleWheels (the wheel angles, the tread and lateral deflections, the reported slip,
+    the tyre forces) at the solved spins ``dres``, then each wheel's contact force (load
+    along the normal, F_x less the soil's motion resistance along the heading, F_y to its
+    left, water drag), the body box against the ground when a wheel has lost contact,
+    air drag at the centre of mass, the external force ``ext`` (an implement: the point
+    relative to the centre of mass and the force, odom [m], [N]; zeros for none), and
+    gravity into :func:`~acres_dbw_sim.model.chassis.integrate`. Finally the spins are
+    stored in ``sw`` and the specific force and base_footprint's pose written to ``out``.
+    ``all_contact`` is :func:`prepare_wheels`' result.
+
+    The sums follow maxxum-150-dynamics.md "Forces on the Chassis" (polaris-ranger-dynamics.md
+    "Physics Step": the caller applies the wheels' forces to the chassis); frames as in the
+    module docstring (odom for the sums, body frame for the moment the integration takes).
+    Steps: :func:`_settle_wheels`, :func:`_body_box_forces`, :func:`_chassis_ledger`,
+    :func:`_specific_force`.
+    """
+    dt = k[K_DT]
+    m = k[K_MASS]
+    pose = pose_and_rates(chx)
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, _wwx, _wwy, _wwz = pose
+    vx0, vy0, vz0 = chx[3], chx[4], chx[5]
+    wb0 = (chx[10], chx[11], chx[12])
+    # gravity, then SettleWheels and each wheel's force at its contact point
+    acc = _settle_wheels(k, sw, wd, wh, dres, out, -m * G_MPS2)
+    # body box against the ground (only when a wheel has lost contact: roll-over, fall)
+    nbox = 0
+    if not all_contact:
+        acc, nbox = _body_box_forces(k, td, chx, box, pose, acc)
+    # aerodynamic drag at the centre of mass
+    fax, fay, faz = aero_drag_n(vx0, vy0, vz0, k[K_AIR_DENSITY], k[K_DRAG_AREA])
+    fx_t, fy_t, fz_t, mx_t, my_t, mz_t = acc
+    acc = (fx_t + fax, fy_t + fay, fz_t + faz, mx_t, my_t, mz_t)
+    # external force (an implement) at its point
+    erx, ery, erz, efx, efy, efz = ext[0], ext[1], ext[2], ext[3], ext[4], ext[5]
+    if efx != 0.0 or efy != 0.0 or efz != 0.0:
+        acc = _add_force(acc, erx, ery, erz, efx, efy, efz)
+    fx_t, fy_t, fz_t, mx_t, my_t, mz_t = acc
+    mbx = R0 * mx_t + R3 * my_t + R6 * mz_t
+    mby = R1 * mx_t + R4 * my_t + R7 * mz_t
+    mbz = R2 * mx_t + R5 * my_t + R8 * mz_t
+    inertia = k[K_INERTIA:K_INERTIA + 9]
+    ke0 = kinetic_energy_j(chx, inertia, m)
+    z0 = chx[2]
+    damp_loss, wmb0, wmb1, wmb2 = integrate(chx, inertia, k[K_INERTIA_INV:K_INERTIA_INV + 9], m,
+                                            k[K_ANGULAR_DAMPING], fx_t, fy_t, fz_t, mbx, mby, mbz, dt)
+    ke1 = kinetic_energy_j(chx, inertia, m)
+    vx1, vy1, vz1 = chx[3], chx[4], chx[5]
+    # ledger: chassis side (mean velocities of the step, see energy.py)
+    vm = (0.5 * (vx0 + vx1), 0.5 * (vy0 + vy1), 0.5 * (vz0 + vz1))
+    wm = (R0 * wmb0 + R1 * wmb1 + R2 * wmb2, R3 * wmb0 + R4 * wmb1 + R5 * wmb2, R6 * wmb0 + R7 * wmb1 + R8 * wmb2)
+    _chassis_ledger(k, sw, wd, box, nbox, dres, led, vm, wm, (fax, fay, faz), ext)
+    led[L_ANGULAR_DAMPING] += damp_loss
+    led[L_CHASSIS_KINETIC] += ke1 - ke0
+    led[L_POTENTIAL] += m * G_MPS2 * (chx[2] - z0)
+    # outputs: wheel spins, specific force at base_footprint (body frame, gravity included)
+    for j in range(4):
+        sw[SW_OMEGA + j] = dres[D_OMEGA + j]
+    _specific_force(k, chx, (vx0, vy0, vz0), wb0, out)
     kinematics(k, chx, sw, out)
 
 
