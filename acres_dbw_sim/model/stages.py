@@ -256,6 +256,116 @@ def kinematics(k, chx, sw, out):
 
 
 @njit(inline=True)
+def _wheel_in_air(k, sw, wd, wh, out, j, jj, tb, s_ext):
+    """The start of wheel ``j``'s PrepareWheel: the driveline coefficients of a wheel off the ground (inertia
+    ``jj`` [kg m^2] and brake ``tb`` [N m] only), no contact, no load, the probe extension ``s_ext`` [m]."""
+    b = W_SIZE * j
+    wh[WH_JDT][j] = jj / k[K_DT]
+    wh[WH_W0][j] = sw[SW_OMEGA + j]
+    wh[WH_FMAX_R][j] = 0.0
+    wh[WH_A1][j] = 0.0
+    wh[WH_A0][j] = 0.0
+    wh[WH_TRES][j] = tb
+    wh[WH_LK][j] = 0.0
+    wh[WH_SPIN_RATE][j] = k[K_SPIN_RATE]
+    wh[WH_TBRAKE][j] = tb
+    wd[b + W_CONTACT] = 0.0
+    wd[b + W_TB] = tb
+    wd[b + W_TROLL] = 0.0
+    wd[b + W_MR] = 0.0
+    out[O_TB + j] = tb
+    out[O_LOAD + j] = 0.0
+    out[O_CONTACT + j] = 0.0
+    out[O_EXT + j] = s_ext
+
+
+@njit(inline=True)
+def _heading_and_speeds(pose, vx0, vy0, vz0, rx, ry, rz, nx, ny, nz, angle):
+    """The wheel's heading in the ground plane (odom, unit) at road-wheel angle ``angle`` [rad] and the speeds
+    of its contact point (r from the centre of mass, odom [m]) along the normal n, the heading and to its left:
+    (hx, hy, hz, v_n, v_x, v_y) [m/s]."""
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose
+    vcx = vx0 + wwy * rz - wwz * ry
+    vcy = vy0 + wwz * rx - wwx * rz
+    vcz = vz0 + wwx * ry - wwy * rx
+    ca, sa = math.cos(angle), math.sin(angle)
+    f0x = R0 * ca + R1 * sa
+    f0y = R3 * ca + R4 * sa
+    f0z = R6 * ca + R7 * sa
+    dn = f0x * nx + f0y * ny + f0z * nz
+    hx, hy, hz = f0x - dn * nx, f0y - dn * ny, f0z - dn * nz
+    hn = 1.0 / _sqrt(hx * hx + hy * hy + hz * hz)
+    hx *= hn
+    hy *= hn
+    hz *= hn
+    lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
+    v_n = vcx * nx + vcy * ny + vcz * nz
+    v_x = vcx * hx + vcy * hy + vcz * hz
+    v_y = vcx * lx + vcy * ly + vcz * lz
+    return hx, hy, hz, v_n, v_x, v_y
+
+
+@njit(inline=True)
+def _soil_tyre(k, j, sb, load_n, z_d):
+    """soil.py :func:`~acres_dbw_sim.model.soil.tyre_on_soil` of wheel ``j`` at ``load_n`` [N] on the soil of
+    the surface block ``sb`` of ``k``, slip sinkage ``z_d`` [m]: (z [m], F_max [N], l/K', f, F_mr [N], l_c [m])."""
+    return tyre_on_soil(load_n, k[K_WIDTH + j], k[K_RADIUS + j], k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N],
+                        k[sb + SF_KC], k[sb + SF_KPHI], k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], k[K_Z_MAX],
+                        k[K_LUG_HEIGHT], k[K_TREAD_K], k[K_HYSTERESIS], k[K_SECTION + j], k[K_LUG_FACTOR], z_d)
+
+
+@njit(inline=True)
+def _load_and_sinkage(k, j, sb, on_soil, s_ext, v_n, z, z_d, cos_n):
+    """Wheel ``j``'s load (suspension.py) at the probe extension ``s_ext`` [m] and compression speed ``v_n``
+    [m/s]; on soil the load and the sinkage solved together (fixed point on z from the rut ``z`` [m],
+    :func:`_soil_tyre`; ``cos_n`` the ray's cosine to the normal): (N [N], z [m], s_ext [m])."""
+    datum = k[K_DATUM]
+    x0s, xbs, kbs, a_max = k[K_DROOP], k[K_BUMP_START], k[K_BUMP_RATE], k[K_MAX_LOAD_FACTOR]
+    n0 = k[K_N0 + j]
+    nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
+    if on_soil:
+        for _ in range(2):
+            z1 = _soil_tyre(k, j, sb, nl, z_d)[0]
+            s_ext += (z1 - z) / cos_n
+            z = z1
+            nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
+    return nl, z, s_ext
+
+
+@njit(inline=True)
+def _tyre_on_ground(k, sw, wd, wh, j, sb, on_soil, nl, v_x, z_d):
+    """Wheel ``j``'s tyre on the ground at load ``nl`` [N]: force limit, slip law and rolling resistance.
+
+    Writes the driveline coefficients F_max R_t, a1, a0 and l/K' (0 on hard ground) of ``wh``,
+    the slip sinkage of the next step (soil.py slip_sinkage_m, from the slip of this step's
+    start) and the soil's motion resistance; returns (mu = F_max / N [-], T_roll [N m]).
+    """
+    dt = k[K_DT]
+    Rt = k[K_RADIUS + j]
+    tau = carcass_damping_s(k[K_TAU_C], v_x, k[K_FADE_SPEED])
+    if on_soil:
+        # the last fixed-point pass was evaluated at this load's predecessor: re-evaluate at nl
+        _z, f_max, lk, ff, f_mr, l_c = _soil_tyre(k, j, sb, nl, z_d)
+        # the rut deepens with the slip of this step's start (soil.py slip_sinkage_m): next step's depth
+        z_d_next = slip_sinkage_m(z_d, sw[SW_OMEGA + j] * Rt - v_x, v_x, l_c, k[sb + SF_DIG], dt, k[K_Z_MAX])
+        a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, k[K_SIGMA_X], tau, 1.0)
+        mu = f_max / nl
+    else:
+        lk = f_mr = z_d_next = 0.0
+        mu = k[sb + SF_MU]
+        f_max = mu * nl
+        a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, k[K_SIGMA_X], tau, k[K_K_SLIP])
+        ff = k[sb + SF_F]
+    sw[SW_DIG + j] = z_d_next
+    wh[WH_LK][j] = lk
+    wd[W_SIZE * j + W_MR] = f_mr
+    wh[WH_FMAX_R][j] = f_max * Rt
+    wh[WH_A1][j] = a1
+    wh[WH_A0][j] = a0
+    return mu, rolling_torque_nm(ff, nl, Rt, k[K_ROLLING_MAX])
+
+
+@njit(inline=True)
 def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_rear, brake_per_load):
     """Stage 4 (PrepareWheel) for the four wheels; returns True when all four touch the ground.
 
@@ -272,21 +382,17 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         Fixed brake torque of a front and of a rear wheel [N m].
     brake_per_load : float
         Brake torque per load and radius [-] (:func:`load_brake_torque_nm`).
+
+    Per wheel (polaris-ranger-dynamics.md "Physics Step", PrepareUtvWheel; maxxum-150-dynamics.md "The
+    Physics Step" step 6): the ground probe along the body's down axis (terrain.py probe), :func:`_wheel_in_air`,
+    :func:`_heading_and_speeds`, :func:`_load_and_sinkage`, :func:`_tyre_on_ground`.
     """
-    dt = k[K_DT]
-    om = sw[SW_OMEGA:SW_OMEGA + 4]   # spins at the start of the step (read only)
-    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose_and_rates(chx)
+    pose = pose_and_rates(chx)
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, _wwx, _wwy, _wwz = pose
     px, py, pz = chx[0], chx[1], chx[2]
     vx0, vy0, vz0 = chx[3], chx[4], chx[5]
-    wbx, wby, wbz = chx[10], chx[11], chx[12]
     dxr, dyr, dzr = -R2, -R5, -R8            # ray direction: body down axis
     n_iter = int(k[K_PROBE_ITERATIONS])
-    datum = k[K_DATUM]
-    x0s, xbs, kbs, a_max = k[K_DROOP], k[K_BUMP_START], k[K_BUMP_RATE], k[K_MAX_LOAD_FACTOR]
-    sig_x, tau_c, k_s, v_fade = k[K_SIGMA_X], k[K_TAU_C], k[K_K_SLIP], k[K_FADE_SPEED]
-    jdt, w0s, fmr, a1s, a0s, tres, lks, wss, tbk = (wh[WH_JDT], wh[WH_W0], wh[WH_FMAX_R], wh[WH_A1], wh[WH_A0],
-                                                    wh[WH_TRES], wh[WH_LK], wh[WH_SPIN_RATE], wh[WH_TBRAKE])
-    z_max = k[K_Z_MAX]
     ip = td[1]
     all_contact = True
     for j in range(4):
@@ -305,71 +411,22 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         z = sw[SW_Z + j] if on_soil else 0.0
         t_rut = t + z / cos_n if on_soil else t
         s_ext = t_rut - Rt
-        n0 = k[K_N0 + j]
-        tb = load_brake_torque_nm(tb_front if j < 2 else tb_rear, brake_per_load, n0, Rt)   # N_0 in the air
-        jj = j_front if j < 2 else j_rear
-        b = W_SIZE * j
-        # driveline coefficients of a wheel off the ground: inertia and brake only
-        jdt[j] = jj / dt
-        w0s[j] = om[j]
-        fmr[j] = 0.0
-        a1s[j] = 0.0
-        a0s[j] = 0.0
-        tres[j] = tb
-        lks[j] = 0.0
-        wss[j] = k[K_SPIN_RATE]
-        tbk[j] = tb
-        wd[b + W_CONTACT] = 0.0
-        wd[b + W_TB] = tb
-        wd[b + W_TROLL] = 0.0
-        wd[b + W_MR] = 0.0
-        out[O_TB + j] = tb
-        out[O_LOAD + j] = 0.0
-        out[O_CONTACT + j] = 0.0
-        out[O_EXT + j] = s_ext
-        if s_ext > datum:
-            sw[SW_U + j] = 0.0
-            sw[SW_Y + j] = 0.0
-            sw[SW_Z + j] = 0.0
-            sw[SW_DIG + j] = 0.0
+        tb = load_brake_torque_nm(tb_front if j < 2 else tb_rear, brake_per_load, k[K_N0 + j], Rt)   # N_0 in the air
+        _wheel_in_air(k, sw, wd, wh, out, j, j_front if j < 2 else j_rear, tb, s_ext)
+        if s_ext > k[K_DATUM]:
+            sw[SW_U + j] = sw[SW_Y + j] = sw[SW_Z + j] = sw[SW_DIG + j] = 0.0
             out[O_SINK + j] = 0.0
             all_contact = False
             continue
         rx = pmx + t_rut * dxr - px
         ry = pmy + t_rut * dyr - py
         rz = pmz + t_rut * dzr - pz
-        vcx = vx0 + wwy * rz - wwz * ry
-        vcy = vy0 + wwz * rx - wwx * rz
-        vcz = vz0 + wwx * ry - wwy * rx
-        a = out[O_ANGLE + j]
-        ca, sa = math.cos(a), math.sin(a)
-        f0x = R0 * ca + R1 * sa
-        f0y = R3 * ca + R4 * sa
-        f0z = R6 * ca + R7 * sa
-        dn = f0x * nx + f0y * ny + f0z * nz
-        hx, hy, hz = f0x - dn * nx, f0y - dn * ny, f0z - dn * nz
-        hn = 1.0 / _sqrt(hx * hx + hy * hy + hz * hz)
-        hx *= hn
-        hy *= hn
-        hz *= hn
-        lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
-        v_n = vcx * nx + vcy * ny + vcz * nz
-        v_x = vcx * hx + vcy * hy + vcz * hz
-        v_y = vcx * lx + vcy * ly + vcz * lz
+        hx, hy, hz, v_n, v_x, v_y = _heading_and_speeds(pose, vx0, vy0, vz0, rx, ry, rz, nx, ny, nz,
+                                                        out[O_ANGLE + j])
         # suspension load; on soil the load and the sinkage are solved together (fixed point on z)
-        nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
-        bw = k[K_WIDTH + j]
-        h_s = k[K_SECTION + j]
         z_d = sw[SW_DIG + j] if on_soil else 0.0
+        nl, z, s_ext = _load_and_sinkage(k, j, sb, on_soil, s_ext, v_n, z, z_d, cos_n)
         if on_soil:
-            for _ in range(2):
-                z1, _f, _l, _r, _m, _c = tyre_on_soil(
-                    nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
-                    k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
-                    k[K_HYSTERESIS], h_s, k[K_LUG_FACTOR], z_d)
-                s_ext += (z1 - z) / cos_n
-                z = z1
-                nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
             sw[SW_Z + j] = z
             t_rut = t + z / cos_n
             rx = pmx + t_rut * dxr - px
@@ -378,41 +435,18 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
             out[O_EXT + j] = s_ext
         out[O_SINK + j] = z if on_soil else 0.0
         if nl < 1.0:
-            sw[SW_U + j] = 0.0
-            sw[SW_Y + j] = 0.0
-            sw[SW_DIG + j] = 0.0
+            sw[SW_U + j] = sw[SW_Y + j] = sw[SW_DIG + j] = 0.0
             all_contact = False
             continue
+        b = W_SIZE * j
         if brake_per_load != 0.0:
             tb = load_brake_torque_nm(tb_front if j < 2 else tb_rear, brake_per_load, nl, Rt)
-            tbk[j] = tb
+            wh[WH_TBRAKE][j] = tb
             wd[b + W_TB] = tb
             out[O_TB + j] = tb
         # tyre on the ground: force limit, slip law, rolling resistance
-        tau = carcass_damping_s(tau_c, v_x, v_fade)
-        if on_soil:
-            # the last fixed-point pass was evaluated at this load's predecessor: re-evaluate at nl
-            _z, f_max, lk, ff, f_mr, l_c = tyre_on_soil(
-                nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
-                k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
-                k[K_HYSTERESIS], h_s, k[K_LUG_FACTOR], z_d)
-            # the rut deepens with the slip of this step's start (soil.py slip_sinkage_m): next step's depth
-            sw[SW_DIG + j] = slip_sinkage_m(z_d, om[j] * Rt - v_x, v_x, l_c, k[sb + SF_DIG], dt, z_max)
-            lks[j] = lk
-            a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, sig_x, tau, 1.0)
-            wd[b + W_MR] = f_mr
-            mu = f_max / nl
-        else:
-            sw[SW_DIG + j] = 0.0
-            mu = k[sb + SF_MU]
-            f_max = mu * nl
-            a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, sig_x, tau, k_s)
-            ff = k[sb + SF_F]
-        t_roll = rolling_torque_nm(ff, nl, Rt, k[K_ROLLING_MAX])
-        fmr[j] = f_max * Rt
-        a1s[j] = a1
-        a0s[j] = a0
-        tres[j] = tb + t_roll
+        mu, t_roll = _tyre_on_ground(k, sw, wd, wh, j, sb, on_soil, nl, v_x, z_d)
+        wh[WH_TRES][j] = tb + t_roll
         out[O_LOAD + j] = nl
         out[O_CONTACT + j] = 1.0
         out[O_CP + 3 * j] = px + rx
@@ -425,7 +459,7 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         wd[b + W_VX] = v_x
         wd[b + W_VY] = v_y
         wd[b + W_MU] = mu
-        wd[b + W_KW] = water_drag_coefficient_kg_m(k[K_CD_WATER], bw, Rt, k[sb + SF_WATER],
+        wd[b + W_KW] = water_drag_coefficient_kg_m(k[K_CD_WATER], k[K_WIDTH + j], Rt, k[sb + SF_WATER],
                                                    k[K_WATER_DENSITY])
         wd[b + W_TROLL] = t_roll
     return all_contact
