@@ -231,6 +231,13 @@ def open_axle_torque(wh, c, left):
     return tl + tr, (4.0 * dl * dr / ds if ds > 0.0 else 0.0)
 
 
+@njit(inline=True)
+def _front_engaged(front, kc, tj):
+    """True when a front wheel turning at ``kc`` = K c [rad/s] and needing ``tj`` [N m] there is driven: always
+    when the front is locked, through the overrunning clutches when it needs torque in its direction of turning."""
+    return front == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0)
+
+
 @njit
 def need_torque(wh, open_rear, front, k, c):
     """(T_need(c) [N m], slope) at the rear carrier for carrier speed ``c`` (reference "Wheels in total")."""
@@ -249,7 +256,7 @@ def need_torque(wh, open_rear, front, k, c):
         kc = k * c
         for j in range(2):
             tj, dj = wheel_torque(wh, j, kc)
-            if front == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0):
+            if _front_engaged(front, kc, tj):
                 t += k * tj
                 d += k * k * dj
     return t, d
@@ -292,6 +299,72 @@ def delivered_nm(r, eta, tc):
     return r * eta * tc if tc >= 0.0 else r * tc / eta
 
 
+@njit(inline=True)
+def _clutch_drives(in_gear, r, cap_fwd, cap_rev):
+    """True in a gear (overall ratio ``r`` != 0) with clutch capacity (``cap_fwd``, ``cap_rev`` [N m])."""
+    return in_gear and r != 0.0 and (cap_fwd > 0.0 or cap_rev > 0.0)
+
+
+@njit(inline=True)
+def _carrier_brake_capacity_nm(tbk, k, front_mode):
+    """The brakes' total capacity at the rear carrier [N m]: the rear brakes ``tbk[2..3]``, and the front
+    brakes through K when the front turns rigidly with the carrier (locked, or the open front of the MFD)."""
+    rigid_front = front_mode == FRONT_LOCKED or front_mode == FRONT_OPEN
+    return tbk[2] + tbk[3] + (k * (tbk[0] + tbk[1]) if rigid_front else 0.0)
+
+
+@njit(inline=True)
+def _clutch_at_rest_nm(in_gear, r, je_dt, omega_free, cap_fwd, cap_rev):
+    """T_c [N m] of the clutch with the carrier at rest: J_e omega_free / dt within the capacities; 0 without
+    drive (:func:`_clutch_drives`)."""
+    tc_h = 0.0
+    if _clutch_drives(in_gear, r, cap_fwd, cap_rev):
+        tc_h = je_dt * omega_free
+        tc_h = cap_fwd if tc_h > cap_fwd else -cap_rev if tc_h < -cap_rev else tc_h
+    return tc_h
+
+
+@njit(inline=True)
+def _open_rear_holds(wh, sup_nm):
+    """(True when each rear brake holds its wheel at rest against half of ``sup_nm`` [N m] (an open rear axle
+    gives both the same torque), T_2(0) + T_3(0) [N m])."""
+    tbk = wh[WH_TBRAKE]
+    t2, _ = wheel_torque(wh, 2, 0.0)
+    t3, _ = wheel_torque(wh, 3, 0.0)
+    return brake_holds(t2 - 0.5 * sup_nm, tbk[2]) and brake_holds(t3 - 0.5 * sup_nm, tbk[3]), t2 + t3
+
+
+@njit(inline=True)
+def _settle_wheel(wh, j, w, driven, held, mu_hold, tsup, open_rear):
+    """SettleWheels of wheel ``j`` at its spin ``w`` [rad/s]: (shaft torque (0 without a shaft) [N m], F_x [N],
+    resistance torque applied [N m], 1.0 when its brake holds it at rest).
+
+    A wheel at rest whose brake holds it (off the carrier, or on a carrier the brakes hold)
+    gets from the brake what it needs: all of it off the carrier, the open axle's half of
+    ``tsup`` on an open rear axle, else its share ``mu_hold`` of its brake's capacity.
+    """
+    t, _ = wheel_torque(wh, j, w)
+    g, _ = tyre_shape(wh, j, w)
+    fx = wh[WH_FMAX_R][j] / wh[WH_RADIUS][j] * g
+    t_res = wh[WH_TRES][j] * spin_factor(w, wh[WH_SPIN_RATE][j])
+    hold = 0.0
+    tb = wh[WH_TBRAKE][j]
+    if w == 0.0 and tb > 0.0:
+        on_carrier = held and driven
+        if on_carrier or not driven:
+            # held at rest: the brake supplies what the wheel needs (its share mu_hold on the carrier)
+            if not on_carrier:
+                t_app = -t
+            elif open_rear and j >= 2:
+                t_app = 0.5 * tsup - t       # an open axle gives both wheels the same shaft torque
+            else:
+                t_app = mu_hold * tb
+            t_res = t_app
+            hold = 1.0
+            t += t_app
+    return (t if driven else 0.0), fx, t_res, hold
+
+
 @njit
 def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ratio, overall_ratio, efficiency,
                     engine_inertia, omega_free, cap_fwd, cap_rev, park_hold_nm):
@@ -309,39 +382,33 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
         applied (T_res tanh(w / omega_s), or the brake's reaction while it holds) [N m] (19..22),
         1.0 when the brake holds the wheel at rest (23..26).
     Other parameters: see :meth:`DrivelineSolver.solve`.
+
+    Source: polaris-ranger-dynamics.md "Driveline Solve" (Balance, After the solve); the open front
+    of the Maxxum's MFD: maxxum-150-dynamics.md "Axle and Differential".
     """
     je_dt = engine_inertia / dt_s
-    w0 = wh[1]
-    c0 = 0.5 * (w0[2] + w0[3])
     k = ring_ratio
     r = overall_ratio
     eta = efficiency
-    tc = 0.0
-    tbk = wh[WH_TBRAKE]
     # Brakes holding the carrier at rest (static friction, brake_holds): the wheels on the carrier at
     # c = 0, the supply of the clutch at c = 0 against the brakes' total capacity at the carrier.
     held = False
     mu_hold = 0.0
-    if not park:
-        rigid_front = front_mode == FRONT_LOCKED or front_mode == FRONT_OPEN
-        cap_h = tbk[2] + tbk[3] + (k * (tbk[0] + tbk[1]) if rigid_front else 0.0)
-        if cap_h > 0.0:
-            tc_h = 0.0
-            if in_gear and r != 0.0 and (cap_fwd > 0.0 or cap_rev > 0.0):
-                tc_h = je_dt * omega_free
-                tc_h = cap_fwd if tc_h > cap_fwd else -cap_rev if tc_h < -cap_rev else tc_h
-            sup_h = delivered_nm(r, eta, tc_h) if tc_h != 0.0 else 0.0
-            if open_rear:
-                t2, _ = wheel_torque(wh, 2, 0.0)
-                t3, _ = wheel_torque(wh, 3, 0.0)
-                held = brake_holds(t2 - 0.5 * sup_h, tbk[2]) and brake_holds(t3 - 0.5 * sup_h, tbk[3])
-                t0 = t2 + t3
-            else:
-                t0, _ = need_torque(wh, open_rear, front_mode, k, 0.0)
-                held = brake_holds(t0 - sup_h, cap_h)
-            if held:
-                mu_hold = (sup_h - t0) / cap_h
-                tc = tc_h
+    tc = 0.0
+    cap_h = 0.0 if park else _carrier_brake_capacity_nm(wh[WH_TBRAKE], k, front_mode)
+    if cap_h > 0.0:
+        tc_h = _clutch_at_rest_nm(in_gear, r, je_dt, omega_free, cap_fwd, cap_rev)
+        sup_h = delivered_nm(r, eta, tc_h) if tc_h != 0.0 else 0.0
+        if open_rear:
+            held, t0 = _open_rear_holds(wh, sup_h)
+        else:
+            t0, _ = need_torque(wh, open_rear, front_mode, k, 0.0)
+            held = brake_holds(t0 - sup_h, cap_h)
+        if held:
+            mu_hold = (sup_h - t0) / cap_h
+            tc = tc_h
+    # Balance: the carrier speed of the four cases
+    c0 = 0.5 * (wh[WH_W0][2] + wh[WH_W0][3])
     if held:
         c = 0.0
         tsup = delivered_nm(r, eta, tc) if tc != 0.0 else 0.0
@@ -353,7 +420,7 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
         else:
             tsup = park_hold_nm if t0 > 0.0 else -park_hold_nm
             c = carrier_for_torque(wh, open_rear, front_mode, k, tsup, c0)
-    elif in_gear and r != 0.0 and (cap_fwd > 0.0 or cap_rev > 0.0):
+    elif _clutch_drives(in_gear, r, cap_fwd, cap_rev):
         c = carrier_locked_clutch(wh, open_rear, front_mode, k, r, eta, je_dt, omega_free)
         tc = je_dt * (omega_free - r * c)
         if tc > cap_fwd or tc < -cap_rev:
@@ -391,32 +458,12 @@ def solve_driveline(wh, out, dt_s, in_gear, park, open_rear, front_mode, ring_ra
             engaged = False
             if front_mode != FRONT_FREE:
                 tj, _ = wheel_torque(wh, j, kc)
-                engaged = front_mode == FRONT_LOCKED or (kc > 0.0 and tj > 0.0) or (kc < 0.0 and tj < 0.0)
+                engaged = _front_engaged(front_mode, kc, tj)
             out[15 + j] = 1.0 if engaged else 0.0
             out[3 + j] = kc if engaged else free_spin(wh, j)
-    fmr = wh[WH_FMAX_R]
-    tres = wh[WH_TRES]
     for j in range(4):
-        w = out[3 + j]
-        t, _ = wheel_torque(wh, j, w)
-        g, _ = tyre_shape(wh, j, w)
-        out[11 + j] = fmr[j] / wh[WH_RADIUS][j] * g
-        out[19 + j] = tres[j] * spin_factor(w, wh[WH_SPIN_RATE][j])
-        out[23 + j] = 0.0
-        if w == 0.0 and tbk[j] > 0.0:
-            on_carrier = held and out[15 + j] != 0.0
-            if on_carrier or out[15 + j] == 0.0:
-                # held at rest: the brake supplies what the wheel needs (its share mu_hold on the carrier)
-                if not on_carrier:
-                    t_app = -t
-                elif open_rear and j >= 2:
-                    t_app = 0.5 * tsup - t       # an open axle gives both wheels the same shaft torque
-                else:
-                    t_app = mu_hold * tbk[j]
-                out[19 + j] = t_app
-                out[23 + j] = 1.0
-                t += t_app
-        out[7 + j] = t if out[15 + j] != 0.0 else 0.0
+        out[7 + j], out[11 + j], out[19 + j], out[23 + j] = _settle_wheel(wh, j, out[3 + j], out[15 + j] != 0.0,
+                                                                          held, mu_hold, tsup, open_rear)
 
 
 class DrivelineSolver:

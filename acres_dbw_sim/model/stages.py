@@ -256,6 +256,116 @@ def kinematics(k, chx, sw, out):
 
 
 @njit(inline=True)
+def _wheel_in_air(k, sw, wd, wh, out, j, jj, tb, s_ext):
+    """The start of wheel ``j``'s PrepareWheel: the driveline coefficients of a wheel off the ground (inertia
+    ``jj`` [kg m^2] and brake ``tb`` [N m] only), no contact, no load, the probe extension ``s_ext`` [m]."""
+    b = W_SIZE * j
+    wh[WH_JDT][j] = jj / k[K_DT]
+    wh[WH_W0][j] = sw[SW_OMEGA + j]
+    wh[WH_FMAX_R][j] = 0.0
+    wh[WH_A1][j] = 0.0
+    wh[WH_A0][j] = 0.0
+    wh[WH_TRES][j] = tb
+    wh[WH_LK][j] = 0.0
+    wh[WH_SPIN_RATE][j] = k[K_SPIN_RATE]
+    wh[WH_TBRAKE][j] = tb
+    wd[b + W_CONTACT] = 0.0
+    wd[b + W_TB] = tb
+    wd[b + W_TROLL] = 0.0
+    wd[b + W_MR] = 0.0
+    out[O_TB + j] = tb
+    out[O_LOAD + j] = 0.0
+    out[O_CONTACT + j] = 0.0
+    out[O_EXT + j] = s_ext
+
+
+@njit(inline=True)
+def _heading_and_speeds(pose, vx0, vy0, vz0, rx, ry, rz, nx, ny, nz, angle):
+    """The wheel's heading in the ground plane (odom, unit) at road-wheel angle ``angle`` [rad] and the speeds
+    of its contact point (r from the centre of mass, odom [m]) along the normal n, the heading and to its left:
+    (hx, hy, hz, v_n, v_x, v_y) [m/s]."""
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose
+    vcx = vx0 + wwy * rz - wwz * ry
+    vcy = vy0 + wwz * rx - wwx * rz
+    vcz = vz0 + wwx * ry - wwy * rx
+    ca, sa = math.cos(angle), math.sin(angle)
+    f0x = R0 * ca + R1 * sa
+    f0y = R3 * ca + R4 * sa
+    f0z = R6 * ca + R7 * sa
+    dn = f0x * nx + f0y * ny + f0z * nz
+    hx, hy, hz = f0x - dn * nx, f0y - dn * ny, f0z - dn * nz
+    hn = 1.0 / _sqrt(hx * hx + hy * hy + hz * hz)
+    hx *= hn
+    hy *= hn
+    hz *= hn
+    lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
+    v_n = vcx * nx + vcy * ny + vcz * nz
+    v_x = vcx * hx + vcy * hy + vcz * hz
+    v_y = vcx * lx + vcy * ly + vcz * lz
+    return hx, hy, hz, v_n, v_x, v_y
+
+
+@njit(inline=True)
+def _soil_tyre(k, j, sb, load_n, z_d):
+    """soil.py :func:`~acres_dbw_sim.model.soil.tyre_on_soil` of wheel ``j`` at ``load_n`` [N] on the soil of
+    the surface block ``sb`` of ``k``, slip sinkage ``z_d`` [m]: (z [m], F_max [N], l/K', f, F_mr [N], l_c [m])."""
+    return tyre_on_soil(load_n, k[K_WIDTH + j], k[K_RADIUS + j], k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N],
+                        k[sb + SF_KC], k[sb + SF_KPHI], k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], k[K_Z_MAX],
+                        k[K_LUG_HEIGHT], k[K_TREAD_K], k[K_HYSTERESIS], k[K_SECTION + j], k[K_LUG_FACTOR], z_d)
+
+
+@njit(inline=True)
+def _load_and_sinkage(k, j, sb, on_soil, s_ext, v_n, z, z_d, cos_n):
+    """Wheel ``j``'s load (suspension.py) at the probe extension ``s_ext`` [m] and compression speed ``v_n``
+    [m/s]; on soil the load and the sinkage solved together (fixed point on z from the rut ``z`` [m],
+    :func:`_soil_tyre`; ``cos_n`` the ray's cosine to the normal): (N [N], z [m], s_ext [m])."""
+    datum = k[K_DATUM]
+    x0s, xbs, kbs, a_max = k[K_DROOP], k[K_BUMP_START], k[K_BUMP_RATE], k[K_MAX_LOAD_FACTOR]
+    n0 = k[K_N0 + j]
+    nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
+    if on_soil:
+        for _ in range(2):
+            z1 = _soil_tyre(k, j, sb, nl, z_d)[0]
+            s_ext += (z1 - z) / cos_n
+            z = z1
+            nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
+    return nl, z, s_ext
+
+
+@njit(inline=True)
+def _tyre_on_ground(k, sw, wd, wh, j, sb, on_soil, nl, v_x, z_d):
+    """Wheel ``j``'s tyre on the ground at load ``nl`` [N]: force limit, slip law and rolling resistance.
+
+    Writes the driveline coefficients F_max R_t, a1, a0 and l/K' (0 on hard ground) of ``wh``,
+    the slip sinkage of the next step (soil.py slip_sinkage_m, from the slip of this step's
+    start) and the soil's motion resistance; returns (mu = F_max / N [-], T_roll [N m]).
+    """
+    dt = k[K_DT]
+    Rt = k[K_RADIUS + j]
+    tau = carcass_damping_s(k[K_TAU_C], v_x, k[K_FADE_SPEED])
+    if on_soil:
+        # the last fixed-point pass was evaluated at this load's predecessor: re-evaluate at nl
+        _z, f_max, lk, ff, f_mr, l_c = _soil_tyre(k, j, sb, nl, z_d)
+        # the rut deepens with the slip of this step's start (soil.py slip_sinkage_m): next step's depth
+        z_d_next = slip_sinkage_m(z_d, sw[SW_OMEGA + j] * Rt - v_x, v_x, l_c, k[sb + SF_DIG], dt, k[K_Z_MAX])
+        a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, k[K_SIGMA_X], tau, 1.0)
+        mu = f_max / nl
+    else:
+        lk = f_mr = z_d_next = 0.0
+        mu = k[sb + SF_MU]
+        f_max = mu * nl
+        a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, k[K_SIGMA_X], tau, k[K_K_SLIP])
+        ff = k[sb + SF_F]
+    sw[SW_DIG + j] = z_d_next
+    wh[WH_LK][j] = lk
+    wd[W_SIZE * j + W_MR] = f_mr
+    wh[WH_FMAX_R][j] = f_max * Rt
+    wh[WH_A1][j] = a1
+    wh[WH_A0][j] = a0
+    return mu, rolling_torque_nm(ff, nl, Rt, k[K_ROLLING_MAX])
+
+
+@njit(inline=True)
 def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_rear, brake_per_load):
     """Stage 4 (PrepareWheel) for the four wheels; returns True when all four touch the ground.
 
@@ -272,21 +382,17 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         Fixed brake torque of a front and of a rear wheel [N m].
     brake_per_load : float
         Brake torque per load and radius [-] (:func:`load_brake_torque_nm`).
+
+    Per wheel (polaris-ranger-dynamics.md "Physics Step", PrepareUtvWheel; maxxum-150-dynamics.md "The
+    Physics Step" step 6): the ground probe along the body's down axis (terrain.py probe), :func:`_wheel_in_air`,
+    :func:`_heading_and_speeds`, :func:`_load_and_sinkage`, :func:`_tyre_on_ground`.
     """
-    dt = k[K_DT]
-    om = sw[SW_OMEGA:SW_OMEGA + 4]   # spins at the start of the step (read only)
-    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose_and_rates(chx)
+    pose = pose_and_rates(chx)
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, _wwx, _wwy, _wwz = pose
     px, py, pz = chx[0], chx[1], chx[2]
     vx0, vy0, vz0 = chx[3], chx[4], chx[5]
-    wbx, wby, wbz = chx[10], chx[11], chx[12]
     dxr, dyr, dzr = -R2, -R5, -R8            # ray direction: body down axis
     n_iter = int(k[K_PROBE_ITERATIONS])
-    datum = k[K_DATUM]
-    x0s, xbs, kbs, a_max = k[K_DROOP], k[K_BUMP_START], k[K_BUMP_RATE], k[K_MAX_LOAD_FACTOR]
-    sig_x, tau_c, k_s, v_fade = k[K_SIGMA_X], k[K_TAU_C], k[K_K_SLIP], k[K_FADE_SPEED]
-    jdt, w0s, fmr, a1s, a0s, tres, lks, wss, tbk = (wh[WH_JDT], wh[WH_W0], wh[WH_FMAX_R], wh[WH_A1], wh[WH_A0],
-                                                    wh[WH_TRES], wh[WH_LK], wh[WH_SPIN_RATE], wh[WH_TBRAKE])
-    z_max = k[K_Z_MAX]
     ip = td[1]
     all_contact = True
     for j in range(4):
@@ -305,71 +411,22 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         z = sw[SW_Z + j] if on_soil else 0.0
         t_rut = t + z / cos_n if on_soil else t
         s_ext = t_rut - Rt
-        n0 = k[K_N0 + j]
-        tb = load_brake_torque_nm(tb_front if j < 2 else tb_rear, brake_per_load, n0, Rt)   # N_0 in the air
-        jj = j_front if j < 2 else j_rear
-        b = W_SIZE * j
-        # driveline coefficients of a wheel off the ground: inertia and brake only
-        jdt[j] = jj / dt
-        w0s[j] = om[j]
-        fmr[j] = 0.0
-        a1s[j] = 0.0
-        a0s[j] = 0.0
-        tres[j] = tb
-        lks[j] = 0.0
-        wss[j] = k[K_SPIN_RATE]
-        tbk[j] = tb
-        wd[b + W_CONTACT] = 0.0
-        wd[b + W_TB] = tb
-        wd[b + W_TROLL] = 0.0
-        wd[b + W_MR] = 0.0
-        out[O_TB + j] = tb
-        out[O_LOAD + j] = 0.0
-        out[O_CONTACT + j] = 0.0
-        out[O_EXT + j] = s_ext
-        if s_ext > datum:
-            sw[SW_U + j] = 0.0
-            sw[SW_Y + j] = 0.0
-            sw[SW_Z + j] = 0.0
-            sw[SW_DIG + j] = 0.0
+        tb = load_brake_torque_nm(tb_front if j < 2 else tb_rear, brake_per_load, k[K_N0 + j], Rt)   # N_0 in the air
+        _wheel_in_air(k, sw, wd, wh, out, j, j_front if j < 2 else j_rear, tb, s_ext)
+        if s_ext > k[K_DATUM]:
+            sw[SW_U + j] = sw[SW_Y + j] = sw[SW_Z + j] = sw[SW_DIG + j] = 0.0
             out[O_SINK + j] = 0.0
             all_contact = False
             continue
         rx = pmx + t_rut * dxr - px
         ry = pmy + t_rut * dyr - py
         rz = pmz + t_rut * dzr - pz
-        vcx = vx0 + wwy * rz - wwz * ry
-        vcy = vy0 + wwz * rx - wwx * rz
-        vcz = vz0 + wwx * ry - wwy * rx
-        a = out[O_ANGLE + j]
-        ca, sa = math.cos(a), math.sin(a)
-        f0x = R0 * ca + R1 * sa
-        f0y = R3 * ca + R4 * sa
-        f0z = R6 * ca + R7 * sa
-        dn = f0x * nx + f0y * ny + f0z * nz
-        hx, hy, hz = f0x - dn * nx, f0y - dn * ny, f0z - dn * nz
-        hn = 1.0 / _sqrt(hx * hx + hy * hy + hz * hz)
-        hx *= hn
-        hy *= hn
-        hz *= hn
-        lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
-        v_n = vcx * nx + vcy * ny + vcz * nz
-        v_x = vcx * hx + vcy * hy + vcz * hz
-        v_y = vcx * lx + vcy * ly + vcz * lz
+        hx, hy, hz, v_n, v_x, v_y = _heading_and_speeds(pose, vx0, vy0, vz0, rx, ry, rz, nx, ny, nz,
+                                                        out[O_ANGLE + j])
         # suspension load; on soil the load and the sinkage are solved together (fixed point on z)
-        nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
-        bw = k[K_WIDTH + j]
-        h_s = k[K_SECTION + j]
         z_d = sw[SW_DIG + j] if on_soil else 0.0
+        nl, z, s_ext = _load_and_sinkage(k, j, sb, on_soil, s_ext, v_n, z, z_d, cos_n)
         if on_soil:
-            for _ in range(2):
-                z1, _f, _l, _r, _m, _c = tyre_on_soil(
-                    nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
-                    k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
-                    k[K_HYSTERESIS], h_s, k[K_LUG_FACTOR], z_d)
-                s_ext += (z1 - z) / cos_n
-                z = z1
-                nl = suspension_load_n(n0, k[K_RATE + j], k[K_DAMPER + j], datum - s_ext, v_n, x0s, xbs, kbs, a_max)
             sw[SW_Z + j] = z
             t_rut = t + z / cos_n
             rx = pmx + t_rut * dxr - px
@@ -378,41 +435,18 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
             out[O_EXT + j] = s_ext
         out[O_SINK + j] = z if on_soil else 0.0
         if nl < 1.0:
-            sw[SW_U + j] = 0.0
-            sw[SW_Y + j] = 0.0
-            sw[SW_DIG + j] = 0.0
+            sw[SW_U + j] = sw[SW_Y + j] = sw[SW_DIG + j] = 0.0
             all_contact = False
             continue
+        b = W_SIZE * j
         if brake_per_load != 0.0:
             tb = load_brake_torque_nm(tb_front if j < 2 else tb_rear, brake_per_load, nl, Rt)
-            tbk[j] = tb
+            wh[WH_TBRAKE][j] = tb
             wd[b + W_TB] = tb
             out[O_TB + j] = tb
         # tyre on the ground: force limit, slip law, rolling resistance
-        tau = carcass_damping_s(tau_c, v_x, v_fade)
-        if on_soil:
-            # the last fixed-point pass was evaluated at this load's predecessor: re-evaluate at nl
-            _z, f_max, lk, ff, f_mr, l_c = tyre_on_soil(
-                nl, bw, Rt, k[K_PG + j], k[K_KTYRE + j], k[sb + SF_N], k[sb + SF_KC], k[sb + SF_KPHI],
-                k[sb + SF_C], k[sb + SF_PHI], k[sb + SF_K], z_max, k[K_LUG_HEIGHT], k[K_TREAD_K],
-                k[K_HYSTERESIS], h_s, k[K_LUG_FACTOR], z_d)
-            # the rut deepens with the slip of this step's start (soil.py slip_sinkage_m): next step's depth
-            sw[SW_DIG + j] = slip_sinkage_m(z_d, om[j] * Rt - v_x, v_x, l_c, k[sb + SF_DIG], dt, z_max)
-            lks[j] = lk
-            a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, sig_x, tau, 1.0)
-            wd[b + W_MR] = f_mr
-            mu = f_max / nl
-        else:
-            sw[SW_DIG + j] = 0.0
-            mu = k[sb + SF_MU]
-            f_max = mu * nl
-            a1, a0 = slip_coefficients(sw[SW_U + j], v_x, dt, Rt, sig_x, tau, k_s)
-            ff = k[sb + SF_F]
-        t_roll = rolling_torque_nm(ff, nl, Rt, k[K_ROLLING_MAX])
-        fmr[j] = f_max * Rt
-        a1s[j] = a1
-        a0s[j] = a0
-        tres[j] = tb + t_roll
+        mu, t_roll = _tyre_on_ground(k, sw, wd, wh, j, sb, on_soil, nl, v_x, z_d)
+        wh[WH_TRES][j] = tb + t_roll
         out[O_LOAD + j] = nl
         out[O_CONTACT + j] = 1.0
         out[O_CP + 3 * j] = px + rx
@@ -425,7 +459,7 @@ def prepare_wheels(k, td, chx, sw, wd, wh, out, j_front, j_rear, tb_front, tb_re
         wd[b + W_VX] = v_x
         wd[b + W_VY] = v_y
         wd[b + W_MU] = mu
-        wd[b + W_KW] = water_drag_coefficient_kg_m(k[K_CD_WATER], bw, Rt, k[sb + SF_WATER],
+        wd[b + W_KW] = water_drag_coefficient_kg_m(k[K_CD_WATER], k[K_WIDTH + j], Rt, k[sb + SF_WATER],
                                                    k[K_WATER_DENSITY])
         wd[b + W_TROLL] = t_roll
     return all_contact
@@ -513,33 +547,32 @@ def wheel_ledger(k, sw, wd, wh, dres, led, t_sup, c_mean):
 
 
 @njit(inline=True)
-def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext):
-    """Stage 6: settle the wheels, sum the forces on the chassis, integrate it, and its side of the ledger.
+def _add_force(acc, rx, ry, rz, fx, fy, fz):
+    """The sums ``acc`` (force (3) [N], moment about the centre of mass (3) [N m], odom) plus the force
+    (fx, fy, fz) [N] applied at (rx, ry, rz) [m] from the centre of mass."""
+    fx_t, fy_t, fz_t, mx_t, my_t, mz_t = acc
+    return (fx_t + fx, fy_t + fy, fz_t + fz, mx_t + (ry * fz - rz * fy), my_t + (rz * fx - rx * fz),
+            mz_t + (rx * fy - ry * fx))
 
-    SettleWheels (the wheel angles, the tread and lateral deflections, the reported slip,
-    the tyre forces) at the solved spins ``dres``, then each wheel's contact force (load
-    along the normal, F_x less the soil's motion resistance along the heading, F_y to its
-    left, water drag), the body box against the ground when a wheel has lost contact,
-    air drag at the centre of mass, the external force ``ext`` (an implement: the point
-    relative to the centre of mass and the force, odom [m], [N]; zeros for none), and
-    gravity into :func:`~acres_dbw_sim.model.chassis.integrate`. Finally the spins are
-    stored in ``sw`` and the specific force and base_footprint's pose written to ``out``.
-    ``all_contact`` is :func:`prepare_wheels`' result.
+
+@njit(inline=True)
+def _settle_wheels(k, sw, wd, wh, dres, out, fz0):
+    """SettleWheels at the solved spins ``dres`` and the sums of the wheels' forces on the chassis.
+
+    For each wheel: the wheel angle, the tread and lateral deflections (``sw``), the reported
+    slip and the tyre forces (``out``, ``wd``), on soil the motion resistance with the
+    reference's clamp. Each wheel in contact adds its force at its contact point (odom): the
+    load along the normal, F_x less the motion resistance along the heading, F_y to its left,
+    and water drag (maxxum-150-dynamics.md "Forces on the Chassis"). Returns the sums (force
+    (3) [N], moment about the centre of mass (3) [N m], odom) starting from (0, 0, ``fz0``).
     """
     dt = k[K_DT]
-    om = sw[SW_OMEGA:SW_OMEGA + 4]   # spins at the start of the step (read only until the end)
-    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose_and_rates(chx)
-    px, py, pz = chx[0], chx[1], chx[2]
-    vx0, vy0, vz0 = chx[3], chx[4], chx[5]
-    wbx, wby, wbz = chx[10], chx[11], chx[12]
     sig_x = k[K_SIGMA_X]
-    m = k[K_MASS]
-    fx_t, fy_t, fz_t = 0.0, 0.0, -m * G_MPS2
-    mx_t, my_t, mz_t = 0.0, 0.0, 0.0
     sig_y = k[K_SIGMA_Y]
     k_s = k[K_K_SLIP]
     tau_c = k[K_TAU_C]
     c_al = k[K_C_ALPHA]
+    acc = (0.0, 0.0, fz0, 0.0, 0.0, 0.0)
     for j in range(4):
         Rt = k[K_RADIUS + j]
         b = W_SIZE * j
@@ -590,89 +623,79 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
             wfx = wfy = wfz = 0.0
         wd[b + W_FX], wd[b + W_FY], wd[b + W_LOAD] = fxl, fyl, nl
         wd[b + W_WATER], wd[b + W_WATER + 1], wd[b + W_WATER + 2] = wfx, wfy, wfz
-        rx, ry, rz = wd[b + W_R], wd[b + W_R + 1], wd[b + W_R + 2]
-        fx_t += Fx
-        fy_t += Fy
-        fz_t += Fz
-        mx_t += ry * Fz - rz * Fy
-        my_t += rz * Fx - rx * Fz
-        mz_t += rx * Fy - ry * Fx
-    # body box against the ground (only when a wheel has lost contact: roll-over, fall)
+        acc = _add_force(acc, wd[b + W_R], wd[b + W_R + 1], wd[b + W_R + 2], Fx, Fy, Fz)
+    return acc
+
+
+@njit(inline=True)
+def _body_box_forces(k, td, chx, box, pose, acc):
+    """The body box against the ground (a wheel has lost contact: roll-over, fall); returns (acc, corners touching).
+
+    Each corner below the ground adds its contact force (chassis.py
+    :func:`~acres_dbw_sim.model.chassis.box_contact_force_n`, the touching corners sharing
+    the stop) to the sums ``acc`` (:func:`_add_force`); ``box`` receives each touching
+    corner's point from the centre of mass and its force (odom [m], [N]).
+    """
+    dt = k[K_DT]
+    m = k[K_MASS]
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, wwx, wwy, wwz = pose
+    px, py, pz = chx[0], chx[1], chx[2]
+    vx0, vy0, vz0 = chx[3], chx[4], chx[5]
+    inv_i = k[K_INERTIA_INV:K_INERTIA_INV + 9]
+    n_touch = 0
+    for c in range(8):
+        bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
+        rx = R0 * bx_ + R1 * by_ + R2 * bz_
+        ry = R3 * bx_ + R4 * by_ + R5 * bz_
+        rz = R6 * bx_ + R7 * by_ + R8 * bz_
+        zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
+        depth = (zg - pz - rz) * nz
+        box[6 * c] = depth
+        if depth > 0.0:
+            n_touch += 1
+    share = 1.0 / n_touch if n_touch > 0 else 1.0
     nbox = 0
-    if not all_contact:
-        inv_i = k[K_INERTIA_INV:K_INERTIA_INV + 9]
-        n_touch = 0
-        for c in range(8):
-            bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
-            rx = R0 * bx_ + R1 * by_ + R2 * bz_
-            ry = R3 * bx_ + R4 * by_ + R5 * bz_
-            rz = R6 * bx_ + R7 * by_ + R8 * bz_
-            zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
-            depth = (zg - pz - rz) * nz
-            box[6 * c] = depth
-            if depth > 0.0:
-                n_touch += 1
-        share = 1.0 / n_touch if n_touch > 0 else 1.0
-        for c in range(8):
-            depth = box[6 * c]
-            if depth <= 0.0:
-                continue
-            bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
-            rx = R0 * bx_ + R1 * by_ + R2 * bz_
-            ry = R3 * bx_ + R4 * by_ + R5 * bz_
-            rz = R6 * bx_ + R7 * by_ + R8 * bz_
-            zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
-            vcx = vx0 + wwy * rz - wwz * ry
-            vcy = vy0 + wwz * rx - wwx * rz
-            vcz = vz0 + wwx * ry - wwy * rx
-            v_n = vcx * nx + vcy * ny + vcz * nz
-            tx, ty_, tz = vcx - v_n * nx, vcy - v_n * ny, vcz - v_n * nz
-            vt = _sqrt(tx * tx + ty_ * ty_ + tz * tz)
-            m_n = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, nx, ny, nz)
-            m_t = m_n
-            if vt > 0.0:
-                m_t = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, tx / vt, ty_ / vt,
-                                        tz / vt)
-            Fx, Fy, Fz = box_contact_force_n(depth, v_n, tx, ty_, tz, nx, ny, nz, m_n, m_t, share, dt,
-                                             k[K_BOX_STIFFNESS], k[K_BOX_DAMPING], k[K_BOX_FRICTION])
-            fx_t += Fx
-            fy_t += Fy
-            fz_t += Fz
-            mx_t += ry * Fz - rz * Fy
-            my_t += rz * Fx - rx * Fz
-            mz_t += rx * Fy - ry * Fx
-            bb = 6 * nbox
-            box[bb], box[bb + 1], box[bb + 2], box[bb + 3], box[bb + 4], box[bb + 5] = rx, ry, rz, Fx, Fy, Fz
-            nbox += 1
-    # aerodynamic drag at the centre of mass
-    fax, fay, faz = aero_drag_n(vx0, vy0, vz0, k[K_AIR_DENSITY], k[K_DRAG_AREA])
-    fx_t += fax
-    fy_t += fay
-    fz_t += faz
-    # external force (an implement) at its point
-    erx, ery, erz, efx, efy, efz = ext[0], ext[1], ext[2], ext[3], ext[4], ext[5]
-    if efx != 0.0 or efy != 0.0 or efz != 0.0:
-        fx_t += efx
-        fy_t += efy
-        fz_t += efz
-        mx_t += ery * efz - erz * efy
-        my_t += erz * efx - erx * efz
-        mz_t += erx * efy - ery * efx
-    mbx = R0 * mx_t + R3 * my_t + R6 * mz_t
-    mby = R1 * mx_t + R4 * my_t + R7 * mz_t
-    mbz = R2 * mx_t + R5 * my_t + R8 * mz_t
-    inertia = k[K_INERTIA:K_INERTIA + 9]
-    ke0 = kinetic_energy_j(chx, inertia, m)
-    z0 = pz
-    damp_loss, wmb0, wmb1, wmb2 = integrate(chx, inertia, k[K_INERTIA_INV:K_INERTIA_INV + 9], m,
-                                            k[K_ANGULAR_DAMPING], fx_t, fy_t, fz_t, mbx, mby, mbz, dt)
-    ke1 = kinetic_energy_j(chx, inertia, m)
-    vx1, vy1, vz1 = chx[3], chx[4], chx[5]
-    # ledger: chassis side (mean velocities of the step, see energy.py)
-    vmx, vmy, vmz = 0.5 * (vx0 + vx1), 0.5 * (vy0 + vy1), 0.5 * (vz0 + vz1)
-    wmx = R0 * wmb0 + R1 * wmb1 + R2 * wmb2
-    wmy = R3 * wmb0 + R4 * wmb1 + R5 * wmb2
-    wmz = R6 * wmb0 + R7 * wmb1 + R8 * wmb2
+    for c in range(8):
+        depth = box[6 * c]
+        if depth <= 0.0:
+            continue
+        bx_, by_, bz_ = k[K_BOX + 3 * c], k[K_BOX + 3 * c + 1], k[K_BOX + 3 * c + 2]
+        rx = R0 * bx_ + R1 * by_ + R2 * bz_
+        ry = R3 * bx_ + R4 * by_ + R5 * bz_
+        rz = R6 * bx_ + R7 * by_ + R8 * bz_
+        zg, nx, ny, nz, _ = query(td, px + rx, py + ry)
+        vcx = vx0 + wwy * rz - wwz * ry
+        vcy = vy0 + wwz * rx - wwx * rz
+        vcz = vz0 + wwx * ry - wwy * rx
+        v_n = vcx * nx + vcy * ny + vcz * nz
+        tx, ty_, tz = vcx - v_n * nx, vcy - v_n * ny, vcz - v_n * nz
+        vt = _sqrt(tx * tx + ty_ * ty_ + tz * tz)
+        m_n = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, nx, ny, nz)
+        m_t = m_n
+        if vt > 0.0:
+            m_t = effective_mass_kg(m, inv_i, R0, R1, R2, R3, R4, R5, R6, R7, R8, rx, ry, rz, tx / vt, ty_ / vt,
+                                    tz / vt)
+        Fx, Fy, Fz = box_contact_force_n(depth, v_n, tx, ty_, tz, nx, ny, nz, m_n, m_t, share, dt,
+                                         k[K_BOX_STIFFNESS], k[K_BOX_DAMPING], k[K_BOX_FRICTION])
+        acc = _add_force(acc, rx, ry, rz, Fx, Fy, Fz)
+        bb = 6 * nbox
+        box[bb], box[bb + 1], box[bb + 2], box[bb + 3], box[bb + 4], box[bb + 5] = rx, ry, rz, Fx, Fy, Fz
+        nbox += 1
+    return acc, nbox
+
+
+@njit(inline=True)
+def _chassis_ledger(k, sw, wd, box, nbox, dres, led, vm, wm, fa, ext):
+    """The contacts' and the air's terms of the ledger (energy.py) at the chassis' mean velocity of the step.
+
+    ``vm`` and ``wm`` are the mean velocity of the centre of mass and the mean angular velocity
+    (odom) [m/s], [rad/s]; ``fa`` the air drag [N]; ``nbox`` corners of ``box`` touched. Each
+    contact's power is taken at its point: suspension, tyre slip (``sw`` still holds the spins
+    at the start of the step), water, soil, body box, the implement's work, air drag.
+    """
+    dt = k[K_DT]
+    vmx, vmy, vmz = vm
+    wmx, wmy, wmz = wm
     susp = slip = water = soil_w = 0.0
     for j in range(4):
         Rt = k[K_RADIUS + j]
@@ -688,9 +711,9 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
         lx, ly, lz = ny * hz - nz * hy, nz * hx - nx * hz, nx * hy - ny * hx
         fxl, fyl, nl = wd[b + W_FX], wd[b + W_FY], wd[b + W_LOAD]
         susp -= nl * (cvx * nx + cvy * ny + cvz * nz)
-        wm = 0.5 * (om[j] + dres[D_OMEGA + j])
+        wm_j = 0.5 * (sw[SW_OMEGA + j] + dres[D_OMEGA + j])
         v_h = cvx * hx + cvy * hy + cvz * hz
-        slip += fxl * (Rt * wm - v_h) - fyl * (cvx * lx + cvy * ly + cvz * lz)
+        slip += fxl * (Rt * wm_j - v_h) - fyl * (cvx * lx + cvy * ly + cvz * lz)
         soil_w += wd[b + W_MRC] * v_h
         water -= wd[b + W_WATER] * cvx + wd[b + W_WATER + 1] * cvy + wd[b + W_WATER + 2] * cvz
     body = 0.0
@@ -701,24 +724,32 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
         cvy = vmy + wmz * rx - wmx * rz
         cvz = vmz + wmx * ry - wmy * rx
         body -= Fx * cvx + Fy * cvy + Fz * cvz
+    erx, ery, erz, efx, efy, efz = ext[0], ext[1], ext[2], ext[3], ext[4], ext[5]
     if efx != 0.0 or efy != 0.0 or efz != 0.0:
         cvx = vmx + wmy * erz - wmz * ery
         cvy = vmy + wmz * erx - wmx * erz
         cvz = vmz + wmx * ery - wmy * erx
         led[L_IMPLEMENT] -= (efx * cvx + efy * cvy + efz * cvz) * dt
+    fax, fay, faz = fa
     led[L_BODY_CONTACT] += body * dt
     led[L_SUSPENSION] += susp * dt
     led[L_TYRE_SLIP] += slip * dt
     led[L_WATER] += water * dt
     led[L_SOIL] += soil_w * dt
     led[L_AERO] -= (fax * vmx + fay * vmy + faz * vmz) * dt
-    led[L_ANGULAR_DAMPING] += damp_loss
-    led[L_CHASSIS_KINETIC] += ke1 - ke0
-    led[L_POTENTIAL] += m * G_MPS2 * (chx[2] - z0)
 
-    # outputs: wheel spins, specific force at base_footprint (body frame, gravity included)
-    for j in range(4):
-        sw[SW_OMEGA + j] = dres[D_OMEGA + j]
+
+@njit(inline=True)
+def _specific_force(k, chx, v0, wb0, out):
+    """The specific force at base_footprint over the step (body frame, gravity included) [m/s^2] into ``out``.
+
+    ``v0`` is the velocity of the centre of mass (odom) [m/s] and ``wb0`` the body rates [rad/s]
+    at the start of the step; ``chx`` holds the chassis state at its end.
+    """
+    dt = k[K_DT]
+    vx0, vy0, vz0 = v0
+    wbx, wby, wbz = wb0
+    vx1, vy1, vz1 = chx[3], chx[4], chx[5]
     Q0, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8 = quat_to_matrix(chx[6], chx[7], chx[8], chx[9])
     ax, ay_, az = (vx1 - vx0) / dt, (vy1 - vy0) / dt, (vz1 - vz0) / dt + G_MPS2
     abx = Q0 * ax + Q3 * ay_ + Q6 * az
@@ -733,6 +764,70 @@ def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext)
     out[O_SF] = abx + aly * bz - alz * by + w1y * cz_ - w1z * cy_
     out[O_SF + 1] = aby + alz * bx - alx * bz + w1z * cx_ - w1x * cz_
     out[O_SF + 2] = abz + alx * by - aly * bx + w1x * cy_ - w1y * cx_
+
+
+@njit(inline=True)
+def chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, ext):
+    """Stage 6: settle the wheels, sum the forces on the chassis, integrate it, and its side of the ledger.
+
+    SettleWheels (the wheel angles, the tread and lateral deflections, the reported slip,
+    the tyre forces) at the solved spins ``dres``, then each wheel's contact force (load
+    along the normal, F_x less the soil's motion resistance along the heading, F_y to its
+    left, water drag), the body box against the ground when a wheel has lost contact,
+    air drag at the centre of mass, the external force ``ext`` (an implement: the point
+    relative to the centre of mass and the force, odom [m], [N]; zeros for none), and
+    gravity into :func:`~acres_dbw_sim.model.chassis.integrate`. Finally the spins are
+    stored in ``sw`` and the specific force and base_footprint's pose written to ``out``.
+    ``all_contact`` is :func:`prepare_wheels`' result.
+
+    The sums follow maxxum-150-dynamics.md "Forces on the Chassis" (polaris-ranger-dynamics.md
+    "Physics Step": the caller applies the wheels' forces to the chassis); frames as in the
+    module docstring (odom for the sums, body frame for the moment the integration takes).
+    Steps: :func:`_settle_wheels`, :func:`_body_box_forces`, :func:`_chassis_ledger`,
+    :func:`_specific_force`.
+    """
+    dt = k[K_DT]
+    m = k[K_MASS]
+    pose = pose_and_rates(chx)
+    R0, R1, R2, R3, R4, R5, R6, R7, R8, _wwx, _wwy, _wwz = pose
+    vx0, vy0, vz0 = chx[3], chx[4], chx[5]
+    wb0 = (chx[10], chx[11], chx[12])
+    # gravity, then SettleWheels and each wheel's force at its contact point
+    acc = _settle_wheels(k, sw, wd, wh, dres, out, -m * G_MPS2)
+    # body box against the ground (only when a wheel has lost contact: roll-over, fall)
+    nbox = 0
+    if not all_contact:
+        acc, nbox = _body_box_forces(k, td, chx, box, pose, acc)
+    # aerodynamic drag at the centre of mass
+    fax, fay, faz = aero_drag_n(vx0, vy0, vz0, k[K_AIR_DENSITY], k[K_DRAG_AREA])
+    fx_t, fy_t, fz_t, mx_t, my_t, mz_t = acc
+    acc = (fx_t + fax, fy_t + fay, fz_t + faz, mx_t, my_t, mz_t)
+    # external force (an implement) at its point
+    erx, ery, erz, efx, efy, efz = ext[0], ext[1], ext[2], ext[3], ext[4], ext[5]
+    if efx != 0.0 or efy != 0.0 or efz != 0.0:
+        acc = _add_force(acc, erx, ery, erz, efx, efy, efz)
+    fx_t, fy_t, fz_t, mx_t, my_t, mz_t = acc
+    mbx = R0 * mx_t + R3 * my_t + R6 * mz_t
+    mby = R1 * mx_t + R4 * my_t + R7 * mz_t
+    mbz = R2 * mx_t + R5 * my_t + R8 * mz_t
+    inertia = k[K_INERTIA:K_INERTIA + 9]
+    ke0 = kinetic_energy_j(chx, inertia, m)
+    z0 = chx[2]
+    damp_loss, wmb0, wmb1, wmb2 = integrate(chx, inertia, k[K_INERTIA_INV:K_INERTIA_INV + 9], m,
+                                            k[K_ANGULAR_DAMPING], fx_t, fy_t, fz_t, mbx, mby, mbz, dt)
+    ke1 = kinetic_energy_j(chx, inertia, m)
+    vx1, vy1, vz1 = chx[3], chx[4], chx[5]
+    # ledger: chassis side (mean velocities of the step, see energy.py)
+    vm = (0.5 * (vx0 + vx1), 0.5 * (vy0 + vy1), 0.5 * (vz0 + vz1))
+    wm = (R0 * wmb0 + R1 * wmb1 + R2 * wmb2, R3 * wmb0 + R4 * wmb1 + R5 * wmb2, R6 * wmb0 + R7 * wmb1 + R8 * wmb2)
+    _chassis_ledger(k, sw, wd, box, nbox, dres, led, vm, wm, (fax, fay, faz), ext)
+    led[L_ANGULAR_DAMPING] += damp_loss
+    led[L_CHASSIS_KINETIC] += ke1 - ke0
+    led[L_POTENTIAL] += m * G_MPS2 * (chx[2] - z0)
+    # outputs: wheel spins, specific force at base_footprint (body frame, gravity included)
+    for j in range(4):
+        sw[SW_OMEGA + j] = dres[D_OMEGA + j]
+    _specific_force(k, chx, (vx0, vy0, vz0), wb0, out)
     kinematics(k, chx, sw, out)
 
 
