@@ -133,7 +133,8 @@ def bench_against_baseline(n: int, reps: int, base: tuple) -> tuple:
     vm, pm, tm, em = base
     p = pm.load_parameters()
     bv = vm.Vehicle(p, tm.FlatTerrain(surface="asphalt"), DT)
-    bv.reset(gear=em.Gear.DRIVE, drive_mode=em.DriveMode.AWD)
+    awd = getattr(em, "AwdSwitch", None) or em.DriveMode   # the model's AWD switch, named DriveMode before
+    bv.reset(gear=em.Gear.DRIVE, drive_mode=awd.AWD)
     binp = vm.VehicleInputs(steering_wheel_deg=p.steering.center_deg)
     v, inp, centre = _new_vehicle()
 

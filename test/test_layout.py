@@ -53,7 +53,7 @@ def _listed_exceptions() -> set:
     section = text.split("## Functions longer than 120 lines", 1)[1]
     listed = set()
     for item in re.split(r"\n- ", section)[1:]:
-        names = re.findall(r"`([A-Za-z_][\w.]*)`", item.split(":")[0])
+        names = re.findall(r"`([^`]+)`", item.split(":")[0])
         paths = [n for n in names if n.endswith(".py")]
         for name in (n for n in names if not n.endswith(".py")):
             for p in paths:
