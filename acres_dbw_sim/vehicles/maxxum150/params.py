@@ -24,7 +24,8 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ...model.params import (GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
+from ...model.parts import BodyBox, TyreContact
+from ...model.params import (GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
                              RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, apply_overrides, check_between,
                              check_params, fill_params, kit_values, load_world, param, parse_overrides,
                              read_parameter_tree)
@@ -51,7 +52,7 @@ VEHICLE = "maxxum150"
 
 
 @dataclass(frozen=True)
-class ChassisParams:
+class ChassisParams(BodyBox):
     """Chassis and suspension (page "Parameters/Chassis and Suspension").
 
     Attributes
@@ -72,10 +73,8 @@ class ChassisParams:
         k_b [N/m^2] (key ``bump_stiffness_n_m``).
     probe_iterations : int
         Re-linearisations of the ground probe on a height map.
-    box_rear_m, box_front_overhang_m, box_half_width_m, box_bottom_m, box_top_m : float
-        The body box (behind the rear axle is negative; heights above base_footprint) [m].
-    box_stiffness_n_m, box_damping_n_s_m, box_friction : float
-        Its contact law per corner (chassis.py).
+
+    The body box is the shared part's (:class:`~acres_dbw_sim.model.parts.BodyBox`).
     """
 
     model: str = param("model", kind="str", choices=MODELS)
@@ -91,19 +90,12 @@ class ChassisParams:
     suspension_damping_ratio: float = param("suspension_damping_ratio", _NONNEG)
     bump_stiffness_n_m2: float = param("bump_stiffness_n_m", _NONNEG)
     probe_iterations: int = param("probe_iterations", (1, 10, True), kind="int")
-    box_rear_m: float = param("body_box.rear_m")
-    box_front_overhang_m: float = param("body_box.front_overhang_m", _NONNEG)
-    box_half_width_m: float = param("body_box.half_width_m", _POS)
-    box_bottom_m: float = param("body_box.bottom_m", _NONNEG)
-    box_top_m: float = param("body_box.top_m", _POS)
-    box_stiffness_n_m: float = param("body_box.stiffness_n_m", _POS)
-    box_damping_n_s_m: float = param("body_box.damping_n_s_m", _NONNEG)
-    box_friction: float = param("body_box.friction", _NONNEG)
 
 
 @dataclass(frozen=True)
-class TyreParams:
-    """The tractor's tyres for the shared tyre and soil model (stages.py, tyre.py, soil.py).
+class TyreParams(TyreContact):
+    """The tractor's tyres for the shared tyre and soil model (stages.py, tyre.py, soil.py): the shared contact
+    constants (:class:`~acres_dbw_sim.model.parts.TyreContact`) and the tractor's own.
 
     Attributes
     ----------
@@ -113,20 +105,14 @@ class TyreParams:
         Widths b [m].
     front_section_height_m, rear_section_height_m : float
         Section heights h_s [m].
-    inflation_pa, carcass_pa : float
-        p_i and p_c [Pa] (the ground pressure on soil is p_i + p_c).
+    inflation_pa : float
+        p_i [Pa] (the ground pressure on soil is p_i + p_c).
     front_rate_n_m, rear_rate_n_m : float
         Vertical tyre rates k_t [N/m] (page "Suspension and Wheel Load", at 80 kPa).
-    lug_height_m, tread_k_m, hysteresis : float
-        h [m], the tread's shear compliance [m], h_y [-].
-    cornering_per_load_1_rad, relaxation_m, longitudinal_relaxation_m : float
-        C_alpha / N [1/rad], sigma_y [m], sigma_x [m].
-    carcass_damping_s, damping_fade_speed_mps, hard_slip_stiffness, slip_speed_floor_mps : float
-        tau_c [s], its fade speed [m/s], k_s [-], the reported slip's speed floor [m/s].
-    sinkage_limit_m, water_drag_coefficient, motion_resistance_speed_mps : float
-        z_max [m], C_d,w [-], the motion resistance's tanh speed [m/s].
-    lug_correction, rolling_coefficient_max, water_density_kg_m3 : float
-        Bekker's lug correction c_l [-], the largest rolling coefficient f [-], the water's density [kg/m^3].
+    water_drag_coefficient, motion_resistance_speed_mps : float
+        C_d,w [-], the motion resistance's tanh speed [m/s].
+    rolling_coefficient_max, water_density_kg_m3 : float
+        The largest rolling coefficient f [-], the water's density [kg/m^3].
     """
 
     front_radius_m: float = param("front_radius_m", _POS)
@@ -136,23 +122,10 @@ class TyreParams:
     front_section_height_m: float = param("front_section_height_m", _POS)
     rear_section_height_m: float = param("rear_section_height_m", _POS)
     inflation_pa: float = param("inflation_kpa", _POS, scale=1e3)
-    carcass_pa: float = param("carcass_kpa", _NONNEG, scale=1e3)
     front_rate_n_m: float = param("front_rate_n_m", _POS)
     rear_rate_n_m: float = param("rear_rate_n_m", _POS)
-    lug_height_m: float = param("lug_height_m", _NONNEG)
-    tread_k_m: float = param("tread_k_m", _NONNEG)
-    hysteresis: float = param("hysteresis", _NONNEG)
-    cornering_per_load_1_rad: float = param("cornering_per_load", _POS)
-    relaxation_m: float = param("relaxation_m", _POS)
-    longitudinal_relaxation_m: float = param("longitudinal_relaxation_m", _POS)
-    carcass_damping_s: float = param("carcass_damping_s", _NONNEG)
-    damping_fade_speed_mps: float = param("damping_fade_speed_mps", _POS)
-    hard_slip_stiffness: float = param("hard_slip_stiffness", _POS)
-    slip_speed_floor_mps: float = param("slip_speed_floor_mps", _POS)
-    sinkage_limit_m: float = param("sinkage_limit_m", _POS)
     water_drag_coefficient: float = param("water_drag_coefficient", _NONNEG)
     motion_resistance_speed_mps: float = param("motion_resistance_speed_mps", _POS)
-    lug_correction: float = param("lug_correction", LUG_CORRECTION_LIMITS)
     rolling_coefficient_max: float = param("rolling_coefficient_max", ROLLING_MAX_LIMITS)
     water_density_kg_m3: float = param("water_density_kg_m3", WATER_DENSITY_LIMITS)
 

@@ -342,21 +342,15 @@ class Tractor:
         widths = (ty.front_width_m,) * 2 + (ty.rear_width_m,) * 2
         pg = (ty.inflation_pa + ty.carcass_pa,) * 4
         sections = (ty.front_section_height_m,) * 2 + (ty.rear_section_height_m,) * 2
-        box = tuple((x - xr, y - cg[1], z - hcg) for x in (ch.box_rear_m, L + ch.box_front_overhang_m)
-                    for y in (-ch.box_half_width_m, ch.box_half_width_m) for z in (ch.box_bottom_m, ch.box_top_m))
+        box = ch.box_corners(L, (xr, cg[1], hcg))
         shared = dict(
             dt=self.dt_s, datum=c.compression_datum_m, droop=c.rest_compression_m, bump_start=c.bump_start_m,
             bump_rate=ch.bump_stiffness_n_m2, mass=mp.mass_kg, angular_damping=c.angular_damping,
-            sigma_x=ty.longitudinal_relaxation_m, tau_c=ty.carcass_damping_s, fade_speed=ty.damping_fade_speed_mps,
-            k_slip=ty.hard_slip_stiffness, slip_floor=ty.slip_speed_floor_mps, sigma_y=ty.relaxation_m,
-            c_alpha=ty.cornering_per_load_1_rad, air_density=c.air_density_kg_m3,
-            drag_area=c.drag_coefficient * c.frontal_area_m2, spin_rate=1.0 / c.spin_scale_rad_s,
-            cd_water=ty.water_drag_coefficient, probe_iterations=ch.probe_iterations,
-            box_stiffness=ch.box_stiffness_n_m, box_damping=ch.box_damping_n_s_m, box_friction=ch.box_friction,
-            z_max=ty.sinkage_limit_m, mr_speed=ty.motion_resistance_speed_mps, hysteresis=ty.hysteresis,
-            lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(self.surfaces),
-            max_load_factor=c.max_load_factor, rolling_max=ty.rolling_coefficient_max,
-            water_density=ty.water_density_kg_m3, lug_factor=ty.lug_correction)
+            air_density=c.air_density_kg_m3, drag_area=c.drag_coefficient * c.frontal_area_m2,
+            spin_rate=1.0 / c.spin_scale_rad_s, cd_water=ty.water_drag_coefficient,
+            probe_iterations=ch.probe_iterations, mr_speed=ty.motion_resistance_speed_mps,
+            n_surfaces=len(self.surfaces), max_load_factor=c.max_load_factor, rolling_max=ty.rolling_coefficient_max,
+            water_density=ty.water_density_kg_m3, **ty.kernel_constants(), **ch.kernel_constants())
         self._k = shared_constants(shared, self._mount_rel, rates, dampers, n0, widths, pg, kt_axle, radii, sections,
                                    self._bf_rel, self.chassis.inertia, self.chassis.inertia_inv, box, self.surfaces)
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, LUG_CORRECTION_LIMITS, MAX_LOAD_FACTOR_LIMITS,
+from ...model.parts import BodyBox, TyreContact
+from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS,
                              NON_NEGATIVE, POSITIVE, ROLLING_MAX_LIMITS, RPM_TO_RAD_S, WATER_DENSITY_LIMITS,
                              ParameterError, apply_overrides, assemble_world, assembly, check_between, check_params,
                              check_type, check_world, file_vehicle, fill_params, is_number, param, param_limits,
@@ -81,8 +82,9 @@ class SuspensionParams:
 
 
 @dataclass(frozen=True)
-class TyreParams:
-    """Tyres (reference "Tyres"); pressures in Pa (file: kPa); section ``tyres``."""
+class TyreParams(TyreContact):
+    """Tyres (reference "Tyres"); pressures in Pa (file: kPa); section ``tyres``: the shared contact constants
+    (:class:`~acres_dbw_sim.model.parts.TyreContact`) and the Ranger's own."""
 
     radius_m: float = param("radius_m", POSITIVE)
     front_width_m: float = param("front_width_m", POSITIVE)
@@ -90,21 +92,8 @@ class TyreParams:
     section_height_m: float = param("section_height_m", POSITIVE)
     front_inflation_pa: float = param("front_inflation_kpa", POSITIVE, scale=1e3)
     rear_inflation_pa: float = param("rear_inflation_kpa", POSITIVE, scale=1e3)
-    carcass_pa: float = param("carcass_kpa", NON_NEGATIVE, scale=1e3)
-    hysteresis: float = param("hysteresis", NON_NEGATIVE)
-    lug_height_m: float = param("lug_height_m", NON_NEGATIVE)
-    lug_correction: float = param("lug_correction", LUG_CORRECTION_LIMITS)
     lug_area_ratio: float = param("lug_area_ratio", (0.0, 1.0, True))
-    tread_k_m: float = param("tread_k_m", NON_NEGATIVE)
-    cornering_per_load_1_rad: float = param("cornering_per_load", POSITIVE)
-    relaxation_m: float = param("relaxation_m", POSITIVE)
-    hard_slip_stiffness: float = param("hard_slip_stiffness", POSITIVE)
     wheel_inertia_kg_m2: float = param("wheel_inertia_kg_m2", POSITIVE)
-    longitudinal_relaxation_m: float = param("longitudinal_relaxation_m", POSITIVE)
-    carcass_damping_s: float = param("carcass_damping_s", NON_NEGATIVE)
-    damping_fade_speed_mps: float = param("damping_fade_speed_mps", POSITIVE)
-    slip_speed_floor_mps: float = param("slip_speed_floor_mps", POSITIVE)
-    sinkage_limit_m: float = param("sinkage_limit_m", POSITIVE)
 
 
 @dataclass(frozen=True)
@@ -220,20 +209,13 @@ class ResistanceParams:
 
 
 @dataclass(frozen=True)
-class ChassisParams:
-    """Ground-probe constants and the body box (gaps.md "Chassis"); section ``chassis``."""
+class ChassisParams(BodyBox):
+    """Ground-probe constants and the shared body box (:class:`~acres_dbw_sim.model.parts.BodyBox`; gaps.md
+    "Chassis"); section ``chassis``."""
 
     rest_extension_m: float = param("rest_extension_m", POSITIVE)
     compression_datum_m: float = param("compression_datum_m", POSITIVE)
     probe_iterations: int = param("probe_iterations", (0, 20, True), kind="int")
-    box_rear_m: float = param("body_box.rear_m")
-    box_front_overhang_m: float = param("body_box.front_overhang_m")
-    box_half_width_m: float = param("body_box.half_width_m", POSITIVE)
-    box_bottom_m: float = param("body_box.bottom_m", NON_NEGATIVE)
-    box_top_m: float = param("body_box.top_m", POSITIVE)
-    box_stiffness_n_m: float = param("body_box.stiffness_n_m", POSITIVE)
-    box_damping_n_s_m: float = param("body_box.damping_n_s_m", NON_NEGATIVE)
-    box_friction: float = param("body_box.friction", NON_NEGATIVE)
 
 
 #: The sections of the Ranger's file and their dataclasses, in the order of :class:`VehicleParameters`.

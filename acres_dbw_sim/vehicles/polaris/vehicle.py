@@ -291,9 +291,7 @@ class Vehicle:
         self._bf_rel = (-cg[0], -cg[1], -cg[2])
         # Corners of the body box (collides with the ground, like the Chaos box of the game).
         ch = P.chassis
-        self._box_rel = tuple((x - cg[0], y - cg[1], z - cg[2]) for x in (ch.box_rear_m, L + ch.box_front_overhang_m)
-                              for y in (-ch.box_half_width_m, ch.box_half_width_m)
-                              for z in (ch.box_bottom_m, ch.box_top_m))
+        self._box_rel = ch.box_corners(L, cg)
         ty = P.tyres
         self._widths = (ty.front_width_m, ty.front_width_m, ty.rear_width_m, ty.rear_width_m)
         pg = (ty.front_inflation_pa + ty.carcass_pa,) * 2 + (ty.rear_inflation_pa + ty.carcass_pa,) * 2
@@ -326,17 +324,12 @@ class Vehicle:
         shared = dict(
             dt=self.dt_s, datum=P.chassis.compression_datum_m, droop=spr.droop_m, bump_start=spr.bump_start_m,
             bump_rate=spr.bump_rate_n_m2, mass=mp.mass_kg, angular_damping=P.resistances.angular_damping_per_s,
-            sigma_x=ty.longitudinal_relaxation_m, tau_c=ty.carcass_damping_s, fade_speed=ty.damping_fade_speed_mps,
-            k_slip=ty.hard_slip_stiffness, slip_floor=ty.slip_speed_floor_mps,
-            sigma_y=ty.relaxation_m, c_alpha=ty.cornering_per_load_1_rad,
             air_density=P.aero.air_density_kg_m3, drag_area=P.aero.drag_area_m2,
             spin_rate=1.0 / P.resistances.spin_scale_rad_s,
             cd_water=P.resistances.water_drag_coefficient, probe_iterations=ch.probe_iterations,
-            box_stiffness=ch.box_stiffness_n_m, box_damping=ch.box_damping_n_s_m, box_friction=ch.box_friction,
-            z_max=ty.sinkage_limit_m, mr_speed=P.resistances.motion_resistance_speed_mps,
-            hysteresis=ty.hysteresis, lug_height=ty.lug_height_m, tread_k=ty.tread_k_m, n_surfaces=len(P.surfaces),
+            mr_speed=P.resistances.motion_resistance_speed_mps, n_surfaces=len(P.surfaces),
             max_load_factor=P.suspension.max_load_factor, rolling_max=P.resistances.rolling_coefficient_max,
-            water_density=P.resistances.water_density_kg_m3, lug_factor=ty.lug_correction)
+            water_density=P.resistances.water_density_kg_m3, **ty.kernel_constants(), **ch.kernel_constants())
         self._k = shared_constants(shared, self._mount_rel, spr.rate_n_m, spr.damper_n_s_m, spr.static_load_n,
                                    self._widths, pg, k_tyre, (Rt,) * 4, (ty.section_height_m,) * 4, self._bf_rel,
                                    self.chassis.inertia, self.chassis.inertia_inv, self._box_rel, P.surfaces)
