@@ -29,17 +29,17 @@ import math
 from dataclasses import dataclass
 
 from ...model._jit import JIT, array, njit, specialise, to_list
+from ...model.body import VehicleBody
 from ...model.chassis import Chassis, quat_to_matrix
 from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, DrivelineSolver, solve_driveline
 from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.filters import delay_steps
 from ...model.chassis import G_MPS2
 from ...model.params import load_world
-from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_CARRIER, O_CONTACT, O_DELTA, O_EXT, O_FRONT,
-                             O_FUEL_RATE, O_FX, O_FY, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TB,
-                             O_TC, O_TE, O_VB, O_WB, O_WHEEL_ANGLE, SW_ANGLE, SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z,
-                             W_SIZE, chassis_stage, kinematics, place_on_ground, prepare_wheels, settle_powertrain,
-                             shared_constants, wheel_ledger)
+from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_DELTA, O_SINK, O_SW, SW_ANGLE,
+                             SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics,
+                             place_on_ground, prepare_wheels, settle_powertrain, shared_constants,
+                             wheel_ledger)
 from ...model.suspension import damper_n_s_m, series_rate_n_m
 from ...model.terrain import FlatTerrain, Terrain
 from .brakes import brake_command
@@ -214,7 +214,7 @@ class TractorInputs:
     park_brake: bool = False
 
 
-class Tractor:
+class Tractor(VehicleBody):
     """Case IH Maxxum 150 model (ROS-free), on the shared core of stages.py and driveline.py.
 
     Parameters
@@ -640,15 +640,10 @@ class Tractor:
 
     # ------------------------------------------------------------------ outputs
     def _publish(self, o: list) -> None:
+        """The shared outputs (:class:`~acres_dbw_sim.model.body.VehicleBody`; those of a step only after one),
+        the engine speed, the clutch and the shift."""
         st = to_list(self._s)
-        self.position_m = tuple(o[O_POS:O_POS + 3])
-        self.orientation_wxyz = tuple(o[O_Q:O_Q + 4])
-        self.velocity_body_mps = tuple(o[O_VB:O_VB + 3])
-        self.angular_velocity_body_rad_s = tuple(o[O_WB:O_WB + 3])
-        self.speed_mps = o[O_VB]
-        self.yaw_rate_rad_s = o[O_WB + 2]
-        self.wheel_spin_rad_s = tuple(o[O_OMEGA:O_OMEGA + 4])
-        self.wheel_angle_rad = tuple(o[O_WHEEL_ANGLE:O_WHEEL_ANGLE + 4])
+        self._publish_motion(o)
         self.engine_speed_rad_s = st[S_WE]
         self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
         self.clutch_engagement = st[S_EPS]
@@ -656,23 +651,7 @@ class Tractor:
         self.shift_in_progress = self.shift_left_s > 0.0
         self._o = o
         if self.time_s > 0.0:
-            self.steering_wheel_deg = o[O_SW]
-            self.bicycle_angle_rad = o[O_DELTA]
-            self.road_wheel_angle_rad = tuple(o[O_ANGLE:O_ANGLE + 4])
-            self.wheel_load_n = tuple(o[O_LOAD:O_LOAD + 4])
-            contact = o[O_CONTACT:O_CONTACT + 4]
-            self.wheel_in_contact = tuple(v != 0.0 for v in contact)
-            self.wheel_extension_m = tuple(o[O_EXT:O_EXT + 4])
-            self.brake_torque_nm = tuple(o[O_TB:O_TB + 4])
-            self.engine_torque_nm = o[O_TE]
-            self.fuel_rate_l_h = o[O_FUEL_RATE]
-            self.clutch_torque_nm = o[O_TC]
-            self.carrier_speed_rad_s = o[O_CARRIER]
-            self.front_engaged = (o[O_FRONT] != 0.0, o[O_FRONT + 1] != 0.0)
-            self.wheel_fx_n = tuple(o[O_FX:O_FX + 4])
-            self.wheel_fy_n = tuple(o[O_FY:O_FY + 4])
-            self.wheel_slip = tuple(o[O_SLIP:O_SLIP + 4])
-            self.specific_force_body_mps2 = tuple(o[O_SF:O_SF + 3])
+            self._publish_wheels(o)
 
     # outputs read less often than every step: built on access
     @property

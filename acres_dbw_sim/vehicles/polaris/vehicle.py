@@ -36,6 +36,7 @@ from . import cvt as _cvt
 from . import engine as _eng
 from ...model._jit import JIT, array, njit, specialise, to_list
 from .brakes import brake_torques_nm
+from ...model.body import VehicleBody
 from ...model.chassis import Chassis
 from ...model.driveline import D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVERRUN, DrivelineSolver, solve_driveline
 from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
@@ -45,12 +46,10 @@ from ...model.enums import AwdSwitch, Gear
 from .gearbox import GearLever, gear_table, two_way_lock
 from ...model.chassis import G_MPS2
 from .params import VehicleParameters, load_parameters
-from ...model.stages import (K_DT, K_K_SLIP, K_RADIUS, K_SIGMA_X, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE, O_ANGLE,
-                             O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY, O_LOAD,
-                             O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC, O_TE, O_U, O_VB, O_WB,
-                             O_WHEEL_ANGLE, SW_ANGLE, SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage,
-                             kinematics, place_on_ground, prepare_wheels, settle_powertrain, shared_constants,
-                             wheel_ledger)
+from ...model.stages import (K_DT, K_K_SLIP, K_RADIUS, K_SIGMA_X, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE,
+                             O_ANGLE, O_CONTACT, O_CP, O_DELTA, O_SINK, O_SW, O_U, SW_ANGLE, SW_DIG, SW_OMEGA,
+                             SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics, place_on_ground,
+                             prepare_wheels, settle_powertrain, shared_constants, wheel_ledger)
 from ...model.steering import ackermann_rad, bicycle_angle_rad, steering_wheel_for_curvature_deg
 from .steering import rack_limited_deg
 from ...model.suspension import corner_springs, tyre_membrane_rate_n_m
@@ -223,7 +222,7 @@ def physics_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, ped
     chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, NO_EXTERNAL_FORCE)
 
 
-class Vehicle:
+class Vehicle(VehicleBody):
     """Polaris Ranger CREW XP 1000 model (ROS-free).
 
     Parameters
@@ -508,15 +507,9 @@ class Vehicle:
 
     # ------------------------------------------------------------------ outputs
     def _publish_kinematics(self, o: list) -> None:
+        """The shared motion outputs (:class:`~acres_dbw_sim.model.body.VehicleBody`), the engine, CVT and lever."""
         st = to_list(self._s)
-        self.position_m = tuple(o[O_POS:O_POS + 3])
-        self.orientation_wxyz = tuple(o[O_Q:O_Q + 4])
-        self.velocity_body_mps = tuple(o[O_VB:O_VB + 3])
-        self.angular_velocity_body_rad_s = tuple(o[O_WB:O_WB + 3])
-        self.speed_mps = o[O_VB]
-        self.yaw_rate_rad_s = o[O_WB + 2]
-        self.wheel_spin_rad_s = tuple(o[O_OMEGA:O_OMEGA + 4])
-        self.wheel_angle_rad = tuple(o[O_WHEEL_ANGLE:O_WHEEL_ANGLE + 4])
+        self._publish_motion(o)
         self._we = st[S_WE]
         self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
         self.cvt_ratio = st[S_R]
@@ -577,25 +570,9 @@ class Vehicle:
 
         # outputs
         o = to_list(self._out)
-        self.steering_wheel_deg = o[O_SW]
-        self.bicycle_angle_rad = o[O_DELTA]
-        self.road_wheel_angle_rad = tuple(o[O_ANGLE:O_ANGLE + 4])
-        self.wheel_load_n = tuple(o[O_LOAD:O_LOAD + 4])
-        contact = o[O_CONTACT:O_CONTACT + 4]
-        self.wheel_in_contact = (contact[0] != 0.0, contact[1] != 0.0, contact[2] != 0.0, contact[3] != 0.0)
+        self._publish_wheels(o)
         self._o = o
-        self.wheel_extension_m = tuple(o[O_EXT:O_EXT + 4])
-        self.brake_torque_nm = tuple(o[O_TB:O_TB + 4])
-        self.engine_torque_nm = o[O_TE]
         self.torque_request = o[O_U]
-        self.fuel_rate_l_h = o[O_FUEL_RATE]
-        self.clutch_torque_nm = o[O_TC]
-        self.carrier_speed_rad_s = o[O_CARRIER]
-        self.front_engaged = (o[O_FRONT] != 0.0, o[O_FRONT + 1] != 0.0)
-        self.wheel_fx_n = tuple(o[O_FX:O_FX + 4])
-        self.wheel_fy_n = tuple(o[O_FY:O_FY + 4])
-        self.wheel_slip = tuple(o[O_SLIP:O_SLIP + 4])
-        self.specific_force_body_mps2 = tuple(o[O_SF:O_SF + 3])
         self._ledger_stale = True
         self._publish_kinematics(o)
 
