@@ -19,6 +19,7 @@ same user or DDS domain.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -113,6 +114,23 @@ def no_process_left_behind():
     yield
     left = end_own_processes()
     assert not left, f"processes left running by this test: {left}"
+
+
+#: The live launch tests and what they need beyond the venv: launch_ros and launch_testing come with a full
+#: ROS 2 installation, not from PyPI. This is the one place that makes them optional: where a module is
+#: missing they are not collected, and the session's header says so (test_launch_files.py checks the
+#: launch files without launch_ros everywhere).
+FULL_ROS_MODULES = {"test_launch.py": ("launch_ros", "ros2launch"),
+                    "test_example_launch_testing.py": ("launch_testing", "launch_ros")}
+collect_ignore = [name for name, needs in FULL_ROS_MODULES.items()
+                  if any(importlib.util.find_spec(m) is None for m in needs)]
+
+
+def pytest_report_header(config):
+    """Name the live launch tests this session leaves out (:data:`FULL_ROS_MODULES`)."""
+    if collect_ignore:
+        return f"not collected, no full ROS 2 installation (launch_ros): {', '.join(collect_ignore)}"
+    return None
 
 
 #: Test modules written to be copied into a user's package, which must not name this suite's markers:

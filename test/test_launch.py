@@ -1,8 +1,8 @@
 """The launch files with the real launch_ros: ``sim.launch.py`` (by path and by package
 name, the way ``ros2 launch acres_dbw_sim sim.launch.py`` resolves it) and
 ``vehicles.launch.py``. launch_ros is not on PyPI; these tests run where it is
-importable (a ROS 2 installation) and are skipped otherwise. Without launch_ros,
-test_launch_share.py checks the share tree that name resolution needs."""
+importable (a ROS 2 installation) and are not collected otherwise (conftest.py, ``FULL_ROS_MODULES``).
+Without launch_ros, test_launch_share.py checks the share tree that name resolution needs."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("launch_ros", reason="launch_ros is not installed (no ROS 2 installation)")
 
 import rclpy  # noqa: E402
 from ament_index_python.packages import get_package_share_directory  # noqa: E402
@@ -34,7 +32,7 @@ LAUNCH_FILE = SHARE / "launch" / "sim.launch.py"
 
 def _by_package_name(file_name: str) -> str:
     """The path ``ros2 launch acres_dbw_sim <file_name>`` launches."""
-    api = pytest.importorskip("ros2launch.api", reason="ros2launch (launch_ros) is not installed")
+    from ros2launch import api
     return api.get_share_file_path_from_package(package_name="acres_dbw_sim", file_name=file_name)
 
 
