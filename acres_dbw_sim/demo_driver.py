@@ -100,6 +100,11 @@ class DemoDriver(Node):
         if not self._heard and not self.disengaging:
             self.get_logger().warning(waiting_text(self.pub_enable.topic_name.replace("enable", "dbw_enabled"),
                                                    time.monotonic() - self._started))
+        elif self.get_clock().now().nanoseconds == 0 and not self.disengaging:   # sim time, no /clock yet
+            self.get_logger().warning(f"the simulator answers but no /clock has come after "
+                                      f"{time.monotonic() - self._started:.0f} s: it runs in real time (its "
+                                      f"time_mode is not sim or lockstep); run this client without "
+                                      f"use_sim_time:=true")
 
     def _on_gear(self, msg: GearReport) -> None:
         self.gear = msg.gear.value

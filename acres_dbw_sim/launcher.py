@@ -23,7 +23,7 @@ import signal
 import sys
 
 from acres_dbw_sim.stop_signals import stop_flag_for_imports, stop_on_signals
-from acres_dbw_sim.usage import node_usage, print_usage, wants_help
+from acres_dbw_sim.usage import node_usage, print_usage, stray_arguments, wants_help
 
 #: The names this module runs under as a program (console scripts, ``python -m``).
 PROGRAM_NAMES = ("sim_node", "acres-sim", "launcher.py")
@@ -105,6 +105,12 @@ def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv
     if wants_help(args):   # the usage, and nothing started
         return print_usage(node_usage(args[0] if args else "sim_node"))
+    stray = stray_arguments(args)
+    if stray:   # node parameters given before --ros-args: ROS would ignore them (a remap warning at most)
+        prog = os.path.basename(args[0]) if args else "sim_node"
+        print(f"{prog}: error: unexpected argument(s) {' '.join(stray)!r}: node parameters go after --ros-args "
+              f"({prog} --ros-args -p NAME:=VALUE); {prog} --help lists them", file=sys.stderr, flush=True)
+        return 2
     stop = _STOP   # holds a signal that came during the imports
     with stop_on_signals(stop):
         import rclpy

@@ -23,6 +23,14 @@ def wants_help(argv: list[str]) -> bool:
     return "-h" in own or "--help" in own
 
 
+def stray_arguments(argv: list[str]) -> list[str]:
+    """The program's own arguments (``argv[1:]`` before ``--ros-args``) that it does not take: everything
+    but ``-h``/``--help``. ``sim_node -p time_mode:=sim`` (``--ros-args`` forgotten) gives
+    ``['-p', 'time_mode:=sim']``, which ROS would otherwise ignore with only a remap warning."""
+    own = argv[1:argv.index("--ros-args")] if "--ros-args" in argv else argv[1:]
+    return [a for a in own if a not in ("-h", "--help")]
+
+
 def node_usage(prog: str) -> str:
     """The simulator node's usage: how to pass parameters, every parameter with its default, the tools."""
     width = max(len(n) for n in PARAMETERS)

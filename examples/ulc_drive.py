@@ -72,6 +72,10 @@ class UlcDrive(Node):
                 f"no message on /vehicle/dbw_enabled after {time.monotonic() - self.started:.0f} s: waiting for a "
                 f"simulator in ROS_DOMAIN_ID={domain}, discovery range {reach}; start one there (make run, or "
                 f"sim_node) or give this client the simulator's ROS_DOMAIN_ID")
+        elif self.get_clock().now().nanoseconds == 0 and not self.disengaging:   # use_sim_time, no /clock yet
+            self.get_logger().warning(
+                f"the simulator answers but no /clock has come after {time.monotonic() - self.started:.0f} s: "
+                f"it runs in real time; run this client without use_sim_time:=true")
 
     def on_gear(self, msg: GearReport) -> None:
         self.gear, self.reject = msg.gear.value, msg.reject.value

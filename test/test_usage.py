@@ -10,7 +10,7 @@ import pytest
 from ament_index_python.packages import get_package_prefix
 
 from acres_dbw_sim.interface import PARAMETERS
-from acres_dbw_sim.usage import wants_help
+from acres_dbw_sim.usage import stray_arguments, wants_help
 
 LIB = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim"
 
@@ -39,3 +39,21 @@ def test_help_into_a_closed_pipe_is_quiet():
 ])
 def test_only_the_programs_own_arguments_ask_for_help(argv, asked):
     assert wants_help(argv) is asked
+
+
+@pytest.mark.parametrize("argv, stray", [
+    (["sim_node"], []), (["sim_node", "--ros-args", "-p", "x:=1"], []), (["sim_node", "--help"], []),
+    (["sim_node", "-p", "time_mode:=sim"], ["-p", "time_mode:=sim"]),
+    (["sim_node", "time_mode:=sim", "--ros-args", "-p", "x:=1"], ["time_mode:=sim"]),
+])
+def test_arguments_before_ros_args_are_stray(argv, stray):
+    assert stray_arguments(argv) == stray
+
+
+def test_node_parameters_without_ros_args_stop_the_node_with_a_reason():
+    """``sim_node -p time_mode:=sim`` (``--ros-args`` forgotten): exit 2 and say where parameters go, instead of
+    running in real time with ROS's remap warning; nothing is started."""
+    proc = subprocess.run([sys.executable, str(LIB / "sim_node"), "-p", "time_mode:=sim"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and "simulating" not in proc.stdout
+    assert "unexpected argument(s) '-p time_mode:=sim': node parameters go after --ros-args" in proc.stderr
