@@ -16,10 +16,15 @@ TOOLS = ("acres-scenario (headless scenarios), acres-replay (bags), acres-sweep 
          "acres-calibrate (fit parameters to a bag), acres-demo (the demo client); each takes --help")
 
 
+def _own_arguments(argv: list[str]) -> list[str]:
+    """The program's own arguments: ``argv[1:]`` before ``--ros-args``."""
+    return argv[1:argv.index("--ros-args")] if "--ros-args" in argv else argv[1:]
+
+
 def wants_help(argv: list[str]) -> bool:
     """True when ``-h`` or ``--help`` is among the program's own arguments (``argv[1:]`` before
     ``--ros-args``)."""
-    own = argv[1:argv.index("--ros-args")] if "--ros-args" in argv else argv[1:]
+    own = _own_arguments(argv)
     return "-h" in own or "--help" in own
 
 
@@ -27,8 +32,7 @@ def stray_arguments(argv: list[str]) -> list[str]:
     """The program's own arguments (``argv[1:]`` before ``--ros-args``) that it does not take: everything
     but ``-h``/``--help``. ``sim_node -p time_mode:=sim`` (``--ros-args`` forgotten) gives
     ``['-p', 'time_mode:=sim']``, which ROS would otherwise ignore with only a remap warning."""
-    own = argv[1:argv.index("--ros-args")] if "--ros-args" in argv else argv[1:]
-    return [a for a in own if a not in ("-h", "--help")]
+    return [a for a in _own_arguments(argv) if a not in ("-h", "--help")]
 
 
 def node_usage(prog: str) -> str:

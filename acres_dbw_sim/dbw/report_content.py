@@ -111,6 +111,7 @@ def fill_steering_report(d: ReportView, r: DbwReports) -> None:
     sr.limit_value = quantize(stg.angle_limit_deg, 1.0)
     sr.cmd_src = SRC_USER
 
+
 def fill_brake_report(d: ReportView, r: DbwReports) -> None:
     """``brake_report`` (§2.9, §4.7)."""
     nan = math.nan
@@ -170,6 +171,7 @@ def fill_brake_report(d: ReportView, r: DbwReports) -> None:
     br.comms_loss_armed = False
     br.cmd_src = SRC_ULC if st_b.driven_by_ulc else SRC_USER
 
+
 def fill_throttle_report(d: ReportView, r: DbwReports) -> None:
     """``throttle_report`` (§2.9, §4.8)."""
     st_t = d.throttle.status
@@ -195,6 +197,7 @@ def fill_throttle_report(d: ReportView, r: DbwReports) -> None:
     _flags(d, tr, st_t)
     tr.limit_value = 100.0  # the percent set-point is clipped to 100 % (§4.8, pedals.py)
     tr.cmd_src = SRC_ULC if st_t.driven_by_ulc else SRC_USER
+
 
 def fill_gear_report(d: ReportView, r: DbwReports) -> None:
     """``gear_report`` and its change counter (§2.9, §4.9)."""
@@ -223,6 +226,7 @@ def fill_gear_report(d: ReportView, r: DbwReports) -> None:
     gr.ready_to_calibrate = False
     gr.req_brake_cal = False
     gr.cmd_src = g.cmd_src
+
 
 def fill_system_report(d: ReportView, r: DbwReports) -> None:
     """``system_report`` and its change counter (§2.9, §4.11)."""
@@ -257,6 +261,7 @@ def fill_system_report(d: ReportView, r: DbwReports) -> None:
     sy.btn_enable = sy.btn_disable = sy.lockout = False
     sy.bad_crc = sy.bad_rc = False
 
+
 def fill_ulc_report(d: ReportView, r: DbwReports) -> None:
     """``ulc_report`` (§4.12)."""
     s = d.measured
@@ -276,6 +281,7 @@ def fill_ulc_report(d: ReportView, r: DbwReports) -> None:
     ur.timeout = u.status.timeout
     ur.bad_crc = ur.bad_rc = False
 
+
 def fill_misc_report(d: ReportView, r: DbwReports) -> None:
     """``misc_report``: no parking-brake or temperature sensors on the Ranger."""
     nan = math.nan
@@ -284,6 +290,7 @@ def fill_misc_report(d: ReportView, r: DbwReports) -> None:
     for name in ("outside_air_temp", "engine_coolant_temp", "engine_oil_temp", "trans_oil_temp",
                  "trans_clutch_temp", "traction_motor_coil_temp", "traction_motor_elec_temp"):
         setattr(mr, name, nan)
+
 
 def fill_turn_signal_report(d: ReportView, r: DbwReports) -> None:
     """``turn_signal_report`` (§4.4)."""
@@ -294,6 +301,7 @@ def fill_turn_signal_report(d: ReportView, r: DbwReports) -> None:
     ts.feedback = ts.output
     ts.ready = True
     ts.timeout = d.turn_signal_t > -math.inf and (d.t_s - d.turn_signal_t) > 0.25 + 1e-9
+
 
 def fill_drive_mode_report(d: ReportView, r: DbwReports) -> None:
     """``drive_mode_report``: the AWD switch as AwdMode and DiffLock (§4.4)."""
@@ -308,6 +316,7 @@ def fill_drive_mode_report(d: ReportView, r: DbwReports) -> None:
     dm.ready = True
     dm.support_awd_mode_cmd = dm.support_rear_diff_cmd = True
 
+
 def fill_vehicle_velocity(d: ReportView, r: DbwReports) -> None:
     """``vehicle_velocity``."""
     s = d.measured
@@ -318,6 +327,7 @@ def fill_vehicle_velocity(d: ReportView, r: DbwReports) -> None:
     vv.vehicle_velocity_propulsion = vq
     vv.dir_src = p.vehicle_velocity_dir_src
 
+
 def fill_wheel_speeds(d: ReportView, r: DbwReports) -> None:
     """``wheel_speeds``."""
     s = d.measured
@@ -325,11 +335,13 @@ def fill_wheel_speeds(d: ReportView, r: DbwReports) -> None:
     ws.front_left, ws.front_right, ws.rear_left, ws.rear_right = (
         quantize(clamp(x, -327.67, 327.67), 0.01) for x in s.wheel_spin)
 
+
 def fill_wheel_positions(d: ReportView, r: DbwReports) -> None:
     """``wheel_positions`` (wrapping int16 counts)."""
     wp = r.wheel_positions
     wp.front_left, wp.front_right, wp.rear_left, wp.rear_right = (
         ((int(math.floor(c)) + 32768) % 65536) - 32768 for c in d.wheel_counts)
+
 
 def fill_tire_pressures(d: ReportView, r: DbwReports) -> None:
     """``tire_pressures`` (the parameter file's inflation)."""
@@ -339,6 +351,7 @@ def fill_tire_pressures(d: ReportView, r: DbwReports) -> None:
     tp.front_left = tp.front_right = float(round(p.tyres_front_inflation_kpa))
     tp.rear_left = tp.rear_right = float(round(p.tyres_rear_inflation_kpa))
     tp.spare = nan
+
 
 def fill_throttle_info(d: ReportView, r: DbwReports) -> None:
     """``throttle_info``."""
@@ -351,6 +364,7 @@ def fill_throttle_info(d: ReportView, r: DbwReports) -> None:
     ti.engine_rpm = quantize(s.engine_rpm, 0.25)
     ti.engine_throttle_valve_pc = nan  # Ranger XD only (§5.1)
     ti.drive_mode = 0
+
 
 def fill_brake_info(d: ReportView, r: DbwReports) -> None:
     """``brake_info``."""
@@ -368,6 +382,7 @@ def fill_brake_info(d: ReportView, r: DbwReports) -> None:
     bi.abs_active = bi.esc_active = bi.trac_active = False
     bi.abs_enabled = bi.esc_enabled = bi.trac_enabled = False
 
+
 def fill_steering_offset(d: ReportView, r: DbwReports) -> None:
     """``steering_offset``."""
     stg = d.steering
@@ -376,6 +391,7 @@ def fill_steering_offset(d: ReportView, r: DbwReports) -> None:
     so.steering_wheel_angle_raw = stg.angle_deg
     so.steering_wheel_angle_offset = stg.offset_deg
     so.offset_type = 1 if stg.offset_deg != 0.0 else 0
+
 
 def fill_steering_info(d: ReportView, r: DbwReports) -> None:
     """``steering_info``."""
@@ -389,6 +405,7 @@ def fill_steering_info(d: ReportView, r: DbwReports) -> None:
     si.angle_rate = d.angle_rate
     si.angle_cmd_rate = stg.ref_rate if st_s.enabled else 0.0
     si.actuator_current = nan
+
 
 def fill_propulsion_info(d: ReportView, r: DbwReports) -> None:
     """``propulsion_info``."""
@@ -404,6 +421,7 @@ def fill_propulsion_info(d: ReportView, r: DbwReports) -> None:
     pi.transmission_ratio = quantize(s.cvt_ratio, 0.01)
     pi.torque_limiting = pi.limp_home = 0
 
+
 def fill_fuel_level(d: ReportView, r: DbwReports) -> None:
     """``fuel_level`` and the odometer."""
     s = d.measured
@@ -412,6 +430,7 @@ def fill_fuel_level(d: ReportView, r: DbwReports) -> None:
     fl.fuel_level = nan if s.fuel_l != s.fuel_l else clamp(100.0 * s.fuel_l / d.p.fuel_tank_l, 0.0, 100.0)
     fl.fuel_range = nan
     fl.odometer = d.odometer_km
+
 
 def fill_diagnostics(d: ReportView, r: DbwReports) -> None:
     """The four ``*_diag`` reports."""
@@ -422,6 +441,7 @@ def fill_diagnostics(d: ReportView, r: DbwReports) -> None:
         diag.fault_internal = st.fault
     r.gear_diag.fault = r.gear_diag.fault_internal = g.fault_injected
 
+
 def fill_imu(d: ReportView, r: DbwReports) -> None:
     """``imu``: specific force and angular velocity, quantized."""
     s = d.measured
@@ -430,6 +450,7 @@ def fill_imu(d: ReportView, r: DbwReports) -> None:
         quantize(x, 0.01) for x in s.f_spec)
     im.angular_velocity_x, im.angular_velocity_y, im.angular_velocity_z = (
         quantize(x, 0.0002) for x in s.omega)
+
 
 def _flags(d: ReportView, rep: object, st: ActuatorStatus) -> None:
     """Copy the common status flags of an actuator into its report."""
@@ -446,6 +467,7 @@ def _flags(d: ReportView, rep: object, st: ActuatorStatus) -> None:
     rep.bad_rc = False
     rep.degraded = False
     rep.hardware_disable = False
+
 
 def not_ready_code(d: ReportView) -> int:
     """ReasonNotReady (2.1.8+ codes) from the actuator states (§4.11, inferred mapping)."""
@@ -472,6 +494,7 @@ def not_ready_code(d: ReportView) -> int:
         if not st.enabled:
             return 0xC0 + i if d.dbw_enabled else 0xFE
     return 0xFE
+
 
 def fill_ecu_identities(ecus: tuple) -> None:
     """Plausible simulated identities of the Gateway and Throttle modules (§4.13, §5.1), filled at

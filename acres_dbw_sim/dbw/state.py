@@ -285,7 +285,11 @@ class MeasuredState:
 
 
 def vin_ok(vin: str) -> bool:
-    """ISO 3779 check digit (position 9) of a North-American VIN."""
+    """True when the 17-character ``vin`` carries a valid ISO 3779 check digit (position 9, North-American
+    VINs): the weighted sum of the transliterated characters modulo 11, 10 written ``X``.
+
+    Raises ``KeyError`` for a character outside ISO 3779's alphabet (I, O, Q, lower case).
+    """
     vals = {**{str(d): d for d in range(10)},
             **dict(zip("ABCDEFGH", range(1, 9))), **dict(zip("JKLMN", range(1, 6))), "P": 7, "R": 9,
             **dict(zip("STUVWXYZ", range(2, 10)))}

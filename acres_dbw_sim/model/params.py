@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import json
 import math
 import re
@@ -129,10 +130,12 @@ def _field_keys(spec: FieldSpec, section: str) -> list:
     return [k if spec.absolute else f"{section}.{k}" for k in spec.keys if isinstance(k, str)]
 
 
-def param_specs(cls: type, section: str) -> list:
-    """``[(field name, FieldSpec, full keys)]`` of dataclass ``cls`` read from ``section``, in field order."""
-    return [(f.name, f.metadata["param"], _field_keys(f.metadata["param"], section))
-            for f in fields(cls) if "param" in f.metadata]
+@functools.lru_cache(maxsize=None)
+def param_specs(cls: type, section: str) -> tuple:
+    """``((field name, FieldSpec, full keys), ...)`` of dataclass ``cls`` read from ``section``, in field order
+    (computed once per class and section: a sweep loads parameters for every run)."""
+    return tuple((f.name, f.metadata["param"], tuple(_field_keys(f.metadata["param"], section)))
+                 for f in fields(cls) if "param" in f.metadata)
 
 
 def param_limits(cls: type, section: str) -> dict:
@@ -179,9 +182,8 @@ def fill_params(cls: type, values: dict, section: str, **extra: Any) -> Any:
     kw = dict(extra)
     for name, spec, keys in param_specs(cls, section):
         if spec.kind == "vector":
-            kw[name] = tuple(float(values[k]) if isinstance(k, str) else k
-                             for k in (k if spec.absolute or not isinstance(k, str) else f"{section}.{k}"
-                                       for k in spec.keys))
+            kw[name] = tuple(float(values[k if spec.absolute else f"{section}.{k}"]) if isinstance(k, str) else k
+                             for k in spec.keys)
             continue
         v = values[keys[0]]
         if spec.kind == "float":
@@ -420,7 +422,7 @@ def number_problem(v: Any, lo: float = -math.inf, hi: float = math.inf, lo_open:
 def choice_problem(v: Any, allowed: Any, what: str = "value", any_case: bool = False) -> str:
     """Why ``v`` is not one of ``allowed`` ("" when it is): ``unknown <what> 'x'; use one of a, b, c`` (with
     ``(any case)`` when the caller matches names in any case, as it does then)."""
-    if v in allowed if not isinstance(v, (dict, list)) else False:
+    if not isinstance(v, (dict, list)) and v in allowed:
         return ""
     return (f"unknown {what} {v!r}; use one of {', '.join(map(str, dict.fromkeys(allowed)))}"
             + (" (any case)" if any_case else ""))

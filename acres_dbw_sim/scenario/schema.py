@@ -38,8 +38,6 @@ from .validated import Entry, Expectation, InitialSpec, MetricSpec, Scenario, Te
 
 __all__ = ["load_scenario", "validate", "ACTUATOR_KEYS", "DBW_KEYS", "STREAMED", "EVENT_ORDER"]
 
-_INF = math.inf
-
 #: Timeline keys of the actuator level (bypass the DBW) -> VehicleInputs attribute.
 ACTUATOR_KEYS = ("pedal", "brake_bar", "steering_wheel_deg", "steering_from_center_deg", "gear", "drive_mode")
 #: Timeline keys of the DBW level.
