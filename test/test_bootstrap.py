@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from helpers.tools import load_tool
+
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("bootstrap", ROOT / "tools" / "bootstrap.py")
-bootstrap = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bootstrap)
+bootstrap = load_tool("bootstrap")
 
 
 def test_missing_compiler_is_named_with_the_command_to_install_it(monkeypatch):

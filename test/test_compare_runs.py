@@ -1,7 +1,6 @@
 """tools/compare_runs.py (the refactor yardstick) and tools/golden_stream.py (the report stream)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -10,20 +9,12 @@ import pytest
 
 from acres_dbw_sim.interface import REPORT_TOPICS
 from acres_dbw_sim.scenario import load_scenario, run_scenario, write_outputs
+from helpers.tools import load_tool
 
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
-def _tool(name: str):
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod   # dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
-
-
-compare = _tool("compare_runs")
+compare = load_tool("compare_runs")
 
 
 def _csv(path: Path, header: list[str], rows: list[list]) -> None:
@@ -108,7 +99,7 @@ def test_two_runs_of_the_scenarios_are_the_same_and_a_1e_6_change_moves_columns(
 
 @pytest.mark.dds   # the node in this process (a participant that discovers nothing)
 def test_the_golden_stream_covers_every_report_and_repeats_exactly(tmp_path, capsys):
-    golden = _tool("golden_stream")
+    golden = load_tool("golden_stream")
     assert golden.main([str(tmp_path / "a"), "--vehicle", "polaris", "--duration-s", "1.0"]) == 0
     assert golden.main([str(tmp_path / "b"), "--vehicle", "polaris", "--duration-s", "1.0"]) == 0
     files = {p.stem for p in (tmp_path / "a" / "polaris").glob("*.csv")}

@@ -12,6 +12,7 @@ from acres_dbw_sim.model import params as P
 from acres_dbw_sim.vehicles.polaris.params import default_config_path, load_parameters
 from acres_dbw_sim.simulation import Simulation
 from acres_dbw_sim.vehicles import REGISTRY, vehicle_spec
+from helpers.tools import load_tool
 
 CONFIG = Path(__file__).resolve().parents[1] / "config"
 
@@ -100,10 +101,7 @@ def test_a_sweeps_identity_covers_the_world_and_the_kit():
 
 
 def test_the_code_line_counter_leaves_out_docstrings_comments_and_blank_lines(tmp_path):
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("count_code_lines", CONFIG.parent / "tools" / "count_code_lines.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_tool("count_code_lines")
     f = tmp_path / "m.py"
     f.write_text('"""Doc\nstring."""\n\n# a comment\nX = {"a": 1,\n     "b": 2}  # trailing\n\n\ndef f(x):\n'
                  '    """Doc."""\n    return x\n')

@@ -14,8 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from acres_dbw_sim.dbw import commands as C
-from helpers.dbw import DT, FakeVehicle, make
+from helpers.dbw import FakeVehicle, make, play_events
 from helpers.strategies import EVENT, MAY_BE_NONFINITE
 
 def _check_outputs(dbw, o):
@@ -54,34 +53,4 @@ def _check_reports(rep):
 @given(st.lists(EVENT, min_size=1, max_size=40))
 def test_random_command_streams_never_break_the_dbw(sync_mode, events):
     dbw, veh = make(**{"dbw.system_sync_mode": sync_mode}), FakeVehicle()
-    dbw.submit(C.ENABLE, 0.0)
-    t = 0.0
-    for kind, a, b in events:
-        if kind == "cmd":
-            for _ in range(b + 1):
-                dbw.submit(a, t)
-        elif kind == "stream":
-            for k in range(b):
-                if k % 2 == 0:
-                    dbw.submit(a, t)
-                o = dbw.step(t, veh)
-                veh.apply(o)
-                _check_outputs(dbw, o)
-                t += DT
-        elif kind == "gap":
-            for _ in range(int(a / DT)):
-                o = dbw.step(t, veh)
-                veh.apply(o)
-                _check_outputs(dbw, o)
-                t += DT
-        elif kind == "driver":
-            dbw.set_driver(a)
-        elif kind == "fault":
-            dbw.set_fault(a, b)
-        elif kind == "speed":
-            veh.set_speed(a)
-        o = dbw.step(t, veh)
-        veh.apply(o)
-        _check_outputs(dbw, o)
-        t += DT
-        _check_reports(dbw.reports(t))
+    play_events(dbw, veh, events, lambda o, _t: _check_outputs(dbw, o), lambda t: _check_reports(dbw.reports(t)))

@@ -2,7 +2,6 @@
 the block leaves the rest of the parameter file byte for byte."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
@@ -11,11 +10,10 @@ import pytest
 
 from acres_dbw_sim.vehicles.polaris.kinematic import KinematicParameters
 from acres_dbw_sim.vehicles.polaris.params import load_parameters
+from helpers.tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("derive_kinematic", ROOT / "tools" / "derive_kinematic.py")
-derive = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(derive)
+derive = load_tool("derive_kinematic")
 
 P = load_parameters()
 K = KinematicParameters.from_vehicle_parameters(P)

@@ -5,17 +5,16 @@ not enter linked directories, and wants exactly one match."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 
 import pytest
 from ament_index_python.packages import get_package_share_directory
 
+from helpers.tools import load_tool
+
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("bootstrap", ROOT / "tools" / "bootstrap.py")
-bootstrap = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bootstrap)
+bootstrap = load_tool("bootstrap")
 
 
 def find_like_ros2launch(share: str, file_name: str) -> list[str]:

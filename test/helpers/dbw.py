@@ -7,6 +7,8 @@ pure DBW logic can be tested without the physics.
 
 import math
 
+from acres_dbw_sim.dbw import commands as C
+
 from acres_dbw_sim.vehicles import vehicle_spec
 from acres_dbw_sim.dbw.params import DbwParameters
 from acres_dbw_sim.dbw.system import DbwSystem
@@ -92,3 +94,40 @@ def run(dbw, veh, t0, duration, every=None, dt=DT, record=None):
 
 def finite(x):
     return isinstance(x, float) and math.isfinite(x)
+
+
+def play_events(dbw, veh, events, after_step, after_event=None):
+    """Play the property test's events (``test/helpers/strategies.py``'s ``EVENT``: ``(kind, a, b)``) into
+    ``dbw`` against ``veh``, from an ENABLE at t = 0; one step after each event besides the steps of a
+    ``stream`` or ``gap``. ``after_step(outputs, t)`` runs after every step with the time after it,
+    ``after_event(t)`` after every event."""
+    def step(t):
+        o = dbw.step(t, veh)
+        veh.apply(o)
+        after_step(o, t + DT)
+        return t + DT
+
+    dbw.submit(C.ENABLE, 0.0)
+    t = 0.0
+    for kind, a, b in events:
+        if kind == "cmd":
+            for _ in range(b + 1):
+                dbw.submit(a, t)
+        elif kind == "stream":
+            for k in range(b):
+                if k % 2 == 0:
+                    dbw.submit(a, t)
+                t = step(t)
+        elif kind == "gap":
+            for _ in range(int(a / DT)):
+                t = step(t)
+        elif kind == "driver":
+            dbw.set_driver(a)
+        elif kind == "fault":
+            dbw.set_fault(a, b)
+        elif kind == "speed":
+            veh.set_speed(a)
+        t = step(t)
+        if after_event is not None:
+            after_event(t)
+    return t
