@@ -69,12 +69,13 @@ from geometry_msgs.msg import TransformStamped
 
 import ds_dbw_msgs.msg as dbw_msgs
 from msg_adapters.arbiter import CommandArbiter, parse_interfaces
+from msg_adapters.ackermann import AckermannAdapter
 from msg_adapters.cmd_vel import CmdVelAdapter
 from msg_adapters.diagnostics import interface_diagnostics
 from msg_adapters.node_parameters import as_declared, parameter_descriptor
 from msg_adapters.polaris_legacy import LEGACY_COMMAND_TOPICS, LEGACY_REPORT_TOPICS, LEGACY_TWIST_PERIOD_S
 from msg_adapters.ds_dbw import CommandConverter, ReportFiller, ReportPacker, stamp_from_seconds
-from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, OdometryBuilder,
+from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, JointTransforms, OdometryBuilder,
                                         TfBuilder, static_transforms)
 from nav_msgs.msg import Odometry
 from sensor_msgs.msg import Imu, JointState
@@ -363,10 +364,14 @@ class SimNode(Node):
         self._ecu = []
         self._legacy = []    # polaris_legacy: (publisher, builder, every, period [s])
         self._cmd_vel: CmdVelAdapter | None = None
+        #: the interfaces that re-send their commands every step by themselves: name -> adapter
+        self._streams: dict = {}
         if "ds_dbw" in served:
             self._create_ds_dbw(every)
         if "polaris_legacy" in served:
             self._create_polaris_legacy(every)
+        if "ackermann" in served:
+            self._create_ackermann()
         if "cmd_vel" in served:
             self._create_cmd_vel()
         # enable / disable: one pair of topics shared by every interface (§1.3, §3.1)
@@ -407,20 +412,12 @@ class SimNode(Node):
         self._pub_tf_static = self.create_publisher(TFMessage, "/tf_static", latched)
         statics = static_transforms(p["base_frame"], p["base_link_frame"], p["frame_id"],
                                     description.base_link_offset_m(self.sim.params))
-        self._wheel_tf = []   # publish_wheel_tf: (TransformStamped, joint_states index, axis)
         prefix = p["frame_prefix"]
-        for j in description.joints(self.sim.params, p["base_frame"], p["base_link_frame"]):
-            if not p["publish_wheel_tf"] or j.name == "base_link_joint":
-                continue
-            t = TransformStamped()
-            t.header.frame_id = j.parent if j.parent.startswith(prefix) else prefix + j.parent
-            t.child_frame_id = j.child if j.child.startswith(prefix) else prefix + j.child
-            t.transform.translation.x, t.transform.translation.y, t.transform.translation.z = j.xyz_m
-            t.transform.rotation.w = 1.0
-            if j.kind == "fixed":
-                statics.append(t)
-            else:
-                self._wheel_tf.append((t, description.JOINT_NAMES.index(j.name), j.axis))
+        # publish_wheel_tf: the URDF's joints, fixed ones on /tf_static, moving ones on /tf each step
+        self._wheel_tf = JointTransforms(
+            description.joints(self.sim.params, p["base_frame"], p["base_link_frame"]) if p["publish_wheel_tf"] else (),
+            description.JOINT_NAMES, prefix)
+        statics += self._wheel_tf.fixed
         if p["world_frame"]:   # one TF tree for vehicles started as separate nodes
             t = TransformStamped()
             t.header.frame_id, t.child_frame_id = p["world_frame"], p["odom_frame"]
@@ -509,10 +506,28 @@ class SimNode(Node):
 
     def _create_cmd_vel(self) -> None:
         """cmd_vel (Twist) and cmd_vel_stamped (TwistStamped, header ignored), as DBW1's ULC node."""
-        self._cmd_vel = CmdVelAdapter(self._p["cmd_vel_timeout_s"], self._p["cmd_vel_shift_park"])
+        self._cmd_vel = self._streams["cmd_vel"] = CmdVelAdapter(self._p["cmd_vel_timeout_s"],
+                                                                 self._p["cmd_vel_shift_park"])
         self.create_subscription(Twist, "cmd_vel", self._on_twist, CMD_VEL_DEPTH)
         self.create_subscription(TwistStamped, "cmd_vel_stamped",
                                  lambda m: self._on_twist(m.twist), CMD_VEL_DEPTH)
+
+    def _create_ackermann(self) -> None:
+        """ackermann_cmd (AckermannDriveStamped, header ignored) through msg_adapters.ackermann."""
+        try:
+            from ackermann_msgs.msg import AckermannDriveStamped
+        except ImportError as err:
+            raise StartupError(f"parameter 'interfaces': ackermann needs the package ackermann_msgs ({err}); "
+                               f"run 'make bootstrap'") from err
+        p = self.sim.dbw.p
+        adapter = self._streams["ackermann"] = AckermannAdapter(
+            p.geometry_wheelbase_m, p.steering_ratio, self._p["ackermann_timeout_s"], self._p["ackermann_shift_park"])
+
+        def on_drive(msg) -> None:
+            t = self.sim.time_s
+            if self._arbiter.claim("ackermann", t):
+                adapter.on_drive(msg.drive, t)
+        self.create_subscription(AckermannDriveStamped, "ackermann_cmd", on_drive, CMD_VEL_DEPTH)
 
     # ------------------------------------------------------------------ callbacks
     def _submit(self, interface: str, command: object) -> None:
@@ -657,19 +672,6 @@ class SimNode(Node):
             except BrokenPipeError:   # nobody reads stdout any more (| head, a killed launch): go on silently
                 self._stdout_closed = True
                 silence_stdout()
-
-    def _wheel_transforms(self, position: list, stamp) -> list:
-        """The URDF's moving joints (steer knuckles, wheels, steering wheel) as transforms
-        at the angles [rad] of ``joint_states``."""
-        from transforms3d.quaternions import axangle2quat   # only with publish_wheel_tf
-
-        out = []
-        for t, index, axis in self._wheel_tf:
-            t.header.stamp = stamp
-            q = t.transform.rotation
-            q.w, q.x, q.y, q.z = axangle2quat(axis, position[index])
-            out.append(t)
-        return out
 
     def _on_clock(self, msg: Clock) -> None:
         """Sim mode without the clock: step the simulation up to the owner's ``/clock``."""
@@ -820,26 +822,26 @@ class SimNode(Node):
         if heard[self._pub_joints]:
             self._pub_joints.publish(self._joints(vehicle, stamp))
         if self._pub_tf is not None and heard[self._pub_tf]:
-            if not self._wheel_tf:   # publish_tf alone: the one transform
+            if not self._wheel_tf.moving:   # publish_tf alone: the one transform
                 self._pub_tf.publish(self._tf.packed(vehicle, stamp))
             else:
                 transforms = [self._tf(vehicle, stamp)] if self._p["publish_tf"] else []
-                transforms += self._wheel_transforms(self._joints(vehicle, stamp).position, stamp)
+                transforms += self._wheel_tf.at(self._joints(vehicle, stamp).position, stamp)
                 self._pub_tf.publish(TFMessage(transforms=transforms))
         self._serve_interfaces(reports, stamp, step)
         if self._recorder is not None:   # this tick's messages to the bag's writer process
             self._recorder.flush()
 
     def _serve_interfaces(self, reports, stamp, step: int) -> None:
-        """cmd_vel's re-sent commands for the next steps; conflicts to the log and /diagnostics."""
+        """The commands cmd_vel and ackermann re-send for the next steps; conflicts to the log and /diagnostics."""
         t = self.sim.time_s
         arbiter = self._arbiter
-        if self._cmd_vel is not None:
-            if arbiter.may_command("cmd_vel", t):
-                for command in self._cmd_vel.commands(t, reports):
+        for name, stream in self._streams.items():
+            if arbiter.may_command(name, t):
+                for command in stream.commands(t, reports):
                     self.sim.submit(command)
-            else:   # another interface has the vehicle: forget the twist and the stop
-                self._cmd_vel.reset()
+            else:   # another interface has the vehicle: forget the set-point and the stop
+                stream.reset()
         arbiter.update(t)
         events = arbiter.take_events()
         for event in events:

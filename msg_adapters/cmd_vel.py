@@ -34,13 +34,14 @@ the model: 1 m/s and 0.2 rad/s for 20 s in AWD on asphalt from a standing
 start in H give a circle of radius 4.97 m fitted over the whole run (5.01 m
 from 5 s on; 0.1999 rad/s), against 5.57 m open loop (test_cmd_vel_adapter.py).
 
-Timeout. Each ``Twist`` refreshes the command. When none has arrived for
-``timeout_s`` the adapter commands 0 m/s and 0 rad/s: the ULC brakes the
-vehicle to a stop and holds it there (with ``cmd_vel_shift_park`` it also
-shifts to PARK after its park delay). The stop is held until a new ``Twist``
-arrives or :meth:`CmdVelAdapter.reset` is called (another interface takes
-over, see ``msg_adapters.arbiter``). A non-finite ``Twist`` is ignored, as the
-DBW1 ULC node suppresses a command with a NaN.
+Timeout (``msg_adapters.setpoint_stream``, shared with the Ackermann interface).
+Each ``Twist`` refreshes the command. When none has arrived for ``timeout_s``
+the adapter commands 0 m/s and 0 rad/s: the ULC brakes the vehicle to a stop
+and holds it there (with ``cmd_vel_shift_park`` it also shifts to PARK after
+its park delay). The stop is held until a new ``Twist`` arrives or
+:meth:`CmdVelAdapter.reset` is called (another interface takes over, see
+``msg_adapters.arbiter``). A non-finite ``Twist`` is ignored, as the DBW1 ULC
+node suppresses a command with a NaN.
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from acres_dbw_sim.dbw.commands import SteeringCmd, UlcCmd
+from acres_dbw_sim.dbw.commands import SteeringCmd
+
+from .setpoint_stream import IDLE, STOPPING, TRACKING, SetpointStream
 
 __all__ = ["CmdVelAdapter", "KP", "KI", "MIN_FEEDBACK_SPEED_MPS", "IDLE", "TRACKING", "STOPPING"]
 
@@ -61,11 +64,7 @@ MIN_FEEDBACK_SPEED_MPS = 0.3
 #: Longest step the integral takes in one call [s] (a stalled caller does not kick it).
 _MAX_DT_S = 0.1
 
-#: Adapter states.
-IDLE, TRACKING, STOPPING = "idle", "tracking", "stopping"
-
-
-class CmdVelAdapter:
+class CmdVelAdapter(SetpointStream):
     """Twist commands -> core ``UlcCmd`` + ``SteeringCmd``, re-sent on every call.
 
     Parameters
@@ -89,34 +88,32 @@ class CmdVelAdapter:
         ``IDLE`` (nothing to send), ``TRACKING`` (a fresh Twist) or ``STOPPING``.
     v_ref_mps, r_ref_rad_s : float
         The speed [m/s] and yaw rate [rad/s] in force.
+    last_twist_s : float
+        Simulation time of the last Twist taken [s] (-inf before the first).
     integral_rad_s : float
         The feedback's integral term [rad/s].
     """
 
     def __init__(self, timeout_s: float = 0.5, shift_park: bool = False, kp: float = KP,
                  ki: float = KI) -> None:
-        if not (isinstance(timeout_s, (int, float)) and math.isfinite(timeout_s) and timeout_s > 0):
-            raise ValueError(f"timeout_s={timeout_s!r}: must be a positive number of seconds")
         if not (kp >= 0.0 and ki >= 0.0):
             raise ValueError(f"kp={kp!r}, ki={ki!r}: gains must be >= 0")
-        self.timeout_s = float(timeout_s)
-        self.shift_park = bool(shift_park)
         self.kp = kp
         self.ki = ki
-        self._ulc = UlcCmd(cmd_type=UlcCmd.CMD_VELOCITY, enable=True, enable_shift=True,
-                           enable_shift_park=self.shift_park)
         self._steer = SteeringCmd(cmd_type=SteeringCmd.CMD_YAW_RATE, enable=True)
-        self._out = (self._ulc, self._steer)
-        self.reset()
+        super().__init__(timeout_s, shift_park)
 
     def reset(self) -> None:
         """Forget the command and the integral: send nothing until the next Twist."""
-        self.state = IDLE
-        self.v_ref_mps = 0.0
+        super().reset()
         self.r_ref_rad_s = 0.0
         self.integral_rad_s = 0.0
-        self.last_twist_s = -math.inf
         self._t_prev = math.nan
+
+    @property
+    def last_twist_s(self) -> float:
+        """Simulation time of the last Twist taken [s] (-inf before the first)."""
+        return self.last_message_s
 
     def on_twist(self, linear_x: float, angular_z: float, t_s: float) -> bool:
         """Take one Twist: ``linear_x`` [m/s], ``angular_z`` [rad/s], received at ``t_s`` [s].
@@ -128,10 +125,8 @@ class CmdVelAdapter:
         """
         if not (math.isfinite(linear_x) and math.isfinite(angular_z)):
             return False
-        self.v_ref_mps = float(linear_x)
+        self.take(linear_x, t_s)
         self.r_ref_rad_s = float(angular_z)
-        self.last_twist_s = t_s
-        self.state = TRACKING
         return True
 
     def commands(self, t_s: float, reports: Any) -> tuple:
@@ -152,9 +147,8 @@ class CmdVelAdapter:
         """
         if self.state == IDLE:
             return ()
-        if self.state == TRACKING and t_s - self.last_twist_s > self.timeout_s + 1e-9:
-            self.state = STOPPING
-            self.v_ref_mps = self.r_ref_rad_s = self.integral_rad_s = 0.0
+        if self.timed_out(t_s):
+            self.r_ref_rad_s = self.integral_rad_s = 0.0
         dt = t_s - self._t_prev if self._t_prev == self._t_prev else 0.0
         self._t_prev = t_s
         dt = min(max(dt, 0.0), _MAX_DT_S)
@@ -168,6 +162,5 @@ class CmdVelAdapter:
                 lim = 0.5 * abs(r_ref) + 0.05
                 self.integral_rad_s = min(lim, max(-lim, self.integral_rad_s + self.ki * err * dt))
             r_cmd = r_ref + self.kp * err + self.integral_rad_s
-        self._ulc.cmd = self.v_ref_mps
         self._steer.cmd = r_cmd
-        return self._out
+        return self.ulc_command(), self._steer

@@ -21,7 +21,7 @@ from nav_msgs.msg import Odometry
 from sensor_msgs.msg import Imu, JointState
 
 __all__ = ["OdometryBuilder", "TfBuilder", "ImuBuilder", "JointStateBuilder",
-           "JOINT_NAMES", "static_transforms"]
+           "JOINT_NAMES", "static_transforms", "JointTransforms"]
 
 # Honest covariances of a ground-truth source: tiny (1 mm, 1 mrad) but not
 # zero, so that consumers that invert them (robot_localization) stay finite.
@@ -208,3 +208,56 @@ def static_transforms(base_frame: str, base_link_frame: str, imu_frame: str,
         t.transform.rotation.w = 1.0
         out.append(t)
     return out
+
+
+class JointTransforms:
+    """The URDF's joints as ``TransformStamped`` (``publish_wheel_tf``): the fixed ones once (for
+    ``/tf_static``), the moving ones (steer knuckles, wheels, steering wheel) at the angles of
+    ``joint_states`` (for ``/tf``).
+
+    Parameters
+    ----------
+    joints : iterable of acres_dbw_sim.description.Joint
+        The URDF's joints (``name``, ``kind``, ``parent``, ``child``, ``xyz_m`` [m], ``axis``); the
+        ``base_link_joint`` is left out (the node publishes ``base_footprint -> base_link`` itself).
+    joint_names : sequence of str
+        The order of ``joint_states.position``.
+    prefix : str
+        Frame prefix added to a frame name that does not carry it yet.
+
+    Attributes
+    ----------
+    fixed : list of TransformStamped
+        The fixed joints, unstamped.
+    moving : list of (TransformStamped, int, tuple)
+        Each moving joint with its index in ``joint_states`` and its axis (unit vector, parent frame).
+    """
+
+    def __init__(self, joints, joint_names, prefix: str) -> None:
+        self.fixed: list = []
+        self.moving: list = []
+        for j in joints:
+            if j.name == "base_link_joint":
+                continue
+            t = TransformStamped()
+            t.header.frame_id = j.parent if j.parent.startswith(prefix) else prefix + j.parent
+            t.child_frame_id = j.child if j.child.startswith(prefix) else prefix + j.child
+            t.transform.translation.x, t.transform.translation.y, t.transform.translation.z = j.xyz_m
+            t.transform.rotation.w = 1.0
+            if j.kind == "fixed":
+                self.fixed.append(t)
+            else:
+                self.moving.append((t, list(joint_names).index(j.name), j.axis))
+
+    def at(self, position: list, stamp) -> list:
+        """The moving joints as transforms stamped ``stamp``, at the angles ``position`` [rad] of
+        ``joint_states`` (the same objects every call, overwritten)."""
+        from transforms3d.quaternions import axangle2quat   # only with publish_wheel_tf
+
+        out = []
+        for t, index, axis in self.moving:
+            t.header.stamp = stamp
+            q = t.transform.rotation
+            q.w, q.x, q.y, q.z = axangle2quat(axis, position[index])
+            out.append(t)
+        return out

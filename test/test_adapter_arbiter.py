@@ -8,12 +8,13 @@ from diagnostic_msgs.msg import DiagnosticStatus
 from msg_adapters.arbiter import HOLD_S, INTERFACES, CommandArbiter, parse_interfaces
 from msg_adapters.diagnostics import STATUS_NAME, interface_diagnostics
 
-ALL = ["cmd_vel", "ds_dbw", "polaris_legacy"]
+ALL = ["cmd_vel", "ds_dbw", "ackermann", "polaris_legacy"]
 
 
 @pytest.mark.parametrize("given, served", [
     (["ds_dbw"], ("ds_dbw",)),
     (["cmd_vel", "ds_dbw"], ("ds_dbw", "cmd_vel")),
+    (["cmd_vel", "ackermann"], ("ackermann", "cmd_vel")),
     (ALL, INTERFACES),
     (["polaris_legacy"], ("polaris_legacy",)),
 ])
@@ -82,12 +83,15 @@ def test_three_at_once_and_messages():
     a = CommandArbiter(ALL)
     for name in ("cmd_vel", "polaris_legacy", "ds_dbw"):
         a.claim(name, 1.0)
-    assert a.active(1.0) == INTERFACES and a.owner(1.0) == "ds_dbw"
+    assert a.active(1.0) == ("ds_dbw", "polaris_legacy", "cmd_vel") and a.owner(1.0) == "ds_dbw"
     (event,) = a.take_events()                         # the conflict began with two
     assert (event.owner, event.dropped) == ("polaris_legacy", ("cmd_vel",))
     line = a.describe(1.0)
-    assert "ds_dbw has precedence (ds_dbw > polaris_legacy > cmd_vel)" in line
+    assert "ds_dbw has precedence (ds_dbw > polaris_legacy > ackermann > cmd_vel)" in line
     assert "commands of polaris_legacy, cmd_vel are dropped" in line
+    a.claim("ackermann", 1.1)
+    assert a.active(1.1) == INTERFACES and "commands of polaris_legacy, ackermann, cmd_vel are dropped" in \
+        a.describe(1.1)
     assert "two command interfaces at once" in a.describe_event(event)
     assert a.describe(5.0) == "no interface commanding"
 

@@ -13,90 +13,43 @@ time (every time below is simulation time, from the stamps of ``odom``):
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
-import numpy as np
 import pytest
 import rclpy
 from ament_index_python.packages import get_package_prefix
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
 from ds_dbw_msgs.msg import BrakeCmd
 from geometry_msgs.msg import Twist
-from nav_msgs.msg import Odometry
-from rclpy.executors import SingleThreadedExecutor
-from std_msgs.msg import Bool, Empty
+from std_msgs.msg import Empty
 
 from msg_adapters.diagnostics import STATUS_NAME
-from helpers.dds import matched, wait_for
+from helpers.dds import wait_for
 from helpers.geometry import fit_circle
+from helpers.stream_client import StreamClient
 
 pytestmark = pytest.mark.dds
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
 
-class Client:
+class Client(StreamClient):
     """Twist and BrakeCmd streams at 20 Hz (wall), odometry and diagnostics kept."""
 
     def __init__(self):
-        self.node = rclpy.create_node("cmd_vel_client")
-        self.lock = threading.Lock()
-        self.odom: list[tuple[float, float, float, float]] = []   # (t, x, y, v) sim time
+        super().__init__("cmd_vel_client")
         self.diag: list[DiagnosticStatus] = []
-        self.enabled = False
-        self.twist: Twist | None = None
-        self.brake: BrakeCmd | None = None
-        self.subs = [self.node.create_subscription(Odometry, "/vehicle/odom", self._on_odom, 50),
-                     self.node.create_subscription(DiagnosticArray, "/diagnostics", self._on_diag, 10),
-                     self.node.create_subscription(Bool, "/vehicle/dbw_enabled",
-                                                   lambda m: setattr(self, "enabled", m.data), 2)]
-        self.pub_twist = self.node.create_publisher(Twist, "/vehicle/cmd_vel", 2)
-        self.pub_brake = self.node.create_publisher(BrakeCmd, "/vehicle/brake/cmd", 1)
-        self.pub_enable = self.node.create_publisher(Empty, "/vehicle/enable", 10)
-        self.node.create_timer(0.05, self._send)
-        self.executor = SingleThreadedExecutor()
-
-    def start(self, proc):
-        """Matched with the node, then spun in a thread (matched spins the node itself, so first)."""
-        matched(self.node, proc, publishers=[self.pub_twist, self.pub_brake, self.pub_enable],
-                subscriptions=self.subs)
-        self.executor.add_node(self.node)
-        threading.Thread(target=self.executor.spin, daemon=True).start()
-
-    def _on_odom(self, m):
-        t = m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec
-        if t > 1e6:   # a wall-clock stamp: a realtime node of another session sharing the domain
-            return
-        with self.lock:
-            self.odom.append((t, m.pose.pose.position.x, m.pose.pose.position.y,
-                              m.twist.twist.linear.x))
+        self.subs.append(self.node.create_subscription(DiagnosticArray, "/diagnostics", self._on_diag, 10))
+        self.pub_twist = self.publisher(Twist, "/vehicle/cmd_vel")
+        self.pub_brake = self.publisher(BrakeCmd, "/vehicle/brake/cmd", 1)
 
     def _on_diag(self, m):
         with self.lock:
             self.diag += [s for s in m.status if s.name == STATUS_NAME]
 
-    def _send(self):
-        if self.twist is not None:
-            self.pub_twist.publish(self.twist)
-        if self.brake is not None:
-            self.pub_brake.publish(self.brake)
-
-    def now(self) -> float:
-        with self.lock:
-            return self.odom[-1][0] if self.odom else -1.0
-
-    def track(self, t0: float, t1: float) -> np.ndarray:
-        with self.lock:
-            return np.array([o for o in self.odom if t0 <= o[0] <= t1])
-
     def wait_until(self, predicate, timeout_s, what, out=""):
         """No spin: the executor's thread spins."""
         assert wait_for(predicate, timeout_s), f"timed out after {timeout_s} s waiting for: {what}\n{out}"
-
-    def close(self):
-        self.executor.shutdown()
-        self.node.destroy_node()
 
 
 @pytest.mark.slow
@@ -113,8 +66,9 @@ def test_cmd_vel_circle_precedence_and_timeout(ros_process):
 
         # 1. the circle
         t0 = c.now()
-        c.twist = Twist()
-        c.twist.linear.x, c.twist.angular.z = 1.0, 0.2
+        twist = Twist()
+        twist.linear.x, twist.angular.z = 1.0, 0.2
+        c.streams[c.pub_twist] = twist
         c.wait_until(lambda: c.now() > t0 + 20.5, 60.0, "20 s of simulated driving")
         track = c.track(t0, t0 + 20.0)
         radius, *_ = fit_circle(track[:, 1:3])
@@ -124,7 +78,7 @@ def test_cmd_vel_circle_precedence_and_timeout(ros_process):
 
         # 2. ds_dbw brakes while cmd_vel keeps commanding: ds_dbw has precedence
         t1 = c.now()
-        c.brake = BrakeCmd(cmd=30.0, cmd_type=BrakeCmd.CMD_PRESSURE, enable=True)
+        c.streams[c.pub_brake] = BrakeCmd(cmd=30.0, cmd_type=BrakeCmd.CMD_PRESSURE, enable=True)
         c.wait_until(lambda: c.now() > t1 + 3.0, 20.0, "3 s with both interfaces commanding")
         assert abs(c.track(t1 + 2.5, t1 + 3.0)[:, 3]).max() < 0.05, "ds_dbw's brake did not win"
         with c.lock:
@@ -134,7 +88,7 @@ def test_cmd_vel_circle_precedence_and_timeout(ros_process):
         assert values["owner"] == "ds_dbw" and values["active"] == "ds_dbw, cmd_vel"
         assert int(values["dropped_cmd_vel"]) > 0 and values["dropped_ds_dbw"] == "0"
         assert "two command interfaces at once: ds_dbw, cmd_vel" in proc.output()
-        c.brake = None
+        c.streams[c.pub_brake] = None
         t2 = c.now()
         c.wait_until(lambda: c.now() > t2 + 4.0, 20.0, "cmd_vel drives again")
         assert c.track(t2 + 3.5, t2 + 4.0)[:, 3].min() > 0.5
@@ -143,7 +97,7 @@ def test_cmd_vel_circle_precedence_and_timeout(ros_process):
             assert {kv.key: kv.value for kv in c.diag[-1].values}["conflicts"] == "1"
 
         # 3. the Twists stop: stopped within the timeout (0.5 s) and the ULC's stop
-        c.twist = None
+        c.streams[c.pub_twist] = None
         t3 = c.now()
         c.wait_until(lambda: c.now() > t3 + 4.0, 20.0, "4 s without cmd_vel")
         stopped = c.track(t3 + 3.0, t3 + 4.0)

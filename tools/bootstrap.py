@@ -18,7 +18,7 @@ patch-cmake
     They are rewritten to this venv's Python and numpy include directories.
 build-interfaces
     Builds and installs the interface packages under ``msg_adapters/interfaces``
-    (``ds_dbw_msgs`` 2.3.11, ``dbw_polaris_msgs``, ``tf2_msgs``) into the venv prefix with the
+    (``ds_dbw_msgs`` 2.3.11, ``dbw_polaris_msgs``, ``tf2_msgs``, ``ackermann_msgs`` 2.0.2) into the venv prefix with the
     pip-installed rosidl and ament_cmake.
 install-index
     Makes ``acres_dbw_sim`` findable the ROS way from the venv prefix: the ament
@@ -52,7 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 INTERFACES = ROOT / "msg_adapters" / "interfaces"
 # Build order: a package may depend only on those before it.
-INTERFACE_PACKAGES = ("tf2_msgs", "ds_dbw_msgs", "dbw_polaris_msgs")
+INTERFACE_PACKAGES = ("tf2_msgs", "ds_dbw_msgs", "dbw_polaris_msgs", "ackermann_msgs")
 PACKAGE = "acres_dbw_sim"
 # Console entry points that ``ros2 run acres_dbw_sim <name>`` must find.
 EXECUTABLES = ("sim_node", "demo_driver", "acres-sim", "acres-demo", "acres-scenario", "acres-replay",
@@ -136,30 +136,40 @@ def build_interfaces(prefix: Path, build_root: Path, jobs: int) -> None:
         CMake failed; the message names the package and the log file.
     """
     check_tools()
+    for pkg in INTERFACE_PACKAGES:
+        build_package(INTERFACES / pkg, build_root / pkg, prefix, jobs)
+
+
+def build_package(src: Path, build: Path, prefix: Path, jobs: int, install: bool = True) -> None:
+    """Configure and build the interface package in ``src`` (in ``build``, emptied first) with the
+    rosidl and ament_cmake of ``prefix``, and install it there (``install``).
+
+    Raises
+    ------
+    BootstrapError
+        CMake failed; the message names the package and the log file.
+    """
     env = dict(os.environ)
     env["AMENT_PREFIX_PATH"] = str(prefix)
     env["CMAKE_PREFIX_PATH"] = str(prefix)
-    for pkg in INTERFACE_PACKAGES:
-        src = INTERFACES / pkg
-        build = build_root / pkg
-        if build.exists():
-            shutil.rmtree(build)
-        build.mkdir(parents=True)
-        log = build / "build.log"
-        steps = [
-            ["cmake", "-S", str(src), "-B", str(build),
-             f"-DCMAKE_INSTALL_PREFIX={prefix}", f"-DCMAKE_PREFIX_PATH={prefix}",
-             f"-DPython3_EXECUTABLE={sys.executable}", "-DBUILD_TESTING=OFF"],
-            ["cmake", "--build", str(build), "--", f"-j{jobs}"],
-            ["cmake", "--install", str(build)],
-        ]
-        print(f"bootstrap: building {pkg} (log: {log})", flush=True)
-        with log.open("w") as out:
-            for cmd in steps:
-                if _run_with_progress(cmd, out, env, log, pkg):
-                    tail = "".join(log.read_text(errors="replace").splitlines(True)[-25:])
-                    raise BootstrapError(f"building {pkg} failed at `{' '.join(cmd[:2])}`; "
-                                         f"last lines of {log}:\n{tail}")
+    pkg = src.name
+    if build.exists():
+        shutil.rmtree(build)
+    build.mkdir(parents=True)
+    log = build / "build.log"
+    steps = [
+        ["cmake", "-S", str(src), "-B", str(build),
+         f"-DCMAKE_INSTALL_PREFIX={prefix}", f"-DCMAKE_PREFIX_PATH={prefix}",
+         f"-DPython3_EXECUTABLE={sys.executable}", "-DBUILD_TESTING=OFF"],
+        ["cmake", "--build", str(build), "--", f"-j{jobs}"],
+    ] + ([["cmake", "--install", str(build)]] if install else [])
+    print(f"bootstrap: building {pkg} (log: {log})", flush=True)
+    with log.open("w") as out:
+        for cmd in steps:
+            if _run_with_progress(cmd, out, env, log, pkg):
+                tail = "".join(log.read_text(errors="replace").splitlines(True)[-25:])
+                raise BootstrapError(f"building {pkg} failed at `{' '.join(cmd[:2])}`; "
+                                     f"last lines of {log}:\n{tail}")
 
 
 #: A line of progress at least this often while an interface builds [s] (the build is silent otherwise).
