@@ -194,3 +194,55 @@ def test_an_unchanged_file_is_parsed_once(tmp_path, monkeypatch):
     big = [x for x in parsed[n:] if x > 1000]
     assert big == [], "the file was parsed again"
     assert first.brakes.front_nm_per_bar != second.brakes.front_nm_per_bar
+
+
+# --------------------------------------------------------------------------- where in the file
+
+
+def test_json_key_line_finds_the_member_by_its_whole_path():
+    from acres_dbw_sim.model.params import json_key_line
+    text = ('{\n  "a": {"idle_rpm": 1,\n    "b": {\n      "idle_rpm": {"value": 2}\n    }\n  },\n'
+            '  "c": [{"idle_rpm": 3}],\n  "d \\" x": {"e": [1, 2]},\n  "idle_rpm": 4\n}\n')
+    assert json_key_line(text, "a") == 2
+    assert json_key_line(text, "a.idle_rpm") == 2
+    assert json_key_line(text, "a.b.idle_rpm") == 4
+    assert json_key_line(text, "a.b.idle_rpm.value") == 4
+    assert json_key_line(text, 'd " x.e') == 8
+    assert json_key_line(text, "idle_rpm") == 9
+    assert json_key_line(text, "c.idle_rpm") is None and json_key_line(text, "a.x") is None
+
+
+def _edited(tmp_path, source, section, key, value):
+    data = json.loads(source.read_text())
+    data[section][key]["value"] = value
+    out = tmp_path / source.name
+    out.write_text(json.dumps(data, indent=2))
+    line = next(i for i, ln in enumerate(out.read_text().splitlines(), 1) if f'"{key}"' in ln and i > next(
+        j for j, l2 in enumerate(out.read_text().splitlines(), 1) if f'"{section}"' in l2))
+    return out, line
+
+
+def test_a_bad_value_of_the_file_is_named_with_its_file_and_line(tmp_path):
+    f, line = _edited(tmp_path, default_config_path(), "engine", "idle_rpm", -5)
+    with pytest.raises(ParameterError) as err:
+        load_parameters(f)
+    assert err.value.origin == f"{f}:{line}" and str(err.value).startswith(f"{f}:{line}: parameter 'engine.idle_rpm'")
+    # a rule between two keys names the line of the key it blames
+    f, line = _edited(tmp_path, default_config_path(), "engine", "idle_rpm", 20000)
+    with pytest.raises(ParameterError) as err:
+        load_parameters(f)
+    assert err.value.key == "engine.idle_rpm" and err.value.origin == f"{f}:{line}"
+    # the same value from an override: no line of the file (the override is what is wrong)
+    with pytest.raises(ParameterError) as err:
+        load_parameters(None, "engine.idle_rpm=-5")
+    assert err.value.origin is None and str(err.value).startswith("parameter 'engine.idle_rpm'")
+
+
+def test_the_tractors_file_errors_carry_their_line_too(tmp_path):
+    from acres_dbw_sim.vehicles.maxxum150.params import default_config_path as tractor_file, load_maxxum_parameters
+    data = json.loads(tractor_file().read_text())
+    section = next(s for s, v in data.items() if isinstance(v, dict) and "idle_rpm" in v)
+    f, line = _edited(tmp_path, tractor_file(), section, "idle_rpm", "fast")
+    with pytest.raises(ParameterError) as err:
+        load_maxxum_parameters(f)
+    assert err.value.origin == f"{f}:{line}", str(err.value)

@@ -157,7 +157,7 @@ def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
         if exc.key == "mass.cargo_kg" and cargo is not None:
             raise c.fail(path + ("cargo_kg",), exc.reason) from None
         where = path + ("overrides",) if "overrides" in d else path
-        raise c.fail(where, f"parameter {exc.key!r}: {exc.reason}") from None
+        raise c.fail(where, str(exc)) from None   # with the parameter file's line when the value is the file's
     info = {"type": vtype, "parameters": params.source_path, "overrides": combined}
     if spec.carries_payload:
         info.update(occupants=params.mass.occupants, cargo_kg=params.mass.cargo_kg)

@@ -28,7 +28,7 @@ from ...model.parts import BodyBox, TyreContact
 from ...model.params import (GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
                              RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, apply_overrides, check_between,
                              check_params, fill_params, kit_values, load_world, param, parse_overrides,
-                             read_parameter_tree)
+                             located, read_parameter_tree)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
@@ -414,7 +414,8 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
         range or not among the allowed choices; the message names the key.
     """
     p = Path(path) if path is not None else default_config_path()
-    tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE)
+    with located(p):
+        tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE)
     for section, where in (("soils", "config/world.json"), ("surfaces", "config/world.json"),
                            ("dbw", "config/dbw_kit.json")):
         if section in tree:
@@ -427,8 +428,9 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
             raise ParameterError(key, f"this key is now {MOVED_KEYS[key]!r} (the DBW kit's parameters have a file of "
                                  "their own, config/dbw_kit.json; the tractor's file keeps its installation figures)")
     own, kit = _split(own, KIT_SECTIONS)
-    apply_overrides(tree, defaults, values, own)
-    _validate(values)
+    with located(p, own):
+        apply_overrides(tree, defaults, values, own)
+        _validate(values)
     if world:
         load_world(world)   # the world's keys are checked where they live: ParameterError names them
     if kit:

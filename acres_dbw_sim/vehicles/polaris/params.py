@@ -22,6 +22,7 @@ from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS,
                              NON_NEGATIVE, POSITIVE, ROLLING_MAX_LIMITS, RPM_TO_RAD_S, WATER_DENSITY_LIMITS,
                              ParameterError, apply_overrides, assemble_world, assembly, check_between, check_params,
+                             located,
                              check_type, check_world, file_vehicle, fill_params, is_number, param, param_limits,
                              read_parameter_tree, shipped_config, surface_index)
 
@@ -383,19 +384,21 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
         unreadable file. The message names the key and the reason.
     """
     p = Path(path) if path is not None else default_config_path()
-    tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, assembly())
-    apply_overrides(tree, defaults, values, overrides)
-    if occupants is not None:
-        if isinstance(occupants, bool) or not isinstance(occupants, int):
-            raise ParameterError("mass.occupants", f"wrong type: expected an integer, got {occupants!r}")
-        values["mass.occupants"] = occupants
-    if cargo_kg is not None:
-        values["mass.cargo_kg"] = check_type("mass.cargo_kg", 0.0, cargo_kg)
-    unnamed = "" if file_vehicle(p) else (" (the file names no vehicle and was read as the Ranger's; a "
-                                          "file of another vehicle needs its top-level \"vehicle\" key)")
-    for name, cls in SECTIONS.items():
-        check_params(cls, values, name, unnamed)
-    _validate(values)
+    parts = assembly()
+    with located(p, overrides, parts):
+        tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts)
+        apply_overrides(tree, defaults, values, overrides)
+        if occupants is not None:
+            if isinstance(occupants, bool) or not isinstance(occupants, int):
+                raise ParameterError("mass.occupants", f"wrong type: expected an integer, got {occupants!r}")
+            values["mass.occupants"] = occupants
+        if cargo_kg is not None:
+            values["mass.cargo_kg"] = check_type("mass.cargo_kg", 0.0, cargo_kg)
+        unnamed = "" if file_vehicle(p) else (" (the file names no vehicle and was read as the Ranger's; a "
+                                              "file of another vehicle needs its top-level \"vehicle\" key)")
+        for name, cls in SECTIONS.items():
+            check_params(cls, values, name, unnamed)
+        _validate(values)
     return _assemble(values, str(p))
 
 
