@@ -506,11 +506,10 @@ class SimNode(Node):
 
     def _create_cmd_vel(self) -> None:
         """cmd_vel (Twist) and cmd_vel_stamped (TwistStamped, header ignored), as DBW1's ULC node."""
-        self._cmd_vel = self._streams["cmd_vel"] = CmdVelAdapter(self._p["cmd_vel_timeout_s"],
-                                                                 self._p["cmd_vel_shift_park"])
+        p = self._p
+        self._cmd_vel = self._streams["cmd_vel"] = CmdVelAdapter(p["cmd_vel_timeout_s"], p["cmd_vel_shift_park"])
         self.create_subscription(Twist, "cmd_vel", self._on_twist, CMD_VEL_DEPTH)
-        self.create_subscription(TwistStamped, "cmd_vel_stamped",
-                                 lambda m: self._on_twist(m.twist), CMD_VEL_DEPTH)
+        self.create_subscription(TwistStamped, "cmd_vel_stamped", lambda m: self._on_twist(m.twist), CMD_VEL_DEPTH)
 
     def _create_ackermann(self) -> None:
         """ackermann_cmd (AckermannDriveStamped, header ignored) through msg_adapters.ackermann."""
@@ -521,12 +520,12 @@ class SimNode(Node):
                                f"run 'make bootstrap'") from err
         p = self.sim.dbw.p
         adapter = self._streams["ackermann"] = AckermannAdapter(
-            p.geometry_wheelbase_m, p.steering_ratio, self._p["ackermann_timeout_s"], self._p["ackermann_shift_park"])
+            p.steering_ratio, p.steering_center_deg, self._p["ackermann_timeout_s"], self._p["ackermann_shift_park"])
 
         def on_drive(msg) -> None:
             t = self.sim.time_s
-            if self._arbiter.claim("ackermann", t):
-                adapter.on_drive(msg.drive, t)
+            if self._arbiter.claim("ackermann", t) and not adapter.on_drive(msg.drive, t):
+                self._stream_warning("ackermann", adapter.ignored_warning())
         self.create_subscription(AckermannDriveStamped, "ackermann_cmd", on_drive, CMD_VEL_DEPTH)
 
     # ------------------------------------------------------------------ callbacks
@@ -537,8 +536,12 @@ class SimNode(Node):
 
     def _on_twist(self, msg: Twist) -> None:
         t = self.sim.time_s
-        if self._arbiter.claim("cmd_vel", t):
-            self._cmd_vel.on_twist(msg.linear.x, msg.angular.z, t)
+        if self._arbiter.claim("cmd_vel", t) and not self._cmd_vel.on_twist(msg.linear.x, msg.angular.z, t):
+            self._stream_warning("cmd_vel", self._cmd_vel.ignored_warning())
+
+    def _stream_warning(self, interface: str, text: str | None) -> None:
+        if text:   # a set-point stream's warning (setpoint_stream: NaN messages, PARK)
+            self.get_logger().warning(f"{interface}: {text}")
 
     def _tick_period_s(self) -> float:
         """Period of the pacing timer: one physics step of wall time, shorter in fast sim mode."""
@@ -840,6 +843,7 @@ class SimNode(Node):
             if arbiter.may_command(name, t):
                 for command in stream.commands(t, reports):
                     self.sim.submit(command)
+                self._stream_warning(name, stream.park_warning(reports))
             else:   # another interface has the vehicle: forget the set-point and the stop
                 stream.reset()
         arbiter.update(t)

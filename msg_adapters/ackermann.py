@@ -1,4 +1,4 @@
-"""``ackermann_msgs/AckermannDriveStamped`` on ``ackermann_cmd`` onto the ULC and a curvature steering command.
+"""``ackermann_msgs/AckermannDriveStamped`` on ``ackermann_cmd`` onto the ULC and a steering angle command.
 
 The message (ackermann_msgs 2.0.2, ``AckermannDrive``) asks for a speed, acceleration and jerk at
 the vehicle's centre of rotation (the middle of the rear axle) and the steering angle of one
@@ -13,19 +13,23 @@ It reaches the vehicle through the DBW, as a car-like stack on a real DBW vehicl
   magnitude, speeding up and slowing down alike); ``jerk`` [m/s^3] -> ``limit_jerk_throttle``
   and ``limit_jerk_brake``. Zero means "as fast as the vehicle allows": +inf, which the DBW
   takes as its largest limit (dbw-interface.md §4.12: 3.0 / 6.0 m/s^2, 25 m/s^3). A positive
-  value goes as it is (the DBW clamps it into its range). The message defines only zero and
-  positive values; a negative one is taken by its magnitude.
-- ``steering_angle`` [rad] -> a ``SteeringCmd`` ``CMD_CURVATURE`` of ``tan(delta) / L``
-  (L the wheelbase), which the DBW turns back into the same bicycle angle and a steering-wheel
-  angle by the steering ratio (``dbw.steering``): the road-wheel angle asked is the one driven,
-  within the rack's lock and the DBW's speed-dependent limit.
+  value goes as it is; the DBW clamps it into its range (0.3 to 3.0 / 6.0 m/s^2, 1 to 25
+  m/s^3). The message defines only zero and positive values; a negative one is taken by its
+  magnitude.
+- ``steering_angle`` [rad] -> a ``SteeringCmd`` ``CMD_ANGLE`` of the steering-wheel angle that puts
+  the bicycle tyre at that angle (:class:`TyreAngleSteering`: the straight-ahead position plus the
+  angle times the steering ratio, against the DBW's calibration offset): the road-wheel angle asked
+  is the one driven, up to the rack's lock (and the DBW's speed-dependent limit when configured).
 - ``steering_angle_velocity`` [rad/s] -> ``cmd_rate`` = the steering wheel's rate, the road-wheel
-  rate times the steering ratio [deg/s]; zero -> +inf (the servo's fastest rate).
+  rate times the steering ratio [deg/s]; zero -> +inf (the servo's fastest rate). The DBW takes
+  no rate below its floor of 100 deg/s of steering wheel.
 
 Timeout and shift rules are those of ``cmd_vel``: when no message has arrived for
 ``timeout_s`` the ULC stops the vehicle at the DBW's default limits (as ``cmd_vel``'s stop) and
 holds it; the steering angle in force is kept, so the vehicle stops on the path it was following.
-A message with a non-finite field is ignored.
+A message with a non-finite field is ignored (``ignored`` counts them; the node warns). A speed
+asked in PARK with ``shift_park`` off cannot move the vehicle: the node warns
+(:meth:`~msg_adapters.setpoint_stream.SetpointStream.park_warning`).
 """
 
 from __future__ import annotations
@@ -37,7 +41,62 @@ from acres_dbw_sim.dbw.commands import SteeringCmd
 
 from .setpoint_stream import IDLE, STOPPING, TRACKING, SetpointStream
 
-__all__ = ["AckermannAdapter", "IDLE", "TRACKING", "STOPPING"]
+__all__ = ["AckermannAdapter", "TyreAngleSteering", "IDLE", "TRACKING", "STOPPING"]
+
+
+class TyreAngleSteering:
+    """A bicycle (virtual front) tyre angle -> the DBW's ``SteeringCmd`` CMD_ANGLE, and back from its reports.
+
+    The DBW steers to a steering-wheel angle; the straight-ahead position of the Ranger's wheel is
+    ``steering_center_deg`` (raw), and a steering calibration adds an offset to what the DBW reports
+    and takes. So the command for the tyre angle delta is ``center + delta * ratio * 180/pi + offset``
+    [deg], the inverse of the DBW's own bicycle conversion (``dbw.steering``), and the whole lock is
+    in reach. A rate [rad/s of tyre] becomes ``cmd_rate`` [deg/s of steering wheel].
+
+    Parameters
+    ----------
+    steering_ratio : float
+        Steering-wheel angle per road-wheel angle [-] (the DBW's ``steering_ratio``), > 0.
+    center_deg : float
+        Raw steering-wheel angle of straight ahead [deg] (the DBW's ``steering_center_deg``), finite.
+
+    Raises
+    ------
+    ValueError
+        If a number is out of its range.
+    """
+
+    def __init__(self, steering_ratio: float, center_deg: float) -> None:
+        if not (isinstance(steering_ratio, (int, float)) and math.isfinite(steering_ratio) and steering_ratio > 0.0):
+            raise ValueError(f"steering_ratio={steering_ratio!r}: must be a positive number")
+        if not (isinstance(center_deg, (int, float)) and math.isfinite(center_deg)):
+            raise ValueError(f"center_deg={center_deg!r}: must be a finite number")
+        self.k_deg = float(steering_ratio) * 180.0 / math.pi
+        self.center_deg = float(center_deg)
+        self.delta_rad = 0.0
+        self.cmd = SteeringCmd(cmd_type=SteeringCmd.CMD_ANGLE, enable=True)
+
+    def set(self, delta_rad: float, rate_cmd_deg_s: float) -> None:
+        """Take the tyre angle [rad] and the ``cmd_rate`` to send [deg/s of steering wheel, 0: the DBW's
+        default, +inf: its fastest]."""
+        self.delta_rad = delta_rad
+        self.cmd.cmd_rate = rate_cmd_deg_s
+
+    def rate_deg_s(self, tyre_rate_rad_s: float) -> float:
+        """``cmd_rate`` [deg/s of steering wheel] for a tyre rate [rad/s] (its magnitude)."""
+        return abs(tyre_rate_rad_s) * self.k_deg
+
+    def command(self, reports: Any) -> SteeringCmd:
+        """The ``SteeringCmd`` (the same object every call, overwritten), against the calibration offset of
+        ``reports.steering_offset`` [deg]."""
+        offset = reports.steering_offset.steering_wheel_angle_offset if reports is not None else 0.0
+        delta = max(-0.5 * math.pi, min(0.5 * math.pi, self.delta_rad))
+        self.cmd.cmd = self.center_deg + self.k_deg * delta + offset
+        return self.cmd
+
+    def angle_of(self, reports: Any) -> float:
+        """The tyre angle [rad] the DBW reports (``steering_offset.steering_wheel_angle_raw``)."""
+        return (reports.steering_offset.steering_wheel_angle_raw - self.center_deg) / self.k_deg
 
 
 def _limit(x: float) -> float:
@@ -50,10 +109,10 @@ class AckermannAdapter(SetpointStream):
 
     Parameters
     ----------
-    wheelbase_m : float
-        The vehicle's wheelbase L [m] (the DBW's ``geometry_wheelbase_m``), > 0.
     steering_ratio : float
         Steering-wheel angle per road-wheel angle [-] (the DBW's ``steering_ratio``), > 0.
+    center_deg : float
+        Raw steering-wheel angle of straight ahead [deg] (the DBW's ``steering_center_deg``).
     timeout_s : float
         Age of the last message after which the vehicle is stopped [s], > 0.
     shift_park : bool
@@ -62,7 +121,7 @@ class AckermannAdapter(SetpointStream):
     Raises
     ------
     ValueError
-        If a number is not positive and finite.
+        If a number is out of its range.
 
     Attributes
     ----------
@@ -70,24 +129,19 @@ class AckermannAdapter(SetpointStream):
         ``IDLE`` (nothing to send), ``TRACKING`` (a fresh message) or ``STOPPING``.
     v_ref_mps : float
         The speed in force [m/s].
-    steering_angle_rad : float
-        The bicycle steering angle in force [rad].
+    steering : TyreAngleSteering
+        The tyre angle in force and its steering command.
     """
 
-    def __init__(self, wheelbase_m: float, steering_ratio: float, timeout_s: float = 0.5,
+    def __init__(self, steering_ratio: float, center_deg: float, timeout_s: float = 0.5,
                  shift_park: bool = False) -> None:
-        for name, x in (("wheelbase_m", wheelbase_m), ("steering_ratio", steering_ratio)):
-            if not (isinstance(x, (int, float)) and math.isfinite(x) and x > 0.0):
-                raise ValueError(f"{name}={x!r}: must be a positive number")
-        self.wheelbase_m = float(wheelbase_m)
-        self.steering_ratio = float(steering_ratio)
-        self._steer = SteeringCmd(cmd_type=SteeringCmd.CMD_CURVATURE, enable=True)
+        self.steering = TyreAngleSteering(steering_ratio, center_deg)
         super().__init__(timeout_s, shift_park)
 
-    def reset(self) -> None:
-        """Forget the command: send nothing until the next message."""
-        super().reset()
-        self.steering_angle_rad = 0.0
+    @property
+    def steering_angle_rad(self) -> float:
+        """The bicycle steering angle in force [rad]."""
+        return self.steering.delta_rad
 
     def on_drive(self, drive: Any, t_s: float) -> bool:
         """Take one ``AckermannDrive`` (``steering_angle``, ``steering_angle_velocity``, ``speed``,
@@ -96,21 +150,18 @@ class AckermannAdapter(SetpointStream):
         Returns
         -------
         bool
-            False if a field is not finite (the message is ignored).
+            False if a field is not finite (the message is ignored; ``ignored`` counts it).
         """
         values = (drive.steering_angle, drive.steering_angle_velocity, drive.speed, drive.acceleration, drive.jerk)
         if not all(math.isfinite(x) for x in values):
+            self.ignored += 1
             return False
         delta, delta_rate, speed, accel, jerk = (float(x) for x in values)
         self.take(speed, t_s)
-        self.steering_angle_rad = delta
         ulc = self._ulc
         ulc.limit_accel = ulc.limit_decel = _limit(accel)
         ulc.limit_jerk_throttle = ulc.limit_jerk_brake = _limit(jerk)
-        steer = self._steer
-        steer.cmd = math.tan(delta) / self.wheelbase_m if abs(delta) < 0.5 * math.pi else math.copysign(
-            math.inf, delta)
-        steer.cmd_rate = _limit(math.degrees(delta_rate) * self.steering_ratio)
+        self.steering.set(delta, _limit(self.steering.rate_deg_s(delta_rate)))
         return True
 
     def commands(self, t_s: float, reports: Any = None) -> tuple:
@@ -120,9 +171,8 @@ class AckermannAdapter(SetpointStream):
         ----------
         t_s : float
             Simulation time [s].
-        reports : object, optional
-            Unused (the interface is open loop: the DBW closes the loops); accepted so that the
-            node treats every re-sending interface alike.
+        reports : acres_dbw_sim.dbw.state.DbwReports, optional
+            The latest reports: the steering calibration offset (``steering_offset``); None: no offset.
 
         Returns
         -------
@@ -134,4 +184,4 @@ class AckermannAdapter(SetpointStream):
         if self.timed_out(t_s):   # the stop at the DBW's default limits, as cmd_vel's
             ulc = self._ulc
             ulc.limit_accel = ulc.limit_decel = ulc.limit_jerk_throttle = ulc.limit_jerk_brake = 0.0
-        return self.ulc_command(), self._steer
+        return self.ulc_command(), self.steering.command(reports)

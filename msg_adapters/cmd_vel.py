@@ -124,6 +124,7 @@ class CmdVelAdapter(SetpointStream):
             False if a value is not finite (the message is ignored).
         """
         if not (math.isfinite(linear_x) and math.isfinite(angular_z)):
+            self.ignored += 1
             return False
         self.take(linear_x, t_s)
         self.r_ref_rad_s = float(angular_z)

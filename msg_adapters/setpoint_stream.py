@@ -47,6 +47,8 @@ class SetpointStream:
         The speed set-point in force [m/s].
     last_message_s : float
         Simulation time of the last message taken [s] (-inf before the first).
+    ignored : int
+        Messages ignored for a non-finite value since the last reset.
     """
 
     def __init__(self, timeout_s: float = 0.5, shift_park: bool = False) -> None:
@@ -63,6 +65,37 @@ class SetpointStream:
         self.state = IDLE
         self.v_ref_mps = 0.0
         self.last_message_s = -math.inf
+        self.ignored = 0
+        self._park_warned = False
+
+    def ignored_warning(self) -> str | None:
+        """After a message was ignored for a NaN or infinite value: the warning to log for the first one and
+        every 100th (None for the others)."""
+        n = self.ignored
+        if n == 1 or n % 100 == 0:
+            return (f"ignored a message with a NaN or infinite value ({n} so far); the last valid one stays in "
+                    f"force until the timeout")
+        return None
+
+    def park_warning(self, reports) -> str | None:
+        """A warning, once per stand-still in PARK, when the stream asks to move while the vehicle is in
+        PARK and ``shift_park`` is off: the ULC does not leave PARK then, and nothing would say why
+        (the DBW's brake hold also shifts to PARK by itself after a long stop). None otherwise.
+
+        Parameters
+        ----------
+        reports : acres_dbw_sim.dbw.state.DbwReports
+            The latest reports (``gear_report.gear``, ds_dbw_msgs/Gear: PARK = 1).
+        """
+        in_park = reports.gear_report.gear == 1
+        if not in_park:
+            self._park_warned = False
+            return None
+        if self.state != TRACKING or self.v_ref_mps == 0.0 or self.shift_park or self._park_warned:
+            return None
+        self._park_warned = True
+        return ("the vehicle is in PARK and the ULC may not leave it: shift out of PARK (a gear command, "
+                "initial_gear:=H at start-up) or let the ULC do it (the interface's *_shift_park parameter)")
 
     def take(self, v_ref_mps: float, t_s: float) -> None:
         """A message with the speed set-point ``v_ref_mps`` [m/s] (finite) arrived at ``t_s`` [s]."""
