@@ -200,7 +200,7 @@ def test_an_unchanged_file_is_parsed_once(tmp_path, monkeypatch):
 
 
 def test_json_key_line_finds_the_member_by_its_whole_path():
-    from acres_dbw_sim.model.params import json_key_line
+    from acres_dbw_sim.model.param_lines import json_key_line
     text = ('{\n  "a": {"idle_rpm": 1,\n    "b": {\n      "idle_rpm": {"value": 2}\n    }\n  },\n'
             '  "c": [{"idle_rpm": 3}],\n  "d \\" x": {"e": [1, 2]},\n  "idle_rpm": 4\n}\n')
     assert json_key_line(text, "a") == 2

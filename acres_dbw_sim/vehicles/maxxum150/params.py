@@ -24,11 +24,12 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
                              RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, apply_overrides, check_between,
                              check_params, fill_params, kit_values, load_world, param, parse_overrides,
-                             located, read_parameter_tree)
+                             read_parameter_tree)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",

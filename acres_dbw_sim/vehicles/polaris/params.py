@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS,
                              NON_NEGATIVE, POSITIVE, ROLLING_MAX_LIMITS, RPM_TO_RAD_S, WATER_DENSITY_LIMITS,
                              ParameterError, apply_overrides, assemble_world, assembly, check_between, check_params,
-                             located,
                              check_type, check_world, file_vehicle, fill_params, is_number, param, param_limits,
                              read_parameter_tree, shipped_config, surface_index)
 
