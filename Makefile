@@ -85,7 +85,7 @@ $(STAMPS)/package: $(STAMPS)/interfaces $(STAMPS)/python $(PACKAGE_SOURCES)
 	  test $${PIPESTATUS[0]} -eq 0 || { echo "error: installing acres_dbw_sim into the venv failed"; exit 1; }
 	@$(VPY) tools/bootstrap.py install-index
 	@$(VPY) tools/bootstrap.py write-env
-	@. ./$(ENV_SH) && python -c "from ds_dbw_msgs.msg import SteeringCmd; from dbw_polaris_msgs.msg import ThrottleCmd; from tf2_msgs.msg import TFMessage; from ackermann_msgs.msg import AckermannDriveStamped" || { \
+	@. ./$(ENV_SH) && python -c "from ds_dbw_msgs.msg import SteeringCmd; from dbw_polaris_msgs.msg import ThrottleCmd; from tf2_msgs.msg import TFMessage; from ackermann_msgs.msg import AckermannDriveStamped; from autoware_vehicle_msgs.srv import ControlModeCommand" || { \
 	  echo "error: the built interfaces do not import; run 'make distclean' and try again"; exit 1; }
 	@touch $@
 

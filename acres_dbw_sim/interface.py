@@ -109,13 +109,14 @@ PARAMETERS = {
     "status_period_s": (0.0, "print a one-line live status every N s (0 = off)"),
     "record_bag": ("", "record every published topic and received command to this new rosbag2 "
                        "directory (MCAP); empty = no recording"),
-    "interfaces": (["ds_dbw"], "command interfaces served: ds_dbw, polaris_legacy, ackermann, cmd_vel "
+    "interfaces": (["ds_dbw"], "command interfaces served: ds_dbw, polaris_legacy, autoware, ackermann, cmd_vel "
                                "(precedence in that order when several command at once)"),
     "cmd_vel_timeout_s": (0.5, "cmd_vel: stop the vehicle when no Twist came for this long [s], > 0"),
     "cmd_vel_shift_park": (False, "cmd_vel: let the ULC leave PARK and park after a stop"),
     "ackermann_timeout_s": (0.5, "ackermann: stop the vehicle when no AckermannDriveStamped came for this long "
                                  "[s], > 0"),
     "ackermann_shift_park": (False, "ackermann: let the ULC leave PARK and park after a stop"),
+    "autoware_timeout_s": (0.5, "autoware: stop the vehicle when no Control came for this long [s], > 0"),
     "model": ("full", "model level behind the DBW: full | kinematic (docs/kinematic.md)"),
     "vehicles": ([], "serve several vehicles in this process, one per name: 'car1' gives the "
                      "node /car1/vehicle/dbw_node with frame_prefix 'car1/' (a name starting "
@@ -147,6 +148,7 @@ PARAMETER_LIMITS = {
     "status_period_s": (0.0, 3600.0),
     "cmd_vel_timeout_s": (0.01, 60.0),
     "ackermann_timeout_s": (0.01, 60.0),
+    "autoware_timeout_s": (0.01, 60.0),
     "model": ("full", "kinematic"),
     "vehicle": tuple(REGISTRY),          # the vehicle registry's names
     "hand_throttle": (0.0, 1.0),

@@ -10,15 +10,12 @@ VOLATILE with the real driver's depths. Beyond the real driver: ground-truth
 ``odom`` (nav_msgs/Odometry), ``/tf`` and ``/tf_static``, ``joint_states``,
 and ``/clock`` in ``sim`` and ``lockstep`` time modes.
 
-Command interfaces (parameter ``interfaces``, docs/adapters.md): ``ds_dbw``
-(the DBW2 topics above, the default), ``polaris_legacy`` (the DBW1 topics of
-``dbw_polaris_can``, §3.1, through ``msg_adapters.polaris_legacy``; with it
-``dbw_enabled`` and ``vin`` take the DBW1 QoS, depth 1 TRANSIENT_LOCAL, which
-volatile subscribers also receive) and ``cmd_vel`` (``geometry_msgs/Twist``
-through ``msg_adapters.cmd_vel``). Which interface's commands are used when
-several command at once is decided by ``msg_adapters.arbiter`` (precedence
-ds_dbw > polaris_legacy > cmd_vel) and reported in the log and on
-``/diagnostics``.
+Command interfaces (parameter ``interfaces``, docs/adapters.md): ``ds_dbw`` (the DBW2 topics
+above, the default), ``polaris_legacy`` (the DBW1 topics of ``dbw_polaris_can``, §3.1; with it
+``dbw_enabled`` and ``vin`` take the DBW1 QoS, depth 1 TRANSIENT_LOCAL), ``autoware`` and
+``ackermann`` (``msg_adapters.autonomy_topics``) and ``cmd_vel`` (``geometry_msgs/Twist``).
+Which interface's commands are used when several command at once is decided by
+``msg_adapters.arbiter`` (in that order) and reported in the log and on ``/diagnostics``.
 
 Time modes (parameter ``time_mode``):
 
@@ -69,7 +66,8 @@ from geometry_msgs.msg import TransformStamped
 
 import ds_dbw_msgs.msg as dbw_msgs
 from msg_adapters.arbiter import CommandArbiter, parse_interfaces
-from msg_adapters.ackermann import AckermannAdapter
+from msg_adapters.autonomy_topics import (AUTOWARE_STATUS_PERIOD_S, AutowareTopics, InterfaceMissing,
+                                          create_ackermann)
 from msg_adapters.cmd_vel import CmdVelAdapter
 from msg_adapters.diagnostics import interface_diagnostics
 from msg_adapters.node_parameters import as_declared, parameter_descriptor
@@ -370,8 +368,8 @@ class SimNode(Node):
             self._create_ds_dbw(every)
         if "polaris_legacy" in served:
             self._create_polaris_legacy(every)
-        if "ackermann" in served:
-            self._create_ackermann()
+        self._autoware = None
+        self._create_autonomy(served)
         if "cmd_vel" in served:
             self._create_cmd_vel()
         # enable / disable: one pair of topics shared by every interface (§1.3, §3.1)
@@ -397,6 +395,7 @@ class SimNode(Node):
         self._enabled_every = _period_steps(DBW_ENABLED_PERIOD_S, dt)
         self._last_enabled: bool | None = None
         self._ecu_every = _period_steps(ECU_INFO_PERIOD_S, dt)
+        self._autoware_every = _period_steps(AUTOWARE_STATUS_PERIOD_S, dt)
         self._pub_vin = self.create_publisher(String, "vin", legacy_qos)
         self._pub_diag = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._diag_every = _period_steps(DIAGNOSTICS_PERIOD_S, dt)
@@ -511,22 +510,19 @@ class SimNode(Node):
         self.create_subscription(Twist, "cmd_vel", self._on_twist, CMD_VEL_DEPTH)
         self.create_subscription(TwistStamped, "cmd_vel_stamped", lambda m: self._on_twist(m.twist), CMD_VEL_DEPTH)
 
-    def _create_ackermann(self) -> None:
-        """ackermann_cmd (AckermannDriveStamped, header ignored) through msg_adapters.ackermann."""
+    def _create_autonomy(self, served) -> None:
+        """The Ackermann and Autoware interfaces (msg_adapters.autonomy_topics), as ``served`` names them."""
+        p, dbw = self._p, self.sim.dbw.p
+        hooks = (self._arbiter.claim, lambda: self.sim.time_s, self._stream_warning)
         try:
-            from ackermann_msgs.msg import AckermannDriveStamped
-        except ImportError as err:
-            raise StartupError(f"parameter 'interfaces': ackermann needs the package ackermann_msgs ({err}); "
-                               f"run 'make bootstrap'") from err
-        p = self.sim.dbw.p
-        adapter = self._streams["ackermann"] = AckermannAdapter(
-            p.steering_ratio, p.steering_center_deg, self._p["ackermann_timeout_s"], self._p["ackermann_shift_park"])
-
-        def on_drive(msg) -> None:
-            t = self.sim.time_s
-            if self._arbiter.claim("ackermann", t) and not adapter.on_drive(msg.drive, t):
-                self._stream_warning("ackermann", adapter.ignored_warning())
-        self.create_subscription(AckermannDriveStamped, "ackermann_cmd", on_drive, CMD_VEL_DEPTH)
+            if "autoware" in served:
+                self._autoware = AutowareTopics(self, dbw, p["autoware_timeout_s"], p["base_frame"], *hooks)
+                self._streams["autoware"] = self._autoware.adapter
+            if "ackermann" in served:
+                self._streams["ackermann"] = create_ackermann(self, dbw, p["ackermann_timeout_s"],
+                                                              p["ackermann_shift_park"], *hooks)
+        except InterfaceMissing as err:
+            raise StartupError(f"parameter 'interfaces': {err}") from err
 
     # ------------------------------------------------------------------ callbacks
     def _submit(self, interface: str, command: object) -> None:
@@ -794,8 +790,8 @@ class SimNode(Node):
         imu_due = (self._imu_every.due(step) or force) and heard[self._pub_imu]
         if imu_due:
             wanted.append("imu")
-        # the DBW1 builders and cmd_vel read several reports each: with them, every report is filled
-        reports = sim.reports(None if self._legacy or self._cmd_vel is not None else wanted)
+        # the DBW1 builders and the set-point interfaces read several reports each: with them, all are filled
+        reports = sim.reports(None if self._legacy or self._streams else wanted)
         for pub, attr, fill, schedule in sends:
             if schedule is None or ((schedule.due(step, reports) or force) and heard[pub]):
                 pub.publish(fill(getattr(reports, attr), stamp))
@@ -831,6 +827,8 @@ class SimNode(Node):
                 transforms = [self._tf(vehicle, stamp)] if self._p["publish_tf"] else []
                 transforms += self._wheel_tf.at(self._joints(vehicle, stamp).position, stamp)
                 self._pub_tf.publish(TFMessage(transforms=transforms))
+        if self._autoware is not None and step % self._autoware_every == 0:
+            self._autoware.publish(reports, vehicle, stamp)
         self._serve_interfaces(reports, stamp, step)
         if self._recorder is not None:   # this tick's messages to the bag's writer process
             self._recorder.flush()

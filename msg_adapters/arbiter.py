@@ -2,12 +2,12 @@
 
 The node serves the interfaces named in its parameter ``interfaces``
 (:data:`INTERFACES`): ``ds_dbw`` (DBW2, ``ds_dbw_msgs``), ``polaris_legacy``
-(DBW1, ``dbw_polaris_msgs``), ``ackermann`` (``ackermann_msgs/AckermannDriveStamped``) and
-``cmd_vel`` (``geometry_msgs/Twist``). The
+(DBW1, ``dbw_polaris_msgs``), ``autoware`` (Autoware's vehicle interface), ``ackermann``
+(``ackermann_msgs/AckermannDriveStamped``) and ``cmd_vel`` (``geometry_msgs/Twist``). The
 simulated vehicle takes one set of commands, so two interfaces commanding at
 once is an error. It is resolved by a fixed precedence, never by mixing:
 
-1. ``ds_dbw``, 2. ``polaris_legacy``, 3. ``ackermann``, 4. ``cmd_vel``
+1. ``ds_dbw``, 2. ``polaris_legacy``, 3. ``autoware``, 4. ``ackermann``, 5. ``cmd_vel``
 
 (the order of :data:`INTERFACES`): the more direct interface wins, as a safety
 driver's joystick (per-actuator commands) wins over an autonomy stack's
@@ -21,7 +21,7 @@ topics are shared by all interfaces and are never dropped.
 
 Pure logic, no ROS: the node calls :meth:`CommandArbiter.claim` for each
 command message and :meth:`CommandArbiter.may_command` for the commands the
-``cmd_vel`` and ``ackermann`` adapters re-send by themselves.
+``cmd_vel``, ``ackermann`` and ``autoware`` adapters re-send by themselves.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 __all__ = ["INTERFACES", "HOLD_S", "parse_interfaces", "CommandArbiter", "ConflictEvent"]
 
 #: Every interface name, highest precedence first.
-INTERFACES = ("ds_dbw", "polaris_legacy", "ackermann", "cmd_vel")
+INTERFACES = ("ds_dbw", "polaris_legacy", "autoware", "ackermann", "cmd_vel")
 #: Time an interface stays active after its last command message [s].
 HOLD_S = 0.5
 

@@ -8,7 +8,7 @@ from diagnostic_msgs.msg import DiagnosticStatus
 from msg_adapters.arbiter import HOLD_S, INTERFACES, CommandArbiter, parse_interfaces
 from msg_adapters.diagnostics import STATUS_NAME, interface_diagnostics
 
-ALL = ["cmd_vel", "ds_dbw", "ackermann", "polaris_legacy"]
+ALL = ["cmd_vel", "ds_dbw", "ackermann", "autoware", "polaris_legacy"]
 
 
 @pytest.mark.parametrize("given, served", [
@@ -87,11 +87,12 @@ def test_three_at_once_and_messages():
     (event,) = a.take_events()                         # the conflict began with two
     assert (event.owner, event.dropped) == ("polaris_legacy", ("cmd_vel",))
     line = a.describe(1.0)
-    assert "ds_dbw has precedence (ds_dbw > polaris_legacy > ackermann > cmd_vel)" in line
+    assert "ds_dbw has precedence (ds_dbw > polaris_legacy > autoware > ackermann > cmd_vel)" in line
     assert "commands of polaris_legacy, cmd_vel are dropped" in line
     a.claim("ackermann", 1.1)
-    assert a.active(1.1) == INTERFACES and "commands of polaris_legacy, ackermann, cmd_vel are dropped" in \
-        a.describe(1.1)
+    a.claim("autoware", 1.1)
+    assert a.active(1.1) == INTERFACES and "commands of polaris_legacy, autoware, ackermann, cmd_vel are dropped" \
+        in a.describe(1.1)
     assert "two command interfaces at once" in a.describe_event(event)
     assert a.describe(5.0) == "no interface commanding"
 

@@ -5,20 +5,23 @@ Usage::
 
     . .venv/setup.sh
     python tools/upstream_type_hashes.py                        # clones each upstream repository
-    python tools/upstream_type_hashes.py --git ackermann_msgs=DIR  # or reads a local clone of it
+    python tools/upstream_type_hashes.py --git ackermann_msgs=DIR  # or reads a local clone of its repository
 
 The project re-creates interface packages that PyPI lacks (``msg_adapters/interfaces/``). Their
 type hashes must equal those of the upstream definitions, or a node of a full ROS installation
-would not talk to ours. This script takes the upstream package's files at the pinned commit
-(:data:`UPSTREAM`), builds it with the venv's rosidl (``tools/bootstrap.py``'s ``build_package``,
-not installed), and writes every type's RIHS01 hash that rosidl generated into
-``test/data/upstream_type_hashes.json``; ``test/test_interface_hashes.py`` compares the installed
+would not talk to ours. This script takes the upstream package's interface files (``msg/``,
+``srv/``) at the pinned commit (:data:`UPSTREAM`), builds them with the venv's rosidl
+(``tools/bootstrap.py``'s ``build_package``, not installed) under this project's CMakeLists of the
+package (upstream's use ament_cmake_auto, which the ROS wheels lack; a type hash depends only on
+the interface files and the types they use), and writes every type's RIHS01 hash that rosidl
+generated into ``test/data/upstream_type_hashes.json``; ``test/test_interface_hashes.py`` compares the installed
 packages with that file. Exit 0, 1 when a step fails, 2 for a bad argument.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,12 +33,20 @@ OUT = ROOT / "test" / "data" / "upstream_type_hashes.json"
 UPSTREAM = {
     "ackermann_msgs": ("https://github.com/ros-drivers/ackermann_msgs.git",
                        "f61ddd8978bc1604b8beab958bb057ed344225d0", "."),
+    # autoware_msgs 1.12.0, the version Autoware 1.8.0 pins (its repositories/autoware.repos)
+    "autoware_control_msgs": ("https://github.com/autowarefoundation/autoware_msgs.git",
+                              "7025d8f7df0ead43037d86f8a4ffda8b397d0293", "autoware_control_msgs"),
+    "autoware_vehicle_msgs": ("https://github.com/autowarefoundation/autoware_msgs.git",
+                              "7025d8f7df0ead43037d86f8a4ffda8b397d0293", "autoware_vehicle_msgs"),
 }
+#: This project's re-created packages, whose build files wrap the upstream interface files.
+INTERFACES = ROOT / "msg_adapters" / "interfaces"
 
 
 def upstream_files(package: str, git_dir: str | None, tmp: Path) -> Path:
-    """The upstream package's folder at its pinned commit, extracted under ``tmp`` (cloned unless
-    ``git_dir`` is a local clone); the folder is named after the package.
+    """The upstream package's interface files (``msg/``, ``srv/``) at its pinned commit, with this
+    project's ``CMakeLists.txt`` and ``package.xml`` of the package, in ``tmp/<package>`` (the
+    repository cloned unless ``git_dir`` is a local clone of it).
 
     Raises
     ------
@@ -46,12 +57,19 @@ def upstream_files(package: str, git_dir: str | None, tmp: Path) -> Path:
     if git_dir is None:
         git_dir = str(tmp / "clone")
         subprocess.run(["git", "clone", "-q", "--no-checkout", url, git_dir], check=True)
-    dest = tmp / package
-    dest.mkdir()
+    extracted = tmp / "upstream"
+    extracted.mkdir()
     archive = subprocess.run(["git", "-C", git_dir, "archive", "--format=tar", commit, folder],
                              check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(dest), "--strip-components", "0"], input=archive, check=True)
-    return dest / folder if folder != "." else dest
+    subprocess.run(["tar", "-x", "-C", str(extracted)], input=archive, check=True)
+    dest = tmp / package
+    dest.mkdir()
+    for sub in ("msg", "srv"):
+        if (extracted / folder / sub).is_dir():
+            shutil.copytree(extracted / folder / sub, dest / sub)
+    for name in ("CMakeLists.txt", "package.xml"):
+        shutil.copy(INTERFACES / package / name, dest / name)
+    return dest
 
 
 def type_hashes(build: Path, package: str) -> dict:

@@ -1,0 +1,221 @@
+"""Autoware's vehicle interface onto the DBW: control, gear, indicators, engagement and the six status reports.
+
+What a vehicle interface of Autoware (autoware_msgs 1.12.0, as Autoware 1.8.0 pins it) does on a
+Dataspeed DBW vehicle, done here on the simulated DBW, so that the commands meet the DBW's
+actuator dynamics, timeouts and override rules:
+
+- ``Control`` -> a ``UlcCmd`` CMD_VELOCITY of ``longitudinal.velocity`` [m/s] (negative: reverse;
+  ``enable_shift``) whose ``limit_accel``/``limit_decel`` are ``|acceleration|`` and jerk limits
+  ``|jerk|`` when the message defines them (else 0: the DBW's defaults), and a ``SteeringCmd``
+  CMD_ANGLE that puts the bicycle tyre at ``steering_tire_angle`` (``ackermann.TyreAngleSteering``),
+  with ``cmd_rate`` the tyre rate times the steering ratio [deg/s of steering wheel] when defined.
+  Re-sent every tick; silence for ``timeout_s`` stops the vehicle as ``cmd_vel`` does
+  (``msg_adapters.setpoint_stream``).
+- The control mode (``ControlModeCommand`` request, or ``Engage``): AUTONOMOUS enables the DBW
+  and sends both commands; AUTONOMOUS_STEER_ONLY only the steering command, AUTONOMOUS_VELOCITY_ONLY
+  only the ULC's; MANUAL disables the DBW; NO_COMMAND changes nothing. The reported mode is MANUAL
+  whenever the DBW is not enabled: a driver override or a fault disengages the DBW, the report
+  says MANUAL and the adapter stops commanding until a mode is requested again.
+- ``GearCommand`` -> a ``GearCmd`` when the requested gear changes (DRIVE_n -> DRIVE, REVERSE_n ->
+  REVERSE, LOW_n -> LOW); the gear report maps back (:data:`GEAR_TO_AUTOWARE`).
+- ``TurnIndicatorsCommand`` and ``HazardLightsCommand`` -> a ``TurnSignalCmd`` held and re-sent
+  every tick (the DBW's turn-signal command times out after 250 ms); hazard lights win over a
+  turn indicator. The reports come from the DBW's turn-signal feedback.
+
+Pure logic, no ROS: the node hands it the messages' fields and publishes what it returns.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from acres_dbw_sim.dbw import msg_fields as MF
+from acres_dbw_sim.dbw.commands import DISABLE, ENABLE, GearCmd, TurnSignalCmd
+
+from .ackermann import TyreAngleSteering
+from .setpoint_stream import IDLE, SetpointStream
+
+__all__ = ["AutowareAdapter", "NO_COMMAND", "AUTONOMOUS", "AUTONOMOUS_STEER_ONLY", "AUTONOMOUS_VELOCITY_ONLY",
+           "MANUAL", "GEAR_TO_AUTOWARE", "gear_from_autoware"]
+
+#: ``ControlModeReport`` / ``ControlModeCommand`` modes.
+NO_COMMAND, AUTONOMOUS, AUTONOMOUS_STEER_ONLY, AUTONOMOUS_VELOCITY_ONLY, MANUAL = 0, 1, 2, 3, 4
+_STEERS = (AUTONOMOUS, AUTONOMOUS_STEER_ONLY)
+_DRIVES = (AUTONOMOUS, AUTONOMOUS_VELOCITY_ONLY)
+#: ``GearCommand``/``GearReport`` codes: NONE 0, NEUTRAL 1, DRIVE 2 (DRIVE_2..DRIVE_18: 3..19), REVERSE 20,
+#: REVERSE_2 21, PARK 22, LOW 23, LOW_2 24.
+_AW_NEUTRAL, _AW_DRIVE, _AW_REVERSE, _AW_PARK, _AW_LOW = 1, 2, 20, 22, 23
+#: The DBW's gear (``ds_dbw_msgs/Gear``) -> Autoware's ``GearReport`` code.
+GEAR_TO_AUTOWARE = {int(MF.Gear.PARK): _AW_PARK, int(MF.Gear.REVERSE): _AW_REVERSE,
+                    int(MF.Gear.NEUTRAL): _AW_NEUTRAL, int(MF.Gear.DRIVE): _AW_DRIVE, int(MF.Gear.LOW): _AW_LOW}
+#: ``TurnIndicatorsCommand``: DISABLE 1, ENABLE_LEFT 2, ENABLE_RIGHT 3 (the reports use the same codes).
+_TI_DISABLE, _TI_LEFT, _TI_RIGHT = 1, 2, 3
+#: ``HazardLightsCommand``: DISABLE 1, ENABLE 2.
+_HL_DISABLE, _HL_ENABLE = 1, 2
+
+
+def gear_from_autoware(code: int) -> int | None:
+    """The DBW's gear (``ds_dbw_msgs/Gear``) for an Autoware ``GearCommand`` code; None for NONE or an
+    unknown code (nothing to send)."""
+    if code == _AW_NEUTRAL:
+        return int(MF.Gear.NEUTRAL)
+    if _AW_DRIVE <= code < _AW_REVERSE:
+        return int(MF.Gear.DRIVE)
+    if code in (_AW_REVERSE, _AW_REVERSE + 1):
+        return int(MF.Gear.REVERSE)
+    if code == _AW_PARK:
+        return int(MF.Gear.PARK)
+    if code in (_AW_LOW, _AW_LOW + 1):
+        return int(MF.Gear.LOW)
+    return None
+
+
+class AutowareAdapter(SetpointStream):
+    """Autoware's vehicle-interface commands -> core DBW commands; reports -> Autoware's codes (module docstring).
+
+    Parameters
+    ----------
+    steering_ratio : float
+        Steering-wheel angle per road-wheel angle [-] (the DBW's ``steering_ratio``), > 0.
+    center_deg : float
+        Raw steering-wheel angle of straight ahead [deg] (the DBW's ``steering_center_deg``).
+    timeout_s : float
+        Age of the last ``Control`` after which the vehicle is stopped [s], > 0.
+
+    Raises
+    ------
+    ValueError
+        If a number is out of its range.
+
+    Attributes
+    ----------
+    mode : int
+        The control mode requested and in force (MANUAL until a request; MANUAL again after the DBW
+        disengaged).
+    steering : TyreAngleSteering
+        The tyre angle in force, its command, and the angle the DBW reports.
+    """
+
+    def __init__(self, steering_ratio: float, center_deg: float, timeout_s: float = 0.5) -> None:
+        self.steering = TyreAngleSteering(steering_ratio, center_deg)
+        self._turn = TurnSignalCmd()
+        self.mode = MANUAL
+        self._engaged_seen = False
+        self._pending: list = []
+        self._gear_requested: int | None = None
+        self._indicator = 0
+        self._hazard = False
+        self._indicators_commanded = False
+        super().__init__(timeout_s, False)
+
+    # ------------------------------------------------------------------ commands in
+    def request_mode(self, mode: int) -> bool:
+        """A ``ControlModeCommand`` request (or ``Engage``: AUTONOMOUS / MANUAL); True when taken.
+
+        AUTONOMOUS and the two partial modes enable the DBW, MANUAL disables it; NO_COMMAND is
+        taken and changes nothing; any other value is refused (False).
+        """
+        if mode == NO_COMMAND:
+            return True
+        if mode not in (AUTONOMOUS, AUTONOMOUS_STEER_ONLY, AUTONOMOUS_VELOCITY_ONLY, MANUAL):
+            return False
+        self._pending.append(DISABLE if mode == MANUAL else ENABLE)
+        self.mode = mode
+        self._engaged_seen = False
+        if mode == MANUAL:
+            self.reset()
+        return True
+
+    def on_control(self, lateral: Any, longitudinal: Any, t_s: float) -> bool:
+        """Take one ``Control`` (its ``lateral`` and ``longitudinal`` parts) received at ``t_s`` [s];
+        False (ignored; ``ignored`` counts it) when a value it uses is not finite."""
+        v, a, j = longitudinal.velocity, longitudinal.acceleration, longitudinal.jerk
+        delta, rate = lateral.steering_tire_angle, lateral.steering_tire_rotation_rate
+        used = [v, delta] + ([a] if longitudinal.is_defined_acceleration else []) + \
+            ([j] if longitudinal.is_defined_jerk else []) + \
+            ([rate] if lateral.is_defined_steering_tire_rotation_rate else [])
+        if not all(math.isfinite(x) for x in used):
+            self.ignored += 1
+            return False
+        self.take(v, t_s)
+        ulc = self._ulc
+        ulc.limit_accel = ulc.limit_decel = abs(float(a)) if longitudinal.is_defined_acceleration else 0.0
+        ulc.limit_jerk_throttle = ulc.limit_jerk_brake = abs(float(j)) if longitudinal.is_defined_jerk else 0.0
+        self.steering.set(float(delta), self.steering.rate_deg_s(rate)
+                          if lateral.is_defined_steering_tire_rotation_rate else 0.0)
+        return True
+
+    def on_gear(self, command: int) -> None:
+        """A ``GearCommand`` code: a ``GearCmd`` goes out when the requested gear changes."""
+        gear = gear_from_autoware(int(command))
+        if gear is not None and gear != self._gear_requested:
+            self._gear_requested = gear
+            self._pending.append(GearCmd(cmd=gear))
+
+    def on_turn_indicators(self, command: int) -> None:
+        """A ``TurnIndicatorsCommand`` code (NO_COMMAND keeps the state)."""
+        if command in (_TI_DISABLE, _TI_LEFT, _TI_RIGHT):
+            self._indicator = {_TI_DISABLE: 0, _TI_LEFT: int(MF.TurnSignal.LEFT),
+                               _TI_RIGHT: int(MF.TurnSignal.RIGHT)}[command]
+            self._indicators_commanded = True
+
+    def on_hazard_lights(self, command: int) -> None:
+        """A ``HazardLightsCommand`` code (NO_COMMAND keeps the state)."""
+        if command in (_HL_DISABLE, _HL_ENABLE):
+            self._hazard = command == _HL_ENABLE
+            self._indicators_commanded = True
+
+    def commands(self, t_s: float, reports: Any) -> tuple:
+        """The commands to submit at ``t_s`` [s]: the pending one-shot ones (enable, disable, gear), then
+        those of the mode in force and the held turn signal.
+
+        Parameters
+        ----------
+        t_s : float
+            Simulation time [s].
+        reports : acres_dbw_sim.dbw.state.DbwReports
+            The latest reports (``dbw_enabled``).
+        """
+        out = self._pending
+        self._pending = []
+        enabled = reports.dbw_enabled
+        if self.mode != MANUAL and not out:
+            if enabled:
+                self._engaged_seen = True
+            elif self._engaged_seen:   # the DBW disengaged (override, fault, timeout): the driver has it
+                self.mode = MANUAL
+                self.reset()
+        if self.mode != MANUAL and self.state != IDLE:
+            if self.timed_out(t_s):   # the stop at the DBW's default limits
+                ulc = self._ulc
+                ulc.limit_accel = ulc.limit_decel = ulc.limit_jerk_throttle = ulc.limit_jerk_brake = 0.0
+            if self.mode in _DRIVES:
+                out.append(self.ulc_command())
+            if self.mode in _STEERS:
+                out.append(self.steering.command(reports))
+        if self._indicators_commanded:
+            self._turn.cmd = int(MF.TurnSignal.HAZARD) if self._hazard else self._indicator
+            out.append(self._turn)
+        return tuple(out)
+
+    # ------------------------------------------------------------------ reports out
+    def control_mode(self, reports: Any) -> int:
+        """``ControlModeReport`` mode: the mode in force while the DBW is enabled, else MANUAL."""
+        return self.mode if reports.dbw_enabled and self.mode != MANUAL else MANUAL
+
+    @staticmethod
+    def gear(reports: Any) -> int:
+        """``GearReport`` code of the DBW's gear report (NONE for a gear it has no code for)."""
+        return GEAR_TO_AUTOWARE.get(int(reports.gear_report.gear), 0)
+
+    @staticmethod
+    def turn_indicators(reports: Any) -> int:
+        """``TurnIndicatorsReport`` code from the DBW's turn-signal feedback (hazard: DISABLE)."""
+        fb = int(reports.turn_signal_report.feedback)
+        return {int(MF.TurnSignal.LEFT): _TI_LEFT, int(MF.TurnSignal.RIGHT): _TI_RIGHT}.get(fb, _TI_DISABLE)
+
+    @staticmethod
+    def hazard_lights(reports: Any) -> int:
+        """``HazardLightsReport`` code from the DBW's turn-signal feedback."""
+        return _HL_ENABLE if int(reports.turn_signal_report.feedback) == int(MF.TurnSignal.HAZARD) else _HL_DISABLE

@@ -1,0 +1,138 @@
+"""The Autoware adapter (msg_adapters.autoware) on the simulation, without DDS: modes, control, gear, indicators."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from acres_dbw_sim.dbw import msg_fields as MF
+from acres_dbw_sim.dbw.commands import DISABLE, ENABLE, GearCmd, SteeringCmd, TurnSignalCmd, UlcCmd
+from acres_dbw_sim.model.enums import AwdSwitch, Gear
+from acres_dbw_sim.simulation import Simulation
+from msg_adapters import autoware as AW
+
+
+def control(v=0.0, delta=0.0, a=None, j=None, rate=None):
+    """A ``Control``'s two parts as the adapter reads them (None: the field is not defined)."""
+    lon = SimpleNamespace(velocity=v, acceleration=a or 0.0, jerk=j or 0.0, is_defined_acceleration=a is not None,
+                          is_defined_jerk=j is not None)
+    lat = SimpleNamespace(steering_tire_angle=delta, steering_tire_rotation_rate=rate or 0.0,
+                          is_defined_steering_tire_rotation_rate=rate is not None)
+    return lat, lon
+
+
+def adapter_for(sim, **kw):
+    return AW.AutowareAdapter(sim.dbw.p.steering_ratio, sim.dbw.p.steering_center_deg, **kw)
+
+
+def run(sim, a, seconds, ctrl=None):
+    """Step with ``ctrl`` sent at 30 Hz; log of (t, speed, yaw rate, tyre angle reported)."""
+    log = []
+    every = int(round(sim.dt_s ** -1 / 30))
+    for k in range(int(round(seconds / sim.dt_s))):
+        t = sim.time_s
+        if ctrl is not None and k % every == 0:
+            a.on_control(*ctrl, t)
+        for cmd in a.commands(t, sim.reports()):
+            sim.submit(cmd)
+        sim.step()
+        log.append((sim.time_s, sim.vehicle.velocity_body_mps[0], sim.vehicle.yaw_rate_rad_s,
+                    a.steering.angle_of(sim.reports())))
+    return np.array(log)
+
+
+def test_autonomous_drives_at_the_speed_and_the_bicycle_yaw_rate_and_reports_the_mode():
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=AwdSwitch.TURF)
+    a = adapter_for(sim)
+    assert a.control_mode(sim.reports()) == AW.MANUAL and a.commands(0.0, sim.reports()) == ()
+    assert a.request_mode(AW.AUTONOMOUS)
+    log = run(sim, a, 9.0, control(3.0, 0.2))
+    late = log[log[:, 0] > 5.0]
+    assert np.all(np.abs(late[:, 1] - 3.0) < 0.1)
+    bicycle = 3.0 * math.tan(0.2) / sim.params.geometry.wheelbase_m
+    assert np.all(np.abs(late[:, 2] / bicycle - 1.0) < 0.05)
+    assert late[-1, 3] == pytest.approx(0.2, abs=0.005)
+    assert a.control_mode(sim.reports()) == AW.AUTONOMOUS
+
+
+def test_a_driver_override_disengages_and_the_mode_stays_manual():
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=AwdSwitch.TURF)
+    a = adapter_for(sim)
+    a.request_mode(AW.AUTONOMOUS)
+    run(sim, a, 4.0, control(2.0))
+    from acres_dbw_sim.dbw.state import DriverInput
+    sim.set_driver(DriverInput(brake_pedal_pct=50.0))
+    run(sim, a, 0.5, control(2.0))
+    sim.set_driver(DriverInput())
+    assert a.mode == AW.MANUAL and a.control_mode(sim.reports()) == AW.MANUAL
+    cmds = a.commands(sim.time_s, sim.reports())
+    assert not any(isinstance(c, (UlcCmd, SteeringCmd)) for c in cmds)   # it stopped commanding
+    assert not sim.reports().dbw_enabled
+
+
+def test_the_partial_modes_send_one_side_only_and_manual_disables():
+    reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0))
+    a = AW.AutowareAdapter(15.0, 0.0)
+    a.on_control(*control(1.0, 0.1, a=0.8, j=2.0, rate=0.2), 0.0)
+    assert a.request_mode(AW.AUTONOMOUS_STEER_ONLY)
+    first = a.commands(0.0, reports)
+    assert first[0] is ENABLE and [type(c) for c in first[1:]] == [SteeringCmd]
+    assert a.request_mode(AW.AUTONOMOUS_VELOCITY_ONLY)
+    cmds = a.commands(0.01, reports)
+    ulc = cmds[-1]
+    assert cmds[0] is ENABLE and isinstance(ulc, UlcCmd) and len(cmds) == 2
+    assert (ulc.cmd, ulc.limit_accel, ulc.limit_decel, ulc.limit_jerk_throttle) == (1.0, 0.8, 0.8, 2.0)
+    assert a.request_mode(AW.NO_COMMAND) and a.mode == AW.AUTONOMOUS_VELOCITY_ONLY
+    assert not a.request_mode(7) and not a.request_mode(AW.MANUAL + 1)
+    assert a.request_mode(AW.MANUAL) and a.commands(0.02, reports) == (DISABLE,)
+    assert a.control_mode(reports) == AW.MANUAL
+
+
+def test_control_fields_map_onto_the_dbw_commands_and_nan_is_ignored():
+    reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0))
+    a = AW.AutowareAdapter(15.0, 5.0)
+    a.request_mode(AW.AUTONOMOUS)
+    k = 15.0 * 180.0 / math.pi
+    assert a.on_control(*control(-2.0, -0.3, rate=-0.1), 0.0)
+    _enable, ulc, steer = a.commands(0.0, reports)
+    assert (ulc.cmd, ulc.limit_accel, ulc.limit_jerk_brake) == (-2.0, 0.0, 0.0)     # undefined: the DBW's defaults
+    assert (steer.cmd_type, steer.cmd) == (SteeringCmd.CMD_ANGLE, pytest.approx(5.0 - 0.3 * k))
+    assert steer.cmd_rate == pytest.approx(0.1 * k)
+    assert not a.on_control(*control(math.nan), 0.1) and a.ignored == 1
+    lat, lon = control(1.0)
+    lon.acceleration = math.nan                                    # an undefined field is not read
+    assert a.on_control(lat, lon, 0.1) is True
+    assert not a.on_control(*control(1.0, a=math.inf), 0.1)        # a defined one is
+
+
+@pytest.mark.parametrize("code, gear", [(1, MF.Gear.NEUTRAL), (2, MF.Gear.DRIVE), (19, MF.Gear.DRIVE),
+                                        (20, MF.Gear.REVERSE), (21, MF.Gear.REVERSE), (22, MF.Gear.PARK),
+                                        (23, MF.Gear.LOW), (24, MF.Gear.LOW), (0, None), (25, None)])
+def test_gear_codes_map_both_ways(code, gear):
+    assert AW.gear_from_autoware(code) == (None if gear is None else int(gear))
+    if gear is not None and code in (1, 2, 20, 22, 23):
+        assert AW.GEAR_TO_AUTOWARE[int(gear)] == code
+
+
+def test_gear_goes_once_per_change_and_indicators_are_held_with_hazard_first():
+    reports = SimpleNamespace(dbw_enabled=False)
+    a = AW.AutowareAdapter(15.0, 0.0)
+    a.on_gear(2)
+    a.on_gear(2)
+    (gear,) = a.commands(0.0, reports)
+    assert isinstance(gear, GearCmd) and gear.cmd == int(MF.Gear.DRIVE)
+    assert a.commands(0.01, reports) == ()
+    a.on_turn_indicators(2)
+    (turn,) = a.commands(0.02, reports)
+    assert isinstance(turn, TurnSignalCmd) and turn.cmd == int(MF.TurnSignal.LEFT)
+    a.on_hazard_lights(2)
+    assert a.commands(0.03, reports)[0].cmd == int(MF.TurnSignal.HAZARD)
+    a.on_turn_indicators(0)                                       # NO_COMMAND keeps the state
+    a.on_hazard_lights(1)
+    assert a.commands(0.04, reports)[0].cmd == int(MF.TurnSignal.LEFT)
+    fb = lambda v: SimpleNamespace(turn_signal_report=SimpleNamespace(feedback=v))   # noqa: E731
+    assert (AW.AutowareAdapter.turn_indicators(fb(1)), AW.AutowareAdapter.hazard_lights(fb(1))) == (2, 1)
+    assert (AW.AutowareAdapter.turn_indicators(fb(3)), AW.AutowareAdapter.hazard_lights(fb(3))) == (1, 2)
