@@ -136,3 +136,21 @@ def test_an_autoware_client_drives_the_ranger_through_the_dbw(ros_process):
         c.close()
         rclpy.try_shutdown()
         assert proc.alive(), f"the node died:\n{proc.output()}"
+
+
+@pytest.mark.slow
+def test_the_autoware_example_client_drives_parks_and_hands_back(ros_process):
+    """examples/autoware_drive.py, started as a user would beside a node in sim time, ends with status 0."""
+    ros_process([str(NODE_EXE), "--ros-args", "-p", "interfaces:=[autoware]", "-p", "time_mode:=sim",
+                 "-p", "rate_factor:=4.0"], name="sim_node")
+    root = Path(__file__).resolve().parents[1]
+    client = ros_process([str(root / "examples" / "autoware_drive.py"), "--ros-args",
+                          "-p", "use_sim_time:=true"], name="autoware_drive")
+    wait_for(lambda: not client.alive(), 120.0)
+    out = client.output()
+    assert client.proc.poll() == 0, out
+    phases = ["engage done", "shift to D done", "drive done", "stop done", "park done", "manual done"]
+    positions = [out.find(p) for p in phases]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions), out
+    line = next(ln for ln in out.splitlines() if "drive done" in ln)
+    assert abs(float(line.split("speed ")[1].split(" m/s")[0]) - 3.0) < 0.1, line
