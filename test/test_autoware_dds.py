@@ -26,7 +26,7 @@ from ament_index_python.packages import get_package_prefix
 from std_srvs.srv import SetBool
 
 from acres_dbw_sim.vehicles.polaris.params import load_parameters
-from helpers.dds import matched, wait_for
+from helpers.dds import wait_for
 from helpers.stream_client import StreamClient
 
 pytestmark = pytest.mark.dds
@@ -55,6 +55,7 @@ class AutowareClient(StreamClient):
         self.hazard = self.publisher(aw_veh.HazardLightsCommand, "/control/command/hazard_lights_cmd", 1)
         self.mode_client = self.node.create_client(aw_srv.ControlModeCommand, "/control/control_mode_request")
         self.override_client = self.node.create_client(SetBool, "/vehicle/dbw_node/inject_override")
+        self.clients += [self.mode_client, self.override_client]
 
     def _keep(self, name, msg):
         stamp = msg.header.stamp if name == "velocity_status" else msg.stamp
@@ -66,7 +67,7 @@ class AutowareClient(StreamClient):
             return self.status[name][-1][1] if self.status[name] else None
 
     def call(self, client, request):
-        assert client.wait_for_service(timeout_sec=10.0), f"no service {client.srv_name}"
+        """The response to ``request`` (the server was found by ``start``; the executor's thread spins)."""
         done = threading.Event()
         future = client.call_async(request)
         future.add_done_callback(lambda _f: done.set())

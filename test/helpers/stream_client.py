@@ -33,6 +33,7 @@ class StreamClient:
                                                    lambda m: setattr(self, "enabled", m.data), 2)]
         self.pub_enable = self.node.create_publisher(Empty, "/vehicle/enable", 10)
         self.pubs = [self.pub_enable]
+        self.clients: list = []   # service clients that must find their server before start returns
         self.node.create_timer(0.05, self._send)
         self.executor = SingleThreadedExecutor()
 
@@ -44,9 +45,9 @@ class StreamClient:
         return pub
 
     def start(self, proc):
-        """Matched with the node ``proc`` on every topic, then spun in a thread (``matched`` spins the
-        node itself, so first)."""
-        matched(self.node, proc, publishers=self.pubs, subscriptions=self.subs)
+        """Matched with the node ``proc`` on every topic and service, then spun in a thread (``matched`` spins
+        the node itself, so first)."""
+        matched(self.node, proc, publishers=self.pubs, subscriptions=self.subs, clients=self.clients)
         self.executor.add_node(self.node)
         threading.Thread(target=self.executor.spin, daemon=True).start()
 
