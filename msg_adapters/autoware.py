@@ -31,7 +31,7 @@ import math
 from typing import Any
 
 from acres_dbw_sim.dbw import msg_fields as MF
-from acres_dbw_sim.dbw.commands import DISABLE, ENABLE, GearCmd, TurnSignalCmd
+from acres_dbw_sim.dbw.commands import DISABLE, ENABLE, GearCmd, SteeringCmd, TurnSignalCmd, UlcCmd
 
 from .ackermann import TyreAngleSteering
 from .setpoint_stream import IDLE, SetpointStream
@@ -53,6 +53,9 @@ GEAR_TO_AUTOWARE = {int(MF.Gear.PARK): _AW_PARK, int(MF.Gear.REVERSE): _AW_REVER
 _TI_DISABLE, _TI_LEFT, _TI_RIGHT = 1, 2, 3
 #: ``HazardLightsCommand``: DISABLE 1, ENABLE 2.
 _HL_DISABLE, _HL_ENABLE = 1, 2
+#: A gear request the DBW's gear does not show yet is sent again after this long [s] (a shift refused
+#: while moving happens once stopped; a lever shift takes about 1 s).
+GEAR_RESEND_S = 1.5
 
 
 def gear_from_autoware(code: int) -> int | None:
@@ -104,10 +107,21 @@ class AutowareAdapter(SetpointStream):
         self._engaged_seen = False
         self._pending: list = []
         self._gear_requested: int | None = None
+        self._gear_sent_s = -math.inf
+        self._gear_cmd = GearCmd()
+        self._clear_indicators()
+        # the side a partial mode does not command: sent with enable false, so the DBW lets it go by
+        # command (as a stack does), not by its 100 ms timeout
+        self._ulc_off = UlcCmd(cmd_type=UlcCmd.CMD_VELOCITY, enable=False)
+        self._steer_off = SteeringCmd(cmd_type=SteeringCmd.CMD_ANGLE, enable=False)
+        super().__init__(timeout_s, False)
+        self._ulc.enable_shift = False   # the gear is Autoware's (gear_cmd), never the ULC's own choice
+
+    def _clear_indicators(self) -> None:
+        """No turn indicator or hazard lights held (at start and on MANUAL)."""
         self._indicator = 0
         self._hazard = False
         self._indicators_commanded = False
-        super().__init__(timeout_s, False)
 
     # ------------------------------------------------------------------ commands in
     def request_mode(self, mode: int) -> bool:
@@ -125,6 +139,7 @@ class AutowareAdapter(SetpointStream):
         self._engaged_seen = False
         if mode == MANUAL:
             self.reset()
+            self._clear_indicators()
         return True
 
     def on_control(self, lateral: Any, longitudinal: Any, t_s: float) -> bool:
@@ -147,11 +162,12 @@ class AutowareAdapter(SetpointStream):
         return True
 
     def on_gear(self, command: int) -> None:
-        """A ``GearCommand`` code: a ``GearCmd`` goes out when the requested gear changes."""
+        """A ``GearCommand`` code: the requested gear, sent by :meth:`commands` while the DBW's gear differs."""
         gear = gear_from_autoware(int(command))
-        if gear is not None and gear != self._gear_requested:
+        if gear is not None:
+            if gear != self._gear_requested:
+                self._gear_sent_s = -math.inf   # a new request goes out at once
             self._gear_requested = gear
-            self._pending.append(GearCmd(cmd=gear))
 
     def on_turn_indicators(self, command: int) -> None:
         """A ``TurnIndicatorsCommand`` code (NO_COMMAND keeps the state)."""
@@ -186,18 +202,28 @@ class AutowareAdapter(SetpointStream):
             elif self._engaged_seen:   # the DBW disengaged (override, fault, timeout): the driver has it
                 self.mode = MANUAL
                 self.reset()
+        requested = self._gear_requested
+        if (self.mode != MANUAL and enabled and requested is not None and reports.gear_report.gear != requested
+                and t_s - self._gear_sent_s >= GEAR_RESEND_S):   # a refused shift (moving) goes again, as
+            self._gear_cmd.cmd = requested                         # Autoware keeps asking
+            out.append(self._gear_cmd)
+            self._gear_sent_s = t_s
         if self.mode != MANUAL and self.state != IDLE:
             if self.timed_out(t_s):   # the stop at the DBW's default limits
                 ulc = self._ulc
                 ulc.limit_accel = ulc.limit_decel = ulc.limit_jerk_throttle = ulc.limit_jerk_brake = 0.0
-            if self.mode in _DRIVES:
-                out.append(self.ulc_command())
-            if self.mode in _STEERS:
-                out.append(self.steering.command(reports))
+            out.append(self.ulc_command() if self.mode in _DRIVES else self._ulc_off)
+            out.append(self.steering.command(reports) if self.mode in _STEERS else self._steer_off)
         if self._indicators_commanded:
             self._turn.cmd = int(MF.TurnSignal.HAZARD) if self._hazard else self._indicator
             out.append(self._turn)
         return tuple(out)
+
+    def park_warning(self, reports: Any) -> str | None:
+        """As the set-point stream's, worded for Autoware: the gear is Autoware's to command."""
+        warning = super().park_warning(reports)
+        return None if warning is None else ("the vehicle is in PARK: Autoware shifts it (gear_cmd DRIVE or REVERSE); "
+                                             "the ULC follows the gear and never shifts by itself")
 
     # ------------------------------------------------------------------ reports out
     def control_mode(self, reports: Any) -> int:

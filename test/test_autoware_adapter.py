@@ -73,18 +73,19 @@ def test_a_driver_override_disengages_and_the_mode_stays_manual():
     assert not sim.reports().dbw_enabled
 
 
-def test_the_partial_modes_send_one_side_only_and_manual_disables():
-    reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0))
+def test_the_partial_modes_command_one_side_and_let_the_other_go_and_manual_disables():
+    reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0),
+                              gear_report=SimpleNamespace(gear=int(MF.Gear.DRIVE)))
     a = AW.AutowareAdapter(15.0, 0.0)
     a.on_control(*control(1.0, 0.1, a=0.8, j=2.0, rate=0.2), 0.0)
     assert a.request_mode(AW.AUTONOMOUS_STEER_ONLY)
-    first = a.commands(0.0, reports)
-    assert first[0] is ENABLE and [type(c) for c in first[1:]] == [SteeringCmd]
+    enable, ulc, steer = a.commands(0.0, reports)
+    assert enable is ENABLE and not ulc.enable and steer.enable      # the ULC let go by command, not by timeout
     assert a.request_mode(AW.AUTONOMOUS_VELOCITY_ONLY)
-    cmds = a.commands(0.01, reports)
-    ulc = cmds[-1]
-    assert cmds[0] is ENABLE and isinstance(ulc, UlcCmd) and len(cmds) == 2
+    enable, ulc, steer = a.commands(0.01, reports)
+    assert enable is ENABLE and ulc.enable and not steer.enable
     assert (ulc.cmd, ulc.limit_accel, ulc.limit_decel, ulc.limit_jerk_throttle) == (1.0, 0.8, 0.8, 2.0)
+    assert not ulc.enable_shift                                      # the gear is Autoware's
     assert a.request_mode(AW.NO_COMMAND) and a.mode == AW.AUTONOMOUS_VELOCITY_ONLY
     assert not a.request_mode(7) and not a.request_mode(AW.MANUAL + 1)
     assert a.request_mode(AW.MANUAL) and a.commands(0.02, reports) == (DISABLE,)
@@ -117,22 +118,51 @@ def test_gear_codes_map_both_ways(code, gear):
         assert AW.GEAR_TO_AUTOWARE[int(gear)] == code
 
 
-def test_gear_goes_once_per_change_and_indicators_are_held_with_hazard_first():
-    reports = SimpleNamespace(dbw_enabled=False)
+def test_the_gear_request_is_sent_until_the_gear_shows_it_and_indicators_are_held_with_hazard_first():
+    reports = SimpleNamespace(dbw_enabled=True, gear_report=SimpleNamespace(gear=int(MF.Gear.PARK)))
     a = AW.AutowareAdapter(15.0, 0.0)
     a.on_gear(2)
+    assert a.commands(0.0, reports) == ()                           # MANUAL: nothing goes to the DBW
+    a.request_mode(AW.AUTONOMOUS)
+    enable, gear = a.commands(0.0, reports)                          # the enable, then the gear
+    assert enable is ENABLE and isinstance(gear, GearCmd) and gear.cmd == int(MF.Gear.DRIVE)
     a.on_gear(2)
-    (gear,) = a.commands(0.0, reports)
-    assert isinstance(gear, GearCmd) and gear.cmd == int(MF.Gear.DRIVE)
-    assert a.commands(0.01, reports) == ()
+    assert a.commands(0.2, reports) == ()                           # asked again only after GEAR_RESEND_S
+    assert [type(c) for c in a.commands(AW.GEAR_RESEND_S, reports)] == [GearCmd]   # refused: again
+    reports.gear_report.gear = int(MF.Gear.DRIVE)
+    assert a.commands(5.0, reports) == ()                           # the gear shows it: done
     a.on_turn_indicators(2)
-    (turn,) = a.commands(0.02, reports)
+    (turn,) = a.commands(5.1, reports)
     assert isinstance(turn, TurnSignalCmd) and turn.cmd == int(MF.TurnSignal.LEFT)
     a.on_hazard_lights(2)
-    assert a.commands(0.03, reports)[0].cmd == int(MF.TurnSignal.HAZARD)
+    assert a.commands(5.2, reports)[0].cmd == int(MF.TurnSignal.HAZARD)
     a.on_turn_indicators(0)                                       # NO_COMMAND keeps the state
     a.on_hazard_lights(1)
-    assert a.commands(0.04, reports)[0].cmd == int(MF.TurnSignal.LEFT)
+    assert a.commands(5.3, reports)[0].cmd == int(MF.TurnSignal.LEFT)
+    a.request_mode(AW.MANUAL)                                     # MANUAL forgets the indicators
+    a.request_mode(AW.AUTONOMOUS)
+    assert [type(c) for c in a.commands(5.4, reports)] == [type(DISABLE), type(ENABLE)]
     fb = lambda v: SimpleNamespace(turn_signal_report=SimpleNamespace(feedback=v))   # noqa: E731
     assert (AW.AutowareAdapter.turn_indicators(fb(1)), AW.AutowareAdapter.hazard_lights(fb(1))) == (2, 1)
     assert (AW.AutowareAdapter.turn_indicators(fb(3)), AW.AutowareAdapter.hazard_lights(fb(3))) == (1, 2)
+
+
+def test_a_refused_shift_to_park_while_moving_happens_once_stopped():
+    """Autoware asks for PARK while still rolling: the DBW refuses; the adapter asks again and it parks."""
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=AwdSwitch.TURF)
+    a = adapter_for(sim)
+    a.request_mode(AW.AUTONOMOUS)
+    a.on_gear(2)
+    run(sim, a, 4.0, control(2.0))
+    a.on_gear(22)                                                 # PARK at 2 m/s: refused
+    run(sim, a, 6.0, control(0.0))
+    assert Gear(sim.vehicle.gear) == Gear.PARK and AW.AutowareAdapter.gear(sim.reports()) == 22
+
+
+def test_negative_speed_in_drive_does_not_shift_by_itself():
+    sim = Simulation(gear=Gear.DRIVE, drive_mode=AwdSwitch.TURF)
+    a = adapter_for(sim)
+    a.request_mode(AW.AUTONOMOUS)
+    a.on_gear(2)
+    log = run(sim, a, 4.0, control(-1.0))
+    assert Gear(sim.vehicle.gear) == Gear.DRIVE and np.all(log[:, 1] > -0.05)
