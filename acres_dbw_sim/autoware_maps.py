@@ -1,0 +1,278 @@
+"""Accel and brake maps for Autoware's ``raw_vehicle_cmd_converter``, measured on the model.
+
+Usage::
+
+    python -m acres_dbw_sim.autoware_maps OUT_DIR [--vehicle polaris] [--surface asphalt]
+
+writes ``OUT_DIR/accel_map.csv`` and ``OUT_DIR/brake_map.csv`` in the format the converter's CSV
+loader reads (autoware_universe's ``raw_vehicle_cmd_converter``; the release Autoware 1.8.0
+pins): the first row is the map's name followed by the velocities [m/s]; every other row is a
+pedal stroke (0 to 1) followed by the acceleration [m/s^2] it gives at each velocity. The
+converter requires the accelerations of the accel map to rise strictly down each column (more
+pedal, more acceleration) and those of the brake map to fall strictly. A stroke that adds nothing
+at some velocity (past the tyres' friction limit on a loose surface, or inside the pedal's dead
+band) is left out, saying so; a map left with fewer than two strokes is refused.
+
+What the strokes mean (what the actuation path of the DBW takes): the accel stroke is the
+accelerator pedal seen by the engine (``VehicleInputs.pedal``, 0 to 1), the brake stroke the line
+pressure over the brakes' full scale (``brakes.max_bar``).
+
+How a cell is measured, on the chosen surface, flat, in DRIVE, wheels straight, on the model alone
+(no DBW: a map describes the vehicle; the DBW's lags only delay it): the vehicle accelerates from
+rest at full pedal to a switch speed, then the cell's strokes are held, and the acceleration is the
+slope of the forward speed over :data:`WINDOW_S` after the switch (past the engine's torque lag and
+the brakes' pressure build-up). The switch speed is moved ahead (behind, when slowing) by the
+window's middle times the acceleration, twice, so that the window is centred on the cell's
+velocity. This is the vehicle as a stack meets it while driving: the Ranger's centrifugal clutch
+is engaged, as it is after any launch (from rest, a light pedal leaves it open: at stroke 0.2
+the vehicle creeps at 0.34 m/s, while from 15 m/s it settles at 7 m/s). The zero-velocity column
+is measured at :data:`V_ZERO_MPS` (the accel map from rest): at rest the acceleration is zero
+whatever the brake, and the converter needs the column to fall with the brake stroke. A run that
+stops inside the window is fitted up to the stop.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["VELOCITIES_MPS", "STROKES", "V_ZERO_MPS", "WINDOW_S", "MapError", "Unreachable", "measure_maps",
+           "check_monotonic", "keep_monotonic", "write_map", "read_map", "stroke_for", "main"]
+
+#: The velocities of the maps [m/s]: 0 to 50 km/h in 5 km/h steps, the converter's default grid.
+VELOCITIES_MPS = tuple(round(i * 5.0 / 3.6, 2) for i in range(11))
+#: The pedal strokes of the maps' rows.
+STROKES = tuple(round(0.1 * i, 1) for i in range(11))
+#: Where the zero-velocity column is measured [m/s].
+V_ZERO_MPS = 0.1
+#: The window after the switch to a cell's strokes over which its acceleration is measured [s]: past
+#: the engine's torque lag and the brakes' pressure build-up, before the speed has moved far.
+WINDOW_S = (0.4, 0.9)
+#: Below this forward speed the vehicle counts as stopped (its samples leave the fit) [m/s].
+STOPPED_MPS = 0.05
+
+
+class MapError(ValueError):
+    """A map the converter would refuse (not monotonic), naming the cell."""
+
+
+class Unreachable(ValueError):
+    """A speed the vehicle does not reach at full pedal on the surface."""
+
+
+def _speed_trace(sim, phases: list) -> np.ndarray:
+    """Body forward speed [m/s] at every step of ``phases`` (``(pedal, line bar, seconds or a stop speed)``:
+    a float duration, or ``("until", v)`` to hold until the speed reaches ``v``), from rest in DRIVE."""
+    from .model.enums import Gear
+    from .model.inputs import VehicleInputs
+    veh = sim.vehicle
+    sim.reset(gear=Gear.DRIVE, drive_mode=veh.drive_mode)
+    centre = veh.steering_wheel_deg
+    out = []
+    for pedal, bar, until in phases:
+        inputs = VehicleInputs(pedal, bar, centre, Gear.NONE, veh.drive_mode)
+        if isinstance(until, tuple):
+            target = until[1]
+            for _ in range(int(round(60.0 / sim.dt_s))):
+                veh.step(inputs)
+                out.append(veh.velocity_body_mps[0])
+                if out[-1] >= target:
+                    break
+            else:
+                raise Unreachable(f"the vehicle does not reach {target:.2f} m/s at full pedal in 60 s")
+        else:
+            for _ in range(int(round(until / sim.dt_s))):
+                veh.step(inputs)
+                out.append(veh.velocity_body_mps[0])
+    return np.asarray(out)
+
+
+def _cell(sim, velocity: float, pedal: float, bar: float) -> float:
+    """The acceleration [m/s^2] over :data:`WINDOW_S` after switching to the strokes at ``velocity`` [m/s]
+    (from rest when 0), fitted to the samples that still move (a hard stop may come inside the window;
+    without enough of them, from the switch to the stop)."""
+    dt = sim.dt_s
+    phases = [(1.0, 0.0, ("until", velocity))] if velocity > 0.0 else []
+    v = _speed_trace(sim, phases + [(pedal, bar, WINDOW_S[1])])
+    switch = len(v) - int(round(WINDOW_S[1] / dt))
+    t = np.arange(len(v)) * dt
+    lo = switch + int(round(WINDOW_S[0] / dt))
+    moving = v[lo:] > STOPPED_MPS
+    if moving.sum() >= 6:
+        return float(np.polyfit(t[lo:][moving], v[lo:][moving], 1)[0])
+    after = v[switch:]
+    k = int((after > STOPPED_MPS).sum())
+    return float((after[k - 1] - after[0]) / ((k - 1) * dt)) if k >= 2 else 0.0
+
+
+def measure_maps(vehicle: str = "polaris", surface: str = "asphalt", velocities=VELOCITIES_MPS,
+                 strokes=STROKES) -> tuple:
+    """The accel and brake maps of ``vehicle`` on ``surface`` (module docstring).
+
+    Returns
+    -------
+    (ndarray, ndarray)
+        Accelerations [m/s^2], shape (len(strokes), len(velocities)): accel, brake; NaN in the columns of a
+        velocity the vehicle does not reach at full pedal on the surface.
+
+    Raises
+    ------
+    ValueError
+        An unknown vehicle or surface.
+    """
+    from .model.terrain import FlatTerrain
+    from .simulation import Simulation
+    from .vehicles import vehicle_spec
+    params = vehicle_spec(vehicle).load_parameters(None, None, None, None)
+    sim = Simulation(params, FlatTerrain(surface=surface), vehicle=vehicle)
+    max_bar = vehicle_spec(vehicle).installation(params).brake_full_bar
+    mid = 0.5 * (WINDOW_S[0] + WINDOW_S[1])
+    maps = []
+    for kind in ("accel", "brake"):
+        table = np.empty((len(strokes), len(velocities)))
+        for i, s in enumerate(strokes):
+            pedal, bar = (s, 0.0) if kind == "accel" else (0.0, s * max_bar)
+            for j, vel in enumerate(velocities):
+                target = max(vel, V_ZERO_MPS)
+                # switch early (late, when slowing) by the window's middle at the acceleration first seen,
+                # so that the window's mean speed is the cell's velocity
+                try:
+                    a = _cell(sim, target, pedal, bar)
+                    for _ in range(2):
+                        a = _cell(sim, max(0.0, target - a * mid), pedal, bar)
+                except Unreachable:
+                    a = math.nan   # out of the vehicle's reach here: the column is left out
+                table[i, j] = a
+        maps.append(table)
+    return tuple(maps)
+
+
+def check_monotonic(table: np.ndarray, rising: bool, strokes=STROKES, velocities=VELOCITIES_MPS) -> None:
+    """Refuse a map whose accelerations do not rise (``rising``) or fall strictly down each column.
+
+    Raises
+    ------
+    MapError
+        Naming the first cell at fault (its stroke and velocity) and both values.
+    """
+    for j, vel in enumerate(velocities):
+        for i in range(1, len(strokes)):
+            up = table[i, j] > table[i - 1, j]
+            if up != rising or table[i, j] == table[i - 1, j]:
+                raise MapError(f"at {vel} m/s the acceleration at stroke {strokes[i]} ({table[i, j]:.4f} m/s^2) does "
+                               f"not {'exceed' if rising else 'fall below'} that at {strokes[i - 1]} "
+                               f"({table[i - 1, j]:.4f}): the converter requires it")
+
+
+def keep_monotonic(table: np.ndarray, rising: bool, strokes=STROKES, velocities=VELOCITIES_MPS) -> tuple:
+    """The rows to write: each stroke whose accelerations go strictly beyond those of the last row kept,
+    at every velocity (a stroke past the tyres' friction limit, or inside the pedal's dead band, adds
+    nothing the converter could tell apart and is left out).
+
+    Returns
+    -------
+    (list of int, list of str)
+        The kept rows' indices, and why each other row was left out.
+    """
+    kept, dropped = [0], []
+    for i in range(1, len(strokes)):
+        last = table[kept[-1]]
+        beyond = table[i] > last if rising else table[i] < last
+        if beyond.all():
+            kept.append(i)
+        else:
+            j = int(np.flatnonzero(~beyond)[0])
+            dropped.append(f"stroke {strokes[i]:g} left out: at {velocities[j]:g} m/s it gives {table[i, j]:.4f} m/s^2, "
+                           f"no {'more' if rising else 'less'} than stroke {strokes[kept[-1]]:g} ({last[j]:.4f})")
+    return kept, dropped
+
+
+def write_map(path: str | Path, name: str, table: np.ndarray, velocities=VELOCITIES_MPS, strokes=STROKES) -> None:
+    """Write one map (module docstring's format): name and velocities, then a row per stroke."""
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow([name] + [f"{v:g}" for v in velocities])
+        for s, row in zip(strokes, table):
+            w.writerow([f"{s:g}"] + [f"{x:.4f}" for x in row])
+
+
+def read_map(path: str | Path) -> tuple:
+    """Read a map in the converter's format.
+
+    Returns
+    -------
+    (name, velocities, strokes, table)
+        ``velocities`` [m/s] and ``strokes`` as tuples, ``table`` [m/s^2] an array (strokes x velocities).
+
+    Raises
+    ------
+    ValueError
+        A row of another length than the header, fewer than two rows or columns, or a cell that is not a number.
+    """
+    with open(path, newline="") as fh:
+        rows = [r for r in csv.reader(fh) if r]
+    if len(rows) < 3 or len(rows[0]) < 3:
+        raise ValueError(f"{path}: a map needs a header and at least two rows and two velocities")
+    for k, r in enumerate(rows):
+        if len(r) != len(rows[0]):
+            raise ValueError(f"{path}: row {k + 1} has {len(r)} cells, the header {len(rows[0])}")
+    velocities = tuple(float(x) for x in rows[0][1:])
+    strokes = tuple(float(r[0]) for r in rows[1:])
+    return rows[0][0], velocities, strokes, np.array([[float(x) for x in r[1:]] for r in rows[1:]])
+
+
+def stroke_for(velocities, strokes, table: np.ndarray, v_mps: float, accel_mps2: float) -> float:
+    """The stroke that gives ``accel_mps2`` at ``v_mps`` by the map (as the converter looks it up: linear in
+    velocity, clamped to the velocity range, then linear in acceleration, clamped to the strokes)."""
+    v = min(max(v_mps, velocities[0]), velocities[-1])
+    column = np.array([np.interp(v, velocities, row) for row in table])
+    order = np.argsort(column)
+    return float(np.interp(accel_mps2, column[order], np.asarray(strokes)[order]))
+
+
+def main(argv: list | None = None) -> int:
+    """Measure and write both maps; 0, 1 when a map is refused, 2 for a bad argument."""
+    from .vehicles import REGISTRY
+    ap = argparse.ArgumentParser(prog="python -m acres_dbw_sim.autoware_maps", description=__doc__.split("\n\n")[0])
+    ap.add_argument("out", type=Path, help="folder for accel_map.csv and brake_map.csv")
+    ap.add_argument("--vehicle", default="polaris", choices=list(REGISTRY))
+    ap.add_argument("--surface", default="asphalt", help="a surface of the world's table (flat ground)")
+    args = ap.parse_args(argv)
+    try:
+        tables = measure_maps(args.vehicle, args.surface)
+    except (ValueError, KeyError) as err:
+        print(f"autoware_maps: error: {err.args[0] if err.args else err}", file=sys.stderr)
+        return 2
+    name = f"{args.vehicle}_{args.surface}"
+    reach = [j for j in range(len(VELOCITIES_MPS)) if not np.isnan(tables[0][:, j]).any()
+             and not np.isnan(tables[1][:, j]).any()]
+    velocities = tuple(VELOCITIES_MPS[j] for j in reach)
+    if len(reach) < len(VELOCITIES_MPS):
+        print(f"autoware_maps: velocities above {velocities[-1]:g} m/s left out: out of reach on {args.surface} "
+              f"(the converter holds the last column beyond)")
+    written = []
+    for file, table, rising in (("accel_map.csv", tables[0][:, reach], True),
+                                ("brake_map.csv", tables[1][:, reach], False)):
+        kept, dropped = keep_monotonic(table, rising, velocities=velocities)
+        for why in dropped:
+            print(f"autoware_maps: {file}: {why}")
+        if len(kept) < 2:
+            print(f"autoware_maps: refused: {file} would keep fewer than two strokes", file=sys.stderr)
+            return 1
+        strokes = tuple(STROKES[i] for i in kept)
+        check_monotonic(table[kept], rising, strokes, velocities)   # what is written is what the converter takes
+        written.append((args.out / file, table[kept], strokes))
+    args.out.mkdir(parents=True, exist_ok=True)
+    for path, table, strokes in written:
+        write_map(path, name, table, velocities, strokes)
+    print(f"wrote {written[0][0]} ({len(written[0][2])} strokes) and {written[1][0]} ({len(written[1][2])} strokes): "
+          f"{args.vehicle} on {args.surface}, {len(velocities)} velocities")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""Accel and brake maps for Autoware's raw_vehicle_cmd_converter (acres_dbw_sim.autoware_maps)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from acres_dbw_sim import autoware_maps as M
+from acres_dbw_sim.model.terrain import FlatTerrain
+from acres_dbw_sim.simulation import Simulation
+
+
+@pytest.fixture(scope="module")
+def maps(tmp_path_factory):
+    out = tmp_path_factory.mktemp("maps")
+    assert M.main([str(out)]) == 0
+    return M.read_map(out / "accel_map.csv"), M.read_map(out / "brake_map.csv")
+
+
+def test_the_files_have_the_converters_layout_and_its_monotonic_columns(maps):
+    (name, vel, strokes, accel), (bname, bvel, bstrokes, brake) = maps
+    assert name == bname == "polaris_asphalt" and vel == bvel == M.VELOCITIES_MPS
+    assert strokes == bstrokes == M.STROKES and accel.shape == brake.shape == (11, 11)
+    assert np.all(np.diff(accel, axis=0) > 0) and np.all(np.diff(brake, axis=0) < 0)
+    assert np.array_equal(accel[0], brake[0])                  # stroke 0 of both: pedals released
+    # the Ranger's figures: about 3 m/s^2 at full pedal from low speed, full braking near mu g on asphalt
+    assert 2.5 < accel[-1, 1] < 3.5 and -9.5 < brake[-1, -1] < -8.5
+
+
+def test_a_stroke_read_off_the_map_gives_the_acceleration_asked(maps):
+    """The converter's use: at 20 km/h, 1.0 m/s^2 -> a stroke; the model at that stroke gives 1.0 within 5 %."""
+    _name, vel, strokes, accel = maps[0]
+    stroke = M.stroke_for(vel, strokes, accel, 5.56, 1.0)
+    assert 0.2 < stroke < 0.5
+    sim = Simulation(terrain=FlatTerrain(surface="asphalt"))
+    a = M._cell(sim, 5.56 - 1.0 * 0.5 * sum(M.WINDOW_S), stroke, 0.0)
+    assert a == pytest.approx(1.0, rel=0.05)
+    _bname, bvel, bstrokes, brake = maps[1]
+    b = M.stroke_for(bvel, bstrokes, brake, 8.33, -3.0)
+    assert M._cell(sim, 8.33 + 3.0 * 0.5 * sum(M.WINDOW_S), 0.0,
+                   b * sim.params.brakes.max_bar) == pytest.approx(-3.0, rel=0.05)
+
+
+def test_a_map_that_does_not_rise_is_refused_naming_the_cell():
+    table = np.tile(np.arange(3.0)[:, None], (1, 2))
+    table[2, 1] = 1.0
+    with pytest.raises(M.MapError, match=r"at 1.39 m/s the acceleration at stroke 0.2 \(1.0000 m/s\^2\)"):
+        M.check_monotonic(table, rising=True, strokes=(0.0, 0.1, 0.2), velocities=(0.0, 1.39))
+    M.check_monotonic(-np.tile(np.arange(3.0)[:, None], (1, 2)), rising=False, strokes=(0, 1, 2), velocities=(0, 1))
+
+
+def test_the_reader_refuses_a_ragged_file(tmp_path):
+    f = tmp_path / "m.csv"
+    f.write_text("x,0,1\n0,0.1,0.2\n1,0.3\n")
+    with pytest.raises(ValueError, match="row 3 has 2 cells"):
+        M.read_map(f)
+
+
+def test_a_bad_surface_is_an_error_not_a_map(tmp_path, capsys):
+    assert M.main([str(tmp_path), "--surface", "lava"]) == 2
+    assert "lava" in capsys.readouterr().err and not (tmp_path / "accel_map.csv").exists()
+
+
+def test_strokes_that_add_nothing_are_left_out_and_said():
+    table = np.array([[0.0, 0.0], [-1.0, -1.0], [-2.0, -1.0], [-3.0, -2.0]])   # stroke 2 saturates at 1 m/s
+    kept, dropped = M.keep_monotonic(table, rising=False, strokes=(0, 1, 2, 3), velocities=(0, 1))
+    assert kept == [0, 1, 3] and len(dropped) == 1 and dropped[0].startswith("stroke 2 left out: at 1 m/s")
+
+
+def test_on_gravel_the_brake_strokes_past_the_friction_limit_are_left_out(tmp_path, capsys):
+    assert M.main([str(tmp_path), "--surface", "gravel"]) == 0
+    out = capsys.readouterr().out
+    assert "brake_map.csv: stroke 1 left out" in out
+    _n, _v, strokes, brake = M.read_map(tmp_path / "brake_map.csv")
+    assert 1.0 not in strokes and np.all(np.diff(brake, axis=0) < 0)
