@@ -7,11 +7,11 @@ the interface arbiter lets the interface command (``claim``); a control-mode req
 ``Engage`` are never dropped, as ``enable``/``disable`` are not.
 
 Autoware (autoware_msgs 1.12.0, Autoware 1.8.0; topic names, rates and QoS from Autoware's
-vehicle-interface pages): commands in on ``/control/command/{control_cmd, gear_cmd,
+vehicle-interface pages): commands in on ``/control/command/{control_cmd, actuation_cmd, gear_cmd,
 turn_indicators_cmd, hazard_lights_cmd}``, ``/vehicle/engage`` and the service
-``/control/control_mode_request``; the six reports out on ``/vehicle/status/{velocity_status,
-steering_status, gear_status, control_mode, turn_indicators_status, hazard_lights_status}`` at
-10 Hz, every topic RELIABLE, VOLATILE, depth 1 (the pages allow TRANSIENT_LOCAL published on
+``/control/control_mode_request``; the reports out on ``/vehicle/status/{velocity_status,
+steering_status, gear_status, control_mode, turn_indicators_status, hazard_lights_status,
+actuation_status}`` at 10 Hz (the actuation pair with ``tier4_vehicle_msgs`` installed), every topic RELIABLE, VOLATILE, depth 1 (the pages allow TRANSIENT_LOCAL published on
 change for the last four; periodic VOLATILE serves both kinds of subscriber). The names are
 absolute, as Autoware's: one vehicle per DDS domain.
 """
@@ -115,7 +115,8 @@ class AutowareTopics:
         ctrl = _need("autoware_control_msgs", "autoware")
         veh = _need("autoware_vehicle_msgs", "autoware")
         import autoware_vehicle_msgs.srv as veh_srv
-        self.adapter = adapter = AutowareAdapter(dbw.steering_ratio, dbw.steering_center_deg, timeout_s)
+        self.adapter = adapter = AutowareAdapter(dbw.steering_ratio, dbw.steering_center_deg, timeout_s,
+                                                 dbw.brake_max_bar)
         self._msgs = veh
         self._frame_id = frame_id
 
@@ -145,6 +146,20 @@ class AutowareTopics:
         node.create_subscription(veh.Engage, "/vehicle/engage",
                                  lambda m: adapter.request_mode(AUTONOMOUS if m.engage else MANUAL), qos)
         node.create_service(veh_srv.ControlModeCommand, "/control/control_mode_request", on_mode)
+        try:   # the actuation path (tier4_vehicle_msgs): optional where a ROS install lacks the package
+            import tier4_vehicle_msgs.msg as tier4
+        except ImportError:
+            tier4 = None
+        self._tier4, self._pub_actuation = tier4, None
+        if tier4 is not None:
+            def on_actuation(msg, t) -> None:
+                a = msg.actuation
+                if not adapter.on_actuation(a.accel_cmd, a.brake_cmd, a.steer_cmd, t):
+                    warn("autoware", adapter.ignored_warning())
+            node.create_subscription(tier4.ActuationCommandStamped, "/control/command/actuation_cmd",
+                                     command(on_actuation), qos)
+            self._pub_actuation = node.create_publisher(tier4.ActuationStatusStamped,
+                                                        "/vehicle/status/actuation_status", qos)
         self._pubs = [node.create_publisher(t, f"/vehicle/status/{name}", qos) for t, name in (
             (veh.VelocityReport, "velocity_status"), (veh.SteeringReport, "steering_status"),
             (veh.GearReport, "gear_status"), (veh.ControlModeReport, "control_mode"),
@@ -175,3 +190,9 @@ class AutowareTopics:
                m.HazardLightsReport(stamp=stamp, report=a.hazard_lights(reports)))
         for pub, msg in zip(self._pubs, out):
             pub.publish(msg)
+        if self._pub_actuation is not None:
+            status = self._tier4.ActuationStatusStamped()
+            status.header.stamp, status.header.frame_id = stamp, self._frame_id
+            s = status.status
+            s.accel_status, s.brake_status, s.steer_status = a.actuation_status(reports)
+            self._pub_actuation.publish(status)

@@ -16,6 +16,13 @@ actuator dynamics, timeouts and override rules:
   only the ULC's; MANUAL disables the DBW; NO_COMMAND changes nothing. The reported mode is MANUAL
   whenever the DBW is not enabled: a driver override or a fault disengages the DBW, the report
   says MANUAL and the adapter stops commanding until a mode is requested again.
+- ``ActuationCommandStamped`` (tier4_vehicle_msgs; the actuation path, what Autoware's
+  ``raw_vehicle_cmd_converter`` sends from its accel and brake maps) -> a ``ThrottleCmd``
+  CMD_PERCENT of ``accel_cmd`` x 100 (the accelerator pedal), a ``BrakeCmd`` CMD_PRESSURE of
+  ``brake_cmd`` x the brakes' full scale [bar], and the steering of ``steer_cmd`` as the tyre angle
+  [rad] (the converter's default, ``convert_steer_cmd`` false), clamped to 0..1; while actuation
+  commands come (within ``timeout_s``) they drive instead of ``Control``, and the ULC lets go. The
+  strokes are those of ``acres_dbw_sim.autoware_maps``, whose maps the converter reads.
 - ``GearCommand`` -> a ``GearCmd`` when the requested gear changes (DRIVE_n -> DRIVE, REVERSE_n ->
   REVERSE, LOW_n -> LOW); the gear report maps back (:data:`GEAR_TO_AUTOWARE`).
 - ``TurnIndicatorsCommand`` and ``HazardLightsCommand`` -> a ``TurnSignalCmd`` held and re-sent
@@ -31,7 +38,7 @@ import math
 from typing import Any
 
 from acres_dbw_sim.dbw import msg_fields as MF
-from acres_dbw_sim.dbw.commands import DISABLE, ENABLE, GearCmd, SteeringCmd, TurnSignalCmd, UlcCmd
+from acres_dbw_sim.dbw.commands import DISABLE, ENABLE, BrakeCmd, GearCmd, SteeringCmd, ThrottleCmd, TurnSignalCmd, UlcCmd
 
 from .ackermann import TyreAngleSteering
 from .setpoint_stream import IDLE, SetpointStream
@@ -100,8 +107,15 @@ class AutowareAdapter(SetpointStream):
         The tyre angle in force, its command, and the angle the DBW reports.
     """
 
-    def __init__(self, steering_ratio: float, center_deg: float, timeout_s: float = 0.5) -> None:
+    def __init__(self, steering_ratio: float, center_deg: float, timeout_s: float = 0.5,
+                 brake_full_bar: float = 1.0) -> None:
+        if not (isinstance(brake_full_bar, (int, float)) and math.isfinite(brake_full_bar) and brake_full_bar > 0):
+            raise ValueError(f"brake_full_bar={brake_full_bar!r}: must be a positive number")
         self.steering = TyreAngleSteering(steering_ratio, center_deg)
+        self.brake_full_bar = float(brake_full_bar)
+        self._throttle = ThrottleCmd(cmd_type=ThrottleCmd.CMD_PERCENT, enable=True)
+        self._brake = BrakeCmd(cmd_type=BrakeCmd.CMD_PRESSURE, enable=True)
+        self._actuation_s = -math.inf
         self._turn = TurnSignalCmd()
         self.mode = MANUAL
         self._engaged_seen = False
@@ -161,6 +175,19 @@ class AutowareAdapter(SetpointStream):
                           if lateral.is_defined_steering_tire_rotation_rate else 0.0)
         return True
 
+    def on_actuation(self, accel_cmd: float, brake_cmd: float, steer_cmd: float, t_s: float) -> bool:
+        """Take one ``ActuationCommand`` received at ``t_s`` [s]: strokes 0..1 (clamped) and the tyre angle
+        [rad]; False (ignored; ``ignored`` counts it) when a value is not finite."""
+        if not all(math.isfinite(x) for x in (accel_cmd, brake_cmd, steer_cmd)):
+            self.ignored += 1
+            return False
+        self._throttle.cmd = 100.0 * min(1.0, max(0.0, float(accel_cmd)))
+        self._brake.cmd = self.brake_full_bar * min(1.0, max(0.0, float(brake_cmd)))
+        self.steering.set(float(steer_cmd), 0.0)
+        self._actuation_s = t_s
+        self.take(0.0, t_s)   # the stream is alive; should actuation stop, the ULC stops the vehicle
+        return True
+
     def on_gear(self, command: int) -> None:
         """A ``GearCommand`` code: the requested gear, sent by :meth:`commands` while the DBW's gear differs."""
         gear = gear_from_autoware(int(command))
@@ -212,7 +239,12 @@ class AutowareAdapter(SetpointStream):
             if self.timed_out(t_s):   # the stop at the DBW's default limits
                 ulc = self._ulc
                 ulc.limit_accel = ulc.limit_decel = ulc.limit_jerk_throttle = ulc.limit_jerk_brake = 0.0
-            out.append(self.ulc_command() if self.mode in _DRIVES else self._ulc_off)
+            if t_s - self._actuation_s <= self.timeout_s + 1e-9:   # the actuation path drives
+                out.append(self._ulc_off)
+                if self.mode in _DRIVES:
+                    out += [self._throttle, self._brake]
+            else:
+                out.append(self.ulc_command() if self.mode in _DRIVES else self._ulc_off)
             out.append(self.steering.command(reports) if self.mode in _STEERS else self._steer_off)
         if self._indicators_commanded:
             self._turn.cmd = int(MF.TurnSignal.HAZARD) if self._hazard else self._indicator
@@ -229,6 +261,14 @@ class AutowareAdapter(SetpointStream):
     def control_mode(self, reports: Any) -> int:
         """``ControlModeReport`` mode: the mode in force while the DBW is enabled, else MANUAL."""
         return self.mode if reports.dbw_enabled and self.mode != MANUAL else MANUAL
+
+    def actuation_status(self, reports: Any) -> tuple:
+        """``(accel_status, brake_status, steer_status)``: the accelerator pedal the DBW sends (0..1), the
+        line pressure over the full scale (0..1) and the tyre angle [rad], from the DBW's reports."""
+        return (reports.throttle_report.percent_output * 0.01,
+                reports.brake_report.pressure_output / self.brake_full_bar if
+                math.isfinite(reports.brake_report.pressure_output) else 0.0,
+                self.steering.angle_of(reports))
 
     @staticmethod
     def gear(reports: Any) -> int:

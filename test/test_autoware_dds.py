@@ -155,3 +155,43 @@ def test_the_autoware_example_client_drives_parks_and_hands_back(ros_process):
     assert all(p >= 0 for p in positions) and positions == sorted(positions), out
     line = next(ln for ln in out.splitlines() if "drive done" in ln)
     assert abs(float(line.split("speed ")[1].split(" m/s")[0]) - 3.0) < 0.1, line
+
+
+@pytest.mark.slow
+def test_the_actuation_path_drives_and_reports_its_strokes(ros_process):
+    """actuation_cmd over DDS: a 0.4 accel stroke speeds the vehicle up, a 0.3 brake stroke slows it down;
+    actuation_status reports the strokes."""
+    tier4 = pytest.importorskip("tier4_vehicle_msgs.msg")
+    proc = ros_process([str(NODE_EXE), "--ros-args", "-p", "interfaces:=[autoware]", "-p", "drive_mode:=Turf",
+                        "-p", "time_mode:=sim", "-p", "rate_factor:=2.0"], name="sim_node")
+    rclpy.init()
+    c = AutowareClient()
+    status = []
+    c.subs.append(c.node.create_subscription(tier4.ActuationStatusStamped, "/vehicle/status/actuation_status",
+                                             lambda m: status.append(m.status), 10))
+    actuation = c.publisher(tier4.ActuationCommandStamped, "/control/command/actuation_cmd", 1)
+    try:
+        c.start(proc)
+        assert c.call(c.mode_client, aw_srv.ControlModeCommand.Request(
+            mode=aw_srv.ControlModeCommand.Request.AUTONOMOUS)).success
+        c.streams[c.gear] = aw_veh.GearCommand(command=aw_veh.GearCommand.DRIVE)
+        assert wait_for(lambda: c.last("gear_status").report == aw_veh.GearReport.DRIVE, 10.0)
+        msg = tier4.ActuationCommandStamped()
+        msg.actuation.accel_cmd = 0.4
+        c.streams[actuation] = msg
+        t0 = c.now()
+        assert wait_for(lambda: c.now() > t0 + 4.0, 20.0)
+        assert c.track(t0 + 3.0, t0 + 4.0)[:, 3].min() > 2.0, "the accel stroke did not drive"
+        assert status[-1].accel_status == pytest.approx(0.4, abs=0.01) and status[-1].brake_status == 0.0
+        brake = tier4.ActuationCommandStamped()
+        brake.actuation.brake_cmd = 0.3
+        c.streams[actuation] = brake
+        t1 = c.now()
+        assert wait_for(lambda: c.now() > t1 + 1.0, 10.0)
+        slowing = c.track(t1 + 0.5, t1 + 1.0)[:, 3]
+        assert slowing[-1] < slowing[0] - 0.5, slowing
+        assert status[-1].brake_status == pytest.approx(0.3, abs=0.01) and status[-1].accel_status == 0.0
+    finally:
+        c.close()
+        rclpy.try_shutdown()
+        assert proc.alive(), f"the node died:\n{proc.output()}"

@@ -19,7 +19,7 @@ patch-cmake
 build-interfaces
     Builds and installs the interface packages under ``msg_adapters/interfaces``
     (``ds_dbw_msgs`` 2.3.11, ``dbw_polaris_msgs``, ``tf2_msgs``, ``ackermann_msgs`` 2.0.2,
-    ``autoware_control_msgs`` and ``autoware_vehicle_msgs`` 1.12.0) into the venv prefix with the
+    ``autoware_control_msgs`` and ``autoware_vehicle_msgs`` 1.12.0, ``tier4_vehicle_msgs``) into the venv prefix with the
     pip-installed rosidl and ament_cmake.
 install-index
     Makes ``acres_dbw_sim`` findable the ROS way from the venv prefix: the ament
@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 INTERFACES = ROOT / "msg_adapters" / "interfaces"
 # Build order: a package may depend only on those before it.
 INTERFACE_PACKAGES = ("tf2_msgs", "ds_dbw_msgs", "dbw_polaris_msgs", "ackermann_msgs", "autoware_control_msgs",
-                      "autoware_vehicle_msgs")
+                      "autoware_vehicle_msgs", "tier4_vehicle_msgs")
 PACKAGE = "acres_dbw_sim"
 # Console entry points that ``ros2 run acres_dbw_sim <name>`` must find.
 EXECUTABLES = ("sim_node", "demo_driver", "acres-sim", "acres-demo", "acres-scenario", "acres-replay",

@@ -38,6 +38,9 @@ UPSTREAM = {
                               "7025d8f7df0ead43037d86f8a4ffda8b397d0293", "autoware_control_msgs"),
     "autoware_vehicle_msgs": ("https://github.com/autowarefoundation/autoware_msgs.git",
                               "7025d8f7df0ead43037d86f8a4ffda8b397d0293", "autoware_vehicle_msgs"),
+    # tier4_autoware_msgs: the package's files, unchanged there since May 2023
+    "tier4_vehicle_msgs": ("https://github.com/tier4/tier4_autoware_msgs.git",
+                           "cf6771745c27edd577b836765966cd571dc185a0", "tier4_vehicle_msgs"),
 }
 #: This project's re-created packages, whose build files wrap the upstream interface files.
 INTERFACES = ROOT / "msg_adapters" / "interfaces"

@@ -24,7 +24,8 @@ from rosbags.typesys import Stores, get_types_from_msg, get_typestore
 #: Root of the interface packages whose ``msg/*.msg`` files are registered.
 INTERFACES_DIR = Path(__file__).resolve().parents[1] / "interfaces"
 #: Packages registered from ``INTERFACES_DIR``.
-INTERFACE_PACKAGES = ("ds_dbw_msgs", "tf2_msgs", "ackermann_msgs", "autoware_control_msgs", "autoware_vehicle_msgs")
+INTERFACE_PACKAGES = ("ds_dbw_msgs", "tf2_msgs", "ackermann_msgs", "autoware_control_msgs", "autoware_vehicle_msgs",
+                      "tier4_vehicle_msgs")
 #: The rosbags store of standard interfaces: the distribution the venv's ROS wheels are (Kilted;
 #: its std/geometry/sensor/nav msgs equal Jazzy's).
 DISTRO_STORE = Stores.ROS2_KILTED
