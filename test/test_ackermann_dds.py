@@ -63,3 +63,22 @@ def test_ackermann_speed_and_yaw_rate_then_the_stop_on_silence(ros_process):
         c.close()
         rclpy.try_shutdown()
         assert proc.alive(), f"the node died:\n{proc.output()}"
+
+
+@pytest.mark.slow
+def test_the_ackermann_example_client_drives_the_arc_and_stops(ros_process):
+    """examples/ackermann_drive.py, started as a user would beside a node in sim time, ends with status 0."""
+    ros_process([str(NODE_EXE), "--ros-args", "-p", "interfaces:=[ds_dbw, ackermann]", "-p", "initial_gear:=H",
+                 "-p", "drive_mode:=Turf", "-p", "time_mode:=sim", "-p", "rate_factor:=4.0"], name="sim_node")
+    root = Path(__file__).resolve().parents[1]
+    client = ros_process([str(root / "examples" / "ackermann_drive.py"), "--ros-args", "-p", "use_sim_time:=true"],
+                         name="ackermann_drive")
+    wait_for(lambda: not client.alive(), 120.0)
+    out = client.output()
+    assert client.proc.poll() == 0, out
+    line = next(ln for ln in out.splitlines() if "drive done" in ln)
+    speed = float(line.split("speed ")[1].split(" m/s")[0])
+    yaw_rate = float(line.split("yaw rate ")[1].split(" rad/s")[0])
+    bicycle = 2.0 * math.tan(0.3) / load_parameters().geometry.wheelbase_m
+    assert abs(speed - 2.0) < 0.1 and abs(yaw_rate / bicycle - 1.0) < 0.05, line
+    assert out.find("drive done") < out.find("stop done")
