@@ -46,7 +46,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["VELOCITIES_MPS", "STROKES", "V_ZERO_MPS", "ACCEL_WINDOW_S", "BRAKE_WINDOW_S", "MapError", "Unreachable", "measure_maps",
+__all__ = ["VELOCITIES_MPS", "STROKES", "V_ZERO_MPS", "ACCEL_WINDOW_S", "BRAKE_WINDOW_S", "MapError", "Unreachable",
+           "measure_maps",
            "check_monotonic", "keep_monotonic", "write_map", "read_map", "stroke_for", "main"]
 
 #: The velocities of the maps [m/s]: 0 to 50 km/h in 5 km/h steps, the converter's default grid.
@@ -208,13 +209,21 @@ def keep_monotonic(table: np.ndarray, rising: bool, strokes=STROKES, velocities=
             kept.append(i)
         else:
             j = int(np.flatnonzero(~beyond)[0])
-            dropped.append(f"stroke {strokes[i]:g} left out: at {velocities[j]:g} m/s it gives {table[i, j]:.4f} m/s^2, "
+            dropped.append(f"stroke {strokes[i]:g} left out: at {velocities[j]:g} m/s it gives {table[i, j]:.4f} "
+                           f"m/s^2, "
                            f"no {'more' if rising else 'less'} than stroke {strokes[kept[-1]]:g} ({last[j]:.4f})")
     return kept, dropped
 
 
 def write_map(path: str | Path, name: str, table: np.ndarray, velocities=VELOCITIES_MPS, strokes=STROKES) -> None:
-    """Write one map (module docstring's format): name and velocities, then a row per stroke."""
+    """Write one map in the converter's CSV format (module docstring): ``name`` and the velocities [m/s],
+    then a row per stroke (0..1) with its accelerations [m/s^2], ``table`` of shape (strokes, velocities).
+
+    Raises
+    ------
+    OSError
+        If the file cannot be written.
+    """
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow([name] + [f"{v:g}" for v in velocities])
@@ -248,8 +257,9 @@ def read_map(path: str | Path) -> tuple:
 
 
 def stroke_for(velocities, strokes, table: np.ndarray, v_mps: float, accel_mps2: float) -> float:
-    """The stroke that gives ``accel_mps2`` at ``v_mps`` by the map (as the converter looks it up: linear in
-    velocity, clamped to the velocity range, then linear in acceleration, clamped to the strokes)."""
+    """The stroke (0..1) that gives ``accel_mps2`` [m/s^2] at ``v_mps`` [m/s] by the map ``table`` (shape
+    (strokes, velocities)), as the converter looks it up: linear in velocity, clamped to the velocity
+    range, then linear in acceleration, clamped to the strokes."""
     v = min(max(v_mps, velocities[0]), velocities[-1])
     column = np.array([np.interp(v, velocities, row) for row in table])
     order = np.argsort(column)

@@ -372,6 +372,7 @@ class SimNode(Node):
         self._create_autonomy(served)
         if "cmd_vel" in served:
             self._create_cmd_vel()
+        self._stream_reports = sorted({n for s in self._streams.values() for n in s.REPORTS_READ})
         # enable / disable: one pair of topics shared by every interface (§1.3, §3.1)
         self.create_subscription(Empty, "enable", lambda _m: self.sim.submit(ENABLE), 10)
         self.create_subscription(Empty, "disable", lambda _m: self.sim.submit(DISABLE), 10)
@@ -790,8 +791,9 @@ class SimNode(Node):
         imu_due = (self._imu_every.due(step) or force) and heard[self._pub_imu]
         if imu_due:
             wanted.append("imu")
-        # the DBW1 builders and the set-point interfaces read several reports each: with them, all are filled
-        reports = sim.reports(None if self._legacy or self._streams else wanted)
+        # the DBW1 builders read several reports each: with them, all are filled; the set-point
+        # interfaces name theirs (SetpointStream.REPORTS_READ)
+        reports = sim.reports(None if self._legacy else wanted + self._stream_reports)
         for pub, attr, fill, schedule in sends:
             if schedule is None or ((schedule.due(step, reports) or force) and heard[pub]):
                 pub.publish(fill(getattr(reports, attr), stamp))

@@ -54,7 +54,8 @@ class AckermannDrive(Node):
         self.cmd.publish(msg)
 
     def next_phase(self, phase: str) -> None:
-        self.get_logger().info(f"{self.phase} done (speed {self.speed_mps:.2f} m/s, yaw rate {self.yaw_rate:.3f} rad/s)")
+        self.get_logger().info(f"{self.phase} done (speed {self.speed_mps:.2f} m/s, "
+                               f"yaw rate {self.yaw_rate:.3f} rad/s)")
         self.phase, self.t_phase = phase, self.now_s()
 
     def tick(self) -> None:

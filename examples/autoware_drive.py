@@ -63,7 +63,8 @@ class AutowareDrive(Node):
         self.control.publish(msg)
 
     def next_phase(self, phase: str) -> None:
-        self.get_logger().info(f"{self.phase} done (speed {self.speed_mps:.2f} m/s, gear {self.gear}, mode {self.mode})")
+        self.get_logger().info(f"{self.phase} done (speed {self.speed_mps:.2f} m/s, gear {self.gear}, "
+                               f"mode {self.mode})")
         self.phase, self.t_phase = phase, self.now_s()
 
     def tick(self) -> None:

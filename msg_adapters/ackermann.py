@@ -38,6 +38,7 @@ import math
 from typing import Any
 
 from acres_dbw_sim.dbw.commands import SteeringCmd
+from acres_dbw_sim.model.steering import bicycle_angle_rad, steering_wheel_for_bicycle_deg
 
 from .setpoint_stream import IDLE, STOPPING, TRACKING, SetpointStream
 
@@ -50,8 +51,9 @@ class TyreAngleSteering:
     The DBW steers to a steering-wheel angle; the straight-ahead position of the Ranger's wheel is
     ``steering_center_deg`` (raw), and a steering calibration adds an offset to what the DBW reports
     and takes. So the command for the tyre angle delta is ``center + delta * ratio * 180/pi + offset``
-    [deg], the inverse of the DBW's own bicycle conversion (``dbw.steering``), and the whole lock is
-    in reach. A rate [rad/s of tyre] becomes ``cmd_rate`` [deg/s of steering wheel].
+    [deg] (the steering geometry's ``steering_wheel_for_bicycle_deg``, reference "Steering", the inverse
+    of ``bicycle_angle_rad``, by which the report is read back), and the whole lock is in reach. A rate
+    [rad/s of tyre] becomes ``cmd_rate`` [deg/s of steering wheel].
 
     Parameters
     ----------
@@ -71,7 +73,7 @@ class TyreAngleSteering:
             raise ValueError(f"steering_ratio={steering_ratio!r}: must be a positive number")
         if not (isinstance(center_deg, (int, float)) and math.isfinite(center_deg)):
             raise ValueError(f"center_deg={center_deg!r}: must be a finite number")
-        self.k_deg = float(steering_ratio) * 180.0 / math.pi
+        self.ratio = float(steering_ratio)
         self.center_deg = float(center_deg)
         self.delta_rad = 0.0
         self.cmd = SteeringCmd(cmd_type=SteeringCmd.CMD_ANGLE, enable=True)
@@ -84,19 +86,19 @@ class TyreAngleSteering:
 
     def rate_deg_s(self, tyre_rate_rad_s: float) -> float:
         """``cmd_rate`` [deg/s of steering wheel] for a tyre rate [rad/s] (its magnitude)."""
-        return abs(tyre_rate_rad_s) * self.k_deg
+        return steering_wheel_for_bicycle_deg(abs(tyre_rate_rad_s), self.ratio, 0.0)
 
     def command(self, reports: Any) -> SteeringCmd:
         """The ``SteeringCmd`` (the same object every call, overwritten), against the calibration offset of
         ``reports.steering_offset`` [deg]."""
         offset = reports.steering_offset.steering_wheel_angle_offset if reports is not None else 0.0
         delta = max(-0.5 * math.pi, min(0.5 * math.pi, self.delta_rad))
-        self.cmd.cmd = self.center_deg + self.k_deg * delta + offset
+        self.cmd.cmd = steering_wheel_for_bicycle_deg(delta, self.ratio, self.center_deg) + offset
         return self.cmd
 
     def angle_of(self, reports: Any) -> float:
         """The tyre angle [rad] the DBW reports (``steering_offset.steering_wheel_angle_raw``)."""
-        return (reports.steering_offset.steering_wheel_angle_raw - self.center_deg) / self.k_deg
+        return bicycle_angle_rad(reports.steering_offset.steering_wheel_angle_raw, self.ratio, self.center_deg)
 
 
 def _limit(x: float) -> float:
@@ -132,6 +134,8 @@ class AckermannAdapter(SetpointStream):
     steering : TyreAngleSteering
         The tyre angle in force and its steering command.
     """
+
+    REPORTS_READ = ("steering_offset",)
 
     def __init__(self, steering_ratio: float, center_deg: float, timeout_s: float = 0.5,
                  shift_park: bool = False) -> None:
@@ -181,7 +185,5 @@ class AckermannAdapter(SetpointStream):
         """
         if self.state == IDLE:
             return ()
-        if self.timed_out(t_s):   # the stop at the DBW's default limits, as cmd_vel's
-            ulc = self._ulc
-            ulc.limit_accel = ulc.limit_decel = ulc.limit_jerk_throttle = ulc.limit_jerk_brake = 0.0
+        self.timed_out(t_s)   # the stop at the DBW's default limits, as cmd_vel's
         return self.ulc_command(), self.steering.command(reports)

@@ -11,8 +11,9 @@ vehicle-interface pages): commands in on ``/control/command/{control_cmd, actuat
 turn_indicators_cmd, hazard_lights_cmd}``, ``/vehicle/engage`` and the service
 ``/control/control_mode_request``; the reports out on ``/vehicle/status/{velocity_status,
 steering_status, gear_status, control_mode, turn_indicators_status, hazard_lights_status,
-actuation_status}`` at 10 Hz (the actuation pair with ``tier4_vehicle_msgs`` installed), every topic RELIABLE, VOLATILE, depth 1 (the pages allow TRANSIENT_LOCAL published on
-change for the last four; periodic VOLATILE serves both kinds of subscriber). The names are
+actuation_status}`` at 10 Hz (the actuation pair with ``tier4_vehicle_msgs`` installed), every
+topic RELIABLE, VOLATILE, depth 1 (the pages allow TRANSIENT_LOCAL published on change for the
+gear, indicators and control mode; periodic VOLATILE serves both kinds of subscriber). The names are
 absolute, as Autoware's: one vehicle per DDS domain.
 """
 
@@ -115,8 +116,8 @@ class AutowareTopics:
         ctrl = _need("autoware_control_msgs", "autoware")
         veh = _need("autoware_vehicle_msgs", "autoware")
         import autoware_vehicle_msgs.srv as veh_srv
-        self.adapter = adapter = AutowareAdapter(dbw.steering_ratio, dbw.steering_center_deg, timeout_s,
-                                                 dbw.brake_max_bar)
+        self.adapter = adapter = AutowareAdapter(dbw.steering_ratio, dbw.steering_center_deg, dbw.brake_max_bar,
+                                                 timeout_s)
         self._msgs = veh
         self._frame_id = frame_id
 

@@ -38,7 +38,8 @@ import math
 from typing import Any
 
 from acres_dbw_sim.dbw import msg_fields as MF
-from acres_dbw_sim.dbw.commands import DISABLE, ENABLE, BrakeCmd, GearCmd, SteeringCmd, ThrottleCmd, TurnSignalCmd, UlcCmd
+from acres_dbw_sim.dbw.commands import (DISABLE, ENABLE, BrakeCmd, GearCmd, SteeringCmd, ThrottleCmd, TurnSignalCmd,
+                                        UlcCmd)
 
 from .ackermann import TyreAngleSteering
 from .setpoint_stream import IDLE, SetpointStream
@@ -90,8 +91,10 @@ class AutowareAdapter(SetpointStream):
         Steering-wheel angle per road-wheel angle [-] (the DBW's ``steering_ratio``), > 0.
     center_deg : float
         Raw steering-wheel angle of straight ahead [deg] (the DBW's ``steering_center_deg``).
+    brake_full_bar : float
+        The brakes' full-scale line pressure [bar] (the DBW's ``brake_max_bar``), > 0: brake stroke 1.
     timeout_s : float
-        Age of the last ``Control`` after which the vehicle is stopped [s], > 0.
+        Age of the last ``Control`` or ``ActuationCommand`` after which the vehicle is stopped [s], > 0.
 
     Raises
     ------
@@ -107,8 +110,10 @@ class AutowareAdapter(SetpointStream):
         The tyre angle in force, its command, and the angle the DBW reports.
     """
 
-    def __init__(self, steering_ratio: float, center_deg: float, timeout_s: float = 0.5,
-                 brake_full_bar: float = 1.0) -> None:
+    REPORTS_READ = ("steering_offset", "turn_signal_report", "throttle_report", "brake_report")
+
+    def __init__(self, steering_ratio: float, center_deg: float, brake_full_bar: float,
+                 timeout_s: float = 0.5) -> None:
         if not (isinstance(brake_full_bar, (int, float)) and math.isfinite(brake_full_bar) and brake_full_bar > 0):
             raise ValueError(f"brake_full_bar={brake_full_bar!r}: must be a positive number")
         self.steering = TyreAngleSteering(steering_ratio, center_deg)
@@ -236,9 +241,7 @@ class AutowareAdapter(SetpointStream):
             out.append(self._gear_cmd)
             self._gear_sent_s = t_s
         if self.mode != MANUAL and self.state != IDLE:
-            if self.timed_out(t_s):   # the stop at the DBW's default limits
-                ulc = self._ulc
-                ulc.limit_accel = ulc.limit_decel = ulc.limit_jerk_throttle = ulc.limit_jerk_brake = 0.0
+            self.timed_out(t_s)   # the stop at the DBW's default limits
             if t_s - self._actuation_s <= self.timeout_s + 1e-9:   # the actuation path drives
                 out.append(self._ulc_off)
                 if self.mode in _DRIVES:

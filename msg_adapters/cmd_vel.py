@@ -94,6 +94,8 @@ class CmdVelAdapter(SetpointStream):
         The feedback's integral term [rad/s].
     """
 
+    REPORTS_READ = ("vehicle_velocity", "steering_report", "imu")
+
     def __init__(self, timeout_s: float = 0.5, shift_park: bool = False, kp: float = KP,
                  ki: float = KI) -> None:
         if not (kp >= 0.0 and ki >= 0.0):

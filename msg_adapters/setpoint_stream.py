@@ -51,6 +51,10 @@ class SetpointStream:
         Messages ignored for a non-finite value since the last reset.
     """
 
+    #: The ``DbwReports`` attributes the stream reads from the reports it is given (the node fills those
+    #: every step); the gear report, which :meth:`park_warning` reads, is filled on every call anyway.
+    REPORTS_READ: tuple = ()
+
     def __init__(self, timeout_s: float = 0.5, shift_park: bool = False) -> None:
         if not (isinstance(timeout_s, (int, float)) and math.isfinite(timeout_s) and timeout_s > 0):
             raise ValueError(f"timeout_s={timeout_s!r}: must be a positive number of seconds")
@@ -105,10 +109,13 @@ class SetpointStream:
 
     def timed_out(self, t_s: float) -> bool:
         """At ``t_s`` [s]: True on the call that finds the stream quiet for longer than ``timeout_s``
-        (the set-point is then 0 m/s and the state ``STOPPING``), else False."""
+        (the set-point is then 0 m/s at the DBW's default limits, 0 in every limit field, and the state
+        ``STOPPING``), else False."""
         if self.state == TRACKING and t_s - self.last_message_s > self.timeout_s + 1e-9:
             self.state = STOPPING
             self.v_ref_mps = 0.0
+            ulc = self._ulc
+            ulc.limit_accel = ulc.limit_decel = ulc.limit_jerk_throttle = ulc.limit_jerk_brake = 0.0
             return True
         return False
 

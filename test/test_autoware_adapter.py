@@ -25,7 +25,7 @@ def control(v=0.0, delta=0.0, a=None, j=None, rate=None):
 
 
 def adapter_for(sim, **kw):
-    return AW.AutowareAdapter(sim.dbw.p.steering_ratio, sim.dbw.p.steering_center_deg, **kw)
+    return AW.AutowareAdapter(sim.dbw.p.steering_ratio, sim.dbw.p.steering_center_deg, sim.dbw.p.brake_max_bar, **kw)
 
 
 def run(sim, a, seconds, ctrl=None):
@@ -76,7 +76,7 @@ def test_a_driver_override_disengages_and_the_mode_stays_manual():
 def test_the_partial_modes_command_one_side_and_let_the_other_go_and_manual_disables():
     reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0),
                               gear_report=SimpleNamespace(gear=int(MF.Gear.DRIVE)))
-    a = AW.AutowareAdapter(15.0, 0.0)
+    a = AW.AutowareAdapter(15.0, 0.0, 80.0)
     a.on_control(*control(1.0, 0.1, a=0.8, j=2.0, rate=0.2), 0.0)
     assert a.request_mode(AW.AUTONOMOUS_STEER_ONLY)
     enable, ulc, steer = a.commands(0.0, reports)
@@ -94,7 +94,7 @@ def test_the_partial_modes_command_one_side_and_let_the_other_go_and_manual_disa
 
 def test_control_fields_map_onto_the_dbw_commands_and_nan_is_ignored():
     reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0))
-    a = AW.AutowareAdapter(15.0, 5.0)
+    a = AW.AutowareAdapter(15.0, 5.0, 80.0)
     a.request_mode(AW.AUTONOMOUS)
     k = 15.0 * 180.0 / math.pi
     assert a.on_control(*control(-2.0, -0.3, rate=-0.1), 0.0)
@@ -120,7 +120,7 @@ def test_gear_codes_map_both_ways(code, gear):
 
 def test_the_gear_request_is_sent_until_the_gear_shows_it_and_indicators_are_held_with_hazard_first():
     reports = SimpleNamespace(dbw_enabled=True, gear_report=SimpleNamespace(gear=int(MF.Gear.PARK)))
-    a = AW.AutowareAdapter(15.0, 0.0)
+    a = AW.AutowareAdapter(15.0, 0.0, 80.0)
     a.on_gear(2)
     assert a.commands(0.0, reports) == ()                           # MANUAL: nothing goes to the DBW
     a.request_mode(AW.AUTONOMOUS)
@@ -176,18 +176,17 @@ def accel_map(tmp_path_factory):
     return maps.read_map(out / "accel_map.csv")[1:]
 
 
-@pytest.mark.parametrize("cruise_mps, asked, measured", [(8.0, 1.0, 0.98), (4.5, 1.0, 0.89), (10.0, 0.5, 0.55),
-                                                         (4.5, 0.5, 0.44), (2.0, 1.5, 1.71)])
-def test_actuation_strokes_read_off_our_accel_map_give_about_the_acceleration_asked(accel_map, cruise_mps, asked,
-                                                                                     measured):
+@pytest.mark.parametrize("cruise_mps, asked, rel", [(8.0, 1.0, 0.05), (4.5, 1.0, 0.15), (10.0, 0.5, 0.15),
+                                                    (4.5, 0.5, 0.15), (2.0, 1.5, 0.15)])
+def test_actuation_strokes_read_off_our_accel_map_give_about_the_acceleration_asked(accel_map, cruise_mps, asked, rel):
     """The actuation path as Autoware's raw_vehicle_cmd_converter drives it: from a cruise, the accel stroke for
     the acceleration asked at the current speed, read off acres_dbw_sim.autoware_maps' map by a reader of the
-    converter's format, every 30 ms through the DBW. The figures of the maps' docstring, to 0.02 m/s^2: 5 %
-    at 8 m/s, up to 14 % elsewhere (the belt's state is not one map cell's)."""
+    converter's format, every 30 ms through the DBW. Within 5 % at 8 m/s (the issue's figure), 15 % elsewhere
+    (the belt's state is not one map cell's; the measured figures are in the maps' docstring)."""
     from acres_dbw_sim import autoware_maps as maps
     vel, strokes, table = accel_map
     sim = Simulation(gear=Gear.DRIVE, drive_mode=AwdSwitch.TURF)
-    a = AW.AutowareAdapter(sim.dbw.p.steering_ratio, sim.dbw.p.steering_center_deg, brake_full_bar=80.0)
+    a = adapter_for(sim)
     a.request_mode(AW.AUTONOMOUS)
     a.on_gear(2)
     run(sim, a, 8.0, control(cruise_mps))                           # cruising on the ULC
@@ -203,8 +202,7 @@ def test_actuation_strokes_read_off_our_accel_map_give_about_the_acceleration_as
     t = np.arange(len(speeds)) * sim.dt_s
     late = t > 1.5                                                   # the belt and the engine settled
     accel = np.polyfit(t[late], np.array(speeds)[late], 1)[0]
-    assert accel == pytest.approx(measured, abs=0.02)
-    assert accel == pytest.approx(asked, rel=0.15)
+    assert accel == pytest.approx(asked, rel=rel)
     status = a.actuation_status(sim.reports())
     assert 0.0 < status[0] < 1.0 and status[1] == 0.0 and abs(status[2]) < 0.01
 
@@ -212,7 +210,7 @@ def test_actuation_strokes_read_off_our_accel_map_give_about_the_acceleration_as
 def test_actuation_commands_map_onto_pedal_pressure_and_angle_and_let_the_ulc_go():
     reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0),
                               gear_report=SimpleNamespace(gear=int(MF.Gear.DRIVE)))
-    a = AW.AutowareAdapter(15.0, 0.0, brake_full_bar=80.0)
+    a = AW.AutowareAdapter(15.0, 0.0, 80.0)
     a.request_mode(AW.AUTONOMOUS)
     assert a.on_actuation(0.3, 1.7, 0.1, 0.0)
     cmds = a.commands(0.0, reports)[1:]

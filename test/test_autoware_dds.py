@@ -87,7 +87,8 @@ def test_an_autoware_client_drives_the_ranger_through_the_dbw(ros_process):
         assert c.last("control_mode").mode == aw_veh.ControlModeReport.MANUAL
 
         # 1. engage
-        res = c.call(c.mode_client, aw_srv.ControlModeCommand.Request(mode=aw_srv.ControlModeCommand.Request.AUTONOMOUS))
+        autonomous = aw_srv.ControlModeCommand.Request.AUTONOMOUS
+        res = c.call(c.mode_client, aw_srv.ControlModeCommand.Request(mode=autonomous))
         assert res.success
         assert wait_for(lambda: c.last("control_mode").mode == aw_veh.ControlModeReport.AUTONOMOUS, 5.0), \
             proc.output()[-2000:]

@@ -120,8 +120,9 @@ _controls = st.lists(st.tuples(st.floats(0, 1), st.floats(0, 80), st.floats(-487
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(controls=_controls, speed=st.floats(0, 20), surface=st.sampled_from(["asphalt", "gravel", "grass", "slick"]))
-@example(controls=[(0.0, 0.0, 0.0, Gear.NONE, AwdSwitch.TURF, 5)] * 3 + [(0.0, 0.0, 69.0, Gear.NONE, AwdSwitch.TURF, 56)],
-         speed=19.0, surface="gravel")   # coasting from 19 m/s into a slide: 16 kJ of kinetic energy, 3.4 kJ of fuel
+# coasting from 19 m/s into a slide: 16 kJ of kinetic energy, 3.4 kJ of fuel
+@example(controls=[(0.0, 0.0, 0.0, Gear.NONE, AwdSwitch.TURF, 5)] * 3
+         + [(0.0, 0.0, 69.0, Gear.NONE, AwdSwitch.TURF, 56)], speed=19.0, surface="gravel")
 def test_random_control_sequences_stay_finite(controls, speed, surface):
     v = Vehicle(PARAMS, FlatTerrain(surface=surface))
     v.reset(speed_mps=speed, gear=Gear.DRIVE)

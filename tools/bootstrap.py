@@ -19,8 +19,8 @@ patch-cmake
 build-interfaces
     Builds and installs the interface packages under ``msg_adapters/interfaces``
     (``ds_dbw_msgs`` 2.3.11, ``dbw_polaris_msgs``, ``tf2_msgs``, ``ackermann_msgs`` 2.0.2,
-    ``autoware_control_msgs`` and ``autoware_vehicle_msgs`` 1.12.0, ``tier4_vehicle_msgs``) into the venv prefix with the
-    pip-installed rosidl and ament_cmake.
+    ``autoware_control_msgs`` and ``autoware_vehicle_msgs`` 1.12.0, ``tier4_vehicle_msgs``) into the venv
+    prefix with the pip-installed rosidl and ament_cmake.
 install-index
     Makes ``acres_dbw_sim`` findable the ROS way from the venv prefix: the ament
     index marker, ``share/acres_dbw_sim/{package.xml,launch,config,rviz}`` and the

@@ -16,7 +16,7 @@ import math
 
 from ._jit import njit
 
-__all__ = ["bicycle_angle_rad", "ackermann_rad", "steering_wheel_for_curvature_deg"]
+__all__ = ["bicycle_angle_rad", "steering_wheel_for_bicycle_deg", "ackermann_rad", "steering_wheel_for_curvature_deg"]
 
 _DEG = math.pi / 180.0
 
@@ -35,6 +35,23 @@ def bicycle_angle_rad(steering_wheel_deg: float, ratio: float, center_deg: float
         theta_c [deg], the angle at which the vehicle moves straight.
     """
     return _DEG * (steering_wheel_deg - center_deg) / (ratio if ratio > 1.0 else 1.0)
+
+
+@njit
+def steering_wheel_for_bicycle_deg(delta_rad: float, ratio: float, center_deg: float) -> float:
+    """Steering-wheel angle theta_sw [deg] that gives the bicycle angle ``delta_rad`` [rad]: the inverse of
+    :func:`bicycle_angle_rad`, ``theta_c + delta (180/pi) max(1, i_s)``.
+
+    Parameters
+    ----------
+    delta_rad : float
+        delta [rad], positive to the left.
+    ratio : float
+        Steering ratio i_s [-] (values below 1 act as 1).
+    center_deg : float
+        theta_c [deg], the angle at which the vehicle moves straight.
+    """
+    return center_deg + delta_rad / _DEG * (ratio if ratio > 1.0 else 1.0)
 
 
 @njit
@@ -62,5 +79,4 @@ def steering_wheel_for_curvature_deg(curvature_1_m: float, wheelbase_m: float, r
                                      center_deg: float) -> float:
     """Steering-wheel angle [deg] that gives path curvature ``curvature_1_m`` [1/m]
     of the rear-axle centre (bicycle kinematics): delta = atan(L kappa)."""
-    delta = math.atan(wheelbase_m * curvature_1_m)
-    return center_deg + delta / _DEG * (ratio if ratio > 1.0 else 1.0)
+    return steering_wheel_for_bicycle_deg(math.atan(wheelbase_m * curvature_1_m), ratio, center_deg)
