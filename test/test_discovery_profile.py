@@ -1,5 +1,5 @@
 """The node's Fast DDS participant profile (docs/discovery.md): the shipped file
-announces every 0.3 s and changes nothing else, parses in Fast DDS, is installed
+announces every 0.3 s, matches endpoints by type name, and changes nothing else, parses in Fast DDS, is installed
 with the package, and the node uses it only where the user has not chosen otherwise."""
 
 from __future__ import annotations
@@ -22,13 +22,16 @@ NS = {"f": "http://www.eprosima.com"}
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
 
 
-def test_the_profile_sets_only_a_0_3_s_announcement_period_and_a_5_ms_heartbeat():
+def test_the_profile_sets_only_a_0_3_s_announcement_period_type_names_and_a_5_ms_heartbeat():
     root = ET.parse(PROFILE).getroot()
     participants = root.findall("f:profiles/f:participant", NS)
     assert len(participants) == 1 and participants[0].get("is_default_profile") == "true"
     rtps = participants[0].find("f:rtps", NS)
-    # one setting: rtps/builtin/discovery_config/leaseAnnouncement, nothing beside it
-    assert [c.tag.split("}")[1] for c in rtps] == ["builtin"]
+    # two settings: the type propagation property and rtps/builtin/discovery_config/leaseAnnouncement
+    assert [c.tag.split("}")[1] for c in rtps] == ["propertiesPolicy", "builtin"]
+    props = {p.find("f:name", NS).text: p.find("f:value", NS).text
+             for p in rtps.findall("f:propertiesPolicy/f:properties/f:property", NS)}
+    assert props == {"fastdds.type_propagation": "registration_only"}   # no TypeLookup: match by name
     builtin = rtps.find("f:builtin", NS)
     assert [c.tag.split("}")[1] for c in builtin] == ["discovery_config"]
     disc = builtin.find("f:discovery_config", NS)
