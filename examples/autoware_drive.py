@@ -1,7 +1,7 @@
 """A minimal Autoware-side client to copy: request AUTONOMOUS, shift to DRIVE, drive an arc, stop, park, MANUAL.
 
 Speaks only Autoware's vehicle interface (autoware_control_msgs, autoware_vehicle_msgs), as
-Autoware's control stack does, to a node serving it (``interfaces:="[autoware]"``; docs/adapters.md).
+Autoware's control stack does, to a node serving it (``interfaces:="[autoware]"``; docs/autoware.md).
 Run it beside such a node:
 
     sim_node --ros-args -p interfaces:="[autoware]" -p time_mode:=sim      # the node, in sim time

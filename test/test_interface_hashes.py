@@ -44,4 +44,5 @@ def test_the_built_package_has_the_upstream_type_hashes(package):
 def test_the_pinned_commit_is_the_one_the_package_and_docs_name(package):
     pinned = RECORD[package]["commit"]
     assert pinned[:7] in (INTERFACES_DIR / package / "package.xml").read_text()
-    assert pinned[:7] in (Path(__file__).parents[1] / "docs" / "adapters.md").read_text()
+    docs = Path(__file__).parents[1] / "docs"
+    assert pinned[:7] in (docs / "adapters.md").read_text() + (docs / "autoware.md").read_text()
