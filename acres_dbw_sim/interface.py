@@ -117,6 +117,8 @@ PARAMETERS = {
                                  "[s], > 0"),
     "ackermann_shift_park": (False, "ackermann: let the ULC leave PARK and park after a stop"),
     "autoware_timeout_s": (0.5, "autoware: stop the vehicle when no Control came for this long [s], > 0"),
+    "autoware_initial_engage": (False, "autoware: start in AUTONOMOUS, as the planning simulator's "
+                                       "initial_engage_state"),
     "model": ("full", "model level behind the DBW: full | kinematic (docs/kinematic.md)"),
     "vehicles": ([], "serve several vehicles in this process, one per name: 'car1' gives the "
                      "node /car1/vehicle/dbw_node with frame_prefix 'car1/' (a name starting "

@@ -376,9 +376,7 @@ class SimNode(Node):
         # enable / disable: one pair of topics shared by every interface (§1.3, §3.1)
         self.create_subscription(Empty, "enable", lambda _m: self.sim.submit(ENABLE), 10)
         self.create_subscription(Empty, "disable", lambda _m: self.sim.submit(DISABLE), 10)
-        # Absolute like RViz's tool; with several vehicles the launch file remaps it
-        # per vehicle (-r /initialpose:=/<ns>/initialpose).
-        # One process with several vehicles: /<name>/initialpose, as the launch file remaps it.
+        # Absolute like RViz's tool (a launch remaps it per vehicle); a fleet's vehicle takes /<name>/initialpose.
         self.create_subscription(PoseWithCovarianceStamped,
                                  self._member.initialpose_topic if self._member else "/initialpose",
                                  self._on_initialpose, 1)
@@ -517,8 +515,9 @@ class SimNode(Node):
         hooks = (self._arbiter.claim, lambda: self.sim.time_s, self._stream_warning)
         try:
             if "autoware" in served:
-                self._autoware = AutowareTopics(self, dbw, p["autoware_timeout_s"], p["base_frame"], *hooks)
-                self._streams["autoware"] = self._autoware.adapter
+                self._autoware = aw = AutowareTopics(self, dbw, p["autoware_timeout_s"], p["base_frame"], *hooks,
+                                                     engage=p["autoware_initial_engage"])
+                self._streams["autoware"] = aw.adapter
             if "ackermann" in served:
                 self._streams["ackermann"] = create_ackermann(self, dbw, p["ackermann_timeout_s"],
                                                               p["ackermann_shift_park"], *hooks)
@@ -829,8 +828,8 @@ class SimNode(Node):
                 transforms = [self._tf(vehicle, stamp)] if self._p["publish_tf"] else []
                 transforms += self._wheel_tf.at(self._joints(vehicle, stamp).position, stamp)
                 self._pub_tf.publish(TFMessage(transforms=transforms))
-        if self._autoware is not None and step % self._autoware_every == 0:
-            self._autoware.publish(reports, vehicle, stamp)
+        if self._autoware is not None:
+            self._autoware.publish(reports, vehicle, stamp, statuses=step % self._autoware_every == 0)
         self._serve_interfaces(reports, stamp, step)
         if self._recorder is not None:   # this tick's messages to the bag's writer process
             self._recorder.flush()

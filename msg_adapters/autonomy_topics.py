@@ -14,7 +14,9 @@ steering_status, gear_status, control_mode, turn_indicators_status, hazard_light
 actuation_status}`` at 10 Hz (the actuation pair with ``tier4_vehicle_msgs`` installed), every
 topic RELIABLE, VOLATILE, depth 1 (the pages allow TRANSIENT_LOCAL published on change for the
 gear, indicators and control mode; periodic VOLATILE serves both kinds of subscriber). The names are
-absolute, as Autoware's: one vehicle per DDS domain.
+absolute, as Autoware's: one vehicle per DDS domain. With it, what Autoware's planning simulator
+adds (docs/autoware.md, "In place of the planning simulator"): ``/localization/acceleration`` at
+every odometry, and ``autoware_initial_engage`` as its ``initial_engage_state``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any, Callable
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from .ackermann import AckermannAdapter
-from .autoware import AUTONOMOUS, MANUAL, AutowareAdapter
+from .autoware import AUTONOMOUS, MANUAL, AutowareAdapter, kinematic_acceleration_body
 
 __all__ = ["ACKERMANN_TOPIC", "AUTOWARE_QOS", "AUTOWARE_STATUS_PERIOD_S", "create_ackermann", "AutowareTopics",
            "InterfaceMissing"]
@@ -96,10 +98,13 @@ class AutowareTopics:
     timeout_s : float
         The adapter's (:class:`~msg_adapters.autoware.AutowareAdapter`).
     frame_id : str
-        ``header.frame_id`` of ``velocity_status``: the node's ``base_frame``, the rear axle's centre
-        on the ground, which is where Autoware's ``base_link`` is.
+        ``header.frame_id`` of ``velocity_status`` and ``/localization/acceleration``: the node's
+        ``base_frame``, the rear axle's centre on the ground, which is where Autoware's ``base_link`` is.
     claim, now, warn : callable
         As for :func:`create_ackermann`.
+    engage : bool
+        Request AUTONOMOUS at once (``autoware_initial_engage``; the planning simulator's
+        ``initial_engage_state``).
 
     Attributes
     ----------
@@ -112,7 +117,8 @@ class AutowareTopics:
     """
 
     def __init__(self, node: Any, dbw: Any, timeout_s: float, frame_id: str, claim: Callable[[str, float], bool],
-                 now: Callable[[], float], warn: Callable[[str, str | None], None]) -> None:
+                 now: Callable[[], float], warn: Callable[[str, str | None], None], engage: bool = False) -> None:
+        from geometry_msgs.msg import AccelWithCovarianceStamped
         ctrl = _need("autoware_control_msgs", "autoware")
         veh = _need("autoware_vehicle_msgs", "autoware")
         import autoware_vehicle_msgs.srv as veh_srv
@@ -161,13 +167,18 @@ class AutowareTopics:
                                      command(on_actuation), qos)
             self._pub_actuation = node.create_publisher(tier4.ActuationStatusStamped,
                                                         "/vehicle/status/actuation_status", qos)
+        self._accel = AccelWithCovarianceStamped()
+        self._accel.header.frame_id = frame_id
+        self._pub_accel = node.create_publisher(AccelWithCovarianceStamped, "/localization/acceleration", qos)
+        if engage:
+            adapter.request_mode(AUTONOMOUS)
         self._pubs = [node.create_publisher(t, f"/vehicle/status/{name}", qos) for t, name in (
             (veh.VelocityReport, "velocity_status"), (veh.SteeringReport, "steering_status"),
             (veh.GearReport, "gear_status"), (veh.ControlModeReport, "control_mode"),
             (veh.TurnIndicatorsReport, "turn_indicators_status"), (veh.HazardLightsReport, "hazard_lights_status"))]
 
-    def publish(self, reports: Any, vehicle: Any, stamp: Any) -> None:
-        """Publish the six status messages, stamped ``stamp``.
+    def publish(self, reports: Any, vehicle: Any, stamp: Any, statuses: bool = True) -> None:
+        """Publish ``/localization/acceleration`` and, when ``statuses``, the status messages, stamped ``stamp``.
 
         Parameters
         ----------
@@ -176,9 +187,19 @@ class AutowareTopics:
         vehicle : object
             The model's state: ``velocity_body_mps`` [m/s] and ``angular_velocity_body_rad_s`` [rad/s] of
             ``base_footprint`` (the rear axle's centre on the ground; the simulation's truth, as
-            Autoware's own simulator reports it).
+            Autoware's own simulator reports it), ``specific_force_body_mps2`` [m/s^2] and
+            ``orientation_wxyz``.
         stamp : builtin_interfaces.msg.Time
+        statuses : bool
+            The status topics are due (every :data:`AUTOWARE_STATUS_PERIOD_S`).
         """
+        accel = self._accel
+        accel.header.stamp = stamp
+        lin = accel.accel.accel.linear
+        lin.x, lin.y, lin.z = kinematic_acceleration_body(vehicle.specific_force_body_mps2, vehicle.orientation_wxyz)
+        self._pub_accel.publish(accel)
+        if not statuses:
+            return
         m, a = self._msgs, self.adapter
         velocity = m.VelocityReport()
         velocity.header.stamp, velocity.header.frame_id = stamp, self._frame_id

@@ -37,6 +37,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from transforms3d.quaternions import qinverse, rotate_vector
+
 from acres_dbw_sim.dbw import msg_fields as MF
 from acres_dbw_sim.dbw.commands import (DISABLE, ENABLE, BrakeCmd, GearCmd, SteeringCmd, ThrottleCmd, TurnSignalCmd,
                                         UlcCmd)
@@ -44,7 +46,7 @@ from acres_dbw_sim.dbw.commands import (DISABLE, ENABLE, BrakeCmd, GearCmd, Stee
 from .ackermann import TyreAngleSteering
 from .setpoint_stream import IDLE, SetpointStream
 
-__all__ = ["AutowareAdapter", "NO_COMMAND", "AUTONOMOUS", "AUTONOMOUS_STEER_ONLY", "AUTONOMOUS_VELOCITY_ONLY",
+__all__ = ["kinematic_acceleration_body", "AutowareAdapter", "NO_COMMAND", "AUTONOMOUS", "AUTONOMOUS_STEER_ONLY", "AUTONOMOUS_VELOCITY_ONLY",
            "MANUAL", "GEAR_TO_AUTOWARE", "gear_from_autoware"]
 
 #: ``ControlModeReport`` / ``ControlModeCommand`` modes.
@@ -80,6 +82,31 @@ def gear_from_autoware(code: int) -> int | None:
     if code in (_AW_LOW, _AW_LOW + 1):
         return int(MF.Gear.LOW)
     return None
+
+
+def kinematic_acceleration_body(specific_force_mps2: Any, orientation_wxyz: Any,
+                                g_mps2: float = 9.80665) -> tuple:
+    """The body's acceleration [m/s^2] in its own frame (x forward, y left, z up) from what an
+    accelerometer at the body point measures: ``a = f + R^T (0, 0, -g)``, the specific force ``f``
+    plus gravity turned into the body frame (``R``: body to world, from ``orientation_wxyz``). This
+    is what Autoware's ``/localization/acceleration`` carries: at rest on a slope it is zero where
+    the IMU reads the slope's share of gravity.
+
+    Parameters
+    ----------
+    specific_force_mps2 : sequence of 3 float
+        Specific force at the body point, body frame [m/s^2] (the model's ``specific_force_body_mps2``).
+    orientation_wxyz : sequence of 4 float
+        Unit quaternion of the body in the world frame (REP-103, z up).
+    g_mps2 : float
+        Gravity [m/s^2].
+
+    Returns
+    -------
+    tuple of 3 float
+    """
+    g_body = rotate_vector((0.0, 0.0, -g_mps2), qinverse(orientation_wxyz))
+    return tuple(float(f + g) for f, g in zip(specific_force_mps2, g_body))
 
 
 class AutowareAdapter(SetpointStream):
