@@ -20,17 +20,20 @@ from helpers.dds import matched
 class StreamClient:
     """Publishes each message of :attr:`streams` (publisher -> message or None) every 50 ms; keeps
     ``odom`` as (t [s, sim time of the stamps], x [m], y [m], v_x [m/s], yaw rate [rad/s]) and
-    ``enabled`` (``/vehicle/dbw_enabled``). ``publisher(type, topic)`` adds a stream."""
+    ``enabled`` (``/vehicle/dbw_enabled``). ``publisher(type, topic)`` adds a stream. ``odom_topic``: where
+    the node's odometry is (remapped); ``dbw_enabled`` False for a node that serves no ds_dbw topics."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, odom_topic: str = "/vehicle/odom", dbw_enabled: bool = True):
         self.node = rclpy.create_node(name)
         self.lock = threading.Lock()
         self.odom: list = []
+        self.last_odom = None
         self.enabled = False
         self.streams: dict = {}
-        self.subs = [self.node.create_subscription(Odometry, "/vehicle/odom", self._on_odom, 50),
-                     self.node.create_subscription(Bool, "/vehicle/dbw_enabled",
-                                                   lambda m: setattr(self, "enabled", m.data), 2)]
+        self.subs = [self.node.create_subscription(Odometry, odom_topic, self._on_odom, 50)]
+        if dbw_enabled:
+            self.subs.append(self.node.create_subscription(Bool, "/vehicle/dbw_enabled",
+                                                           lambda m: setattr(self, "enabled", m.data), 2))
         self.pub_enable = self.node.create_publisher(Empty, "/vehicle/enable", 10)
         self.pubs = [self.pub_enable]
         self.clients: list = []   # service clients that must find their server before start returns
@@ -56,6 +59,7 @@ class StreamClient:
         if t > 1e6:   # a wall-clock stamp: a realtime node of another session sharing the domain
             return
         with self.lock:
+            self.last_odom = m
             self.odom.append((t, m.pose.pose.position.x, m.pose.pose.position.y, m.twist.twist.linear.x,
                               m.twist.twist.angular.z))
 
