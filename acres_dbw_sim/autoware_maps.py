@@ -127,8 +127,10 @@ def _cell(sim, velocity: float, pedal: float, bar: float, window: tuple) -> floa
 
 
 def measure_maps(vehicle: str = "polaris", surface: str = "asphalt", velocities=VELOCITIES_MPS,
-                 strokes=STROKES) -> tuple:
-    """The accel and brake maps of ``vehicle`` on ``surface`` (module docstring).
+                 strokes=STROKES, overrides: str | None = None) -> tuple:
+    """The accel and brake maps of ``vehicle`` on ``surface`` (module docstring), with its parameter
+    file's values changed by ``overrides`` (``"key=value;..."``, e.g. ``acres-calibrate``'s
+    ``overrides.txt``: maps of the vehicle a bag was fitted to).
 
     Returns
     -------
@@ -140,11 +142,13 @@ def measure_maps(vehicle: str = "polaris", surface: str = "asphalt", velocities=
     ------
     ValueError
         An unknown vehicle or surface.
+    ParameterError
+        A bad override, naming its key.
     """
     from .model.terrain import FlatTerrain
     from .simulation import Simulation
     from .vehicles import vehicle_spec
-    params = vehicle_spec(vehicle).load_parameters(None, None, None, None)
+    params = vehicle_spec(vehicle).load_parameters(None, overrides, None, None)
     sim = Simulation(params, FlatTerrain(surface=surface), vehicle=vehicle)
     max_bar = vehicle_spec(vehicle).installation(params).brake_full_bar
     maps = []
@@ -273,11 +277,15 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("out", type=Path, help="folder for accel_map.csv and brake_map.csv")
     ap.add_argument("--vehicle", default="polaris", choices=list(REGISTRY))
     ap.add_argument("--surface", default="asphalt", help="a surface of the world's table (flat ground)")
+    ap.add_argument("--set", default=None, metavar="OVERRIDES",
+                    help='parameter overrides "key=value;...", e.g. "$(cat cal/overrides.txt)" from acres-calibrate')
     args = ap.parse_args(argv)
+    from .model.params import ParameterError
     try:
-        tables = measure_maps(args.vehicle, args.surface)
+        tables = measure_maps(args.vehicle, args.surface, overrides=args.set)
     except (ValueError, KeyError) as err:
-        print(f"autoware_maps: error: {err.args[0] if err.args else err}", file=sys.stderr)
+        text = str(err) if isinstance(err, ParameterError) or not err.args else err.args[0]
+        print(f"autoware_maps: error: {text}", file=sys.stderr)
         return 2
     name = f"{args.vehicle}_{args.surface}"
     reach = [j for j in range(len(VELOCITIES_MPS)) if not np.isnan(tables[0][:, j]).any()
