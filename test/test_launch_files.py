@@ -76,7 +76,7 @@ def test_the_default_of_every_argument_passed_to_the_node_is_valid(path):
             assert parameter_problem(arg, value) == "", f"{path.name}: {arg}:={text}: {parameter_problem(arg, value)}"
 
 
-@pytest.mark.parametrize("name", ["sim.yaml", "fleet.yaml"])
+@pytest.mark.parametrize("name", ["sim.yaml", "fleet.yaml", "autoware_sim.yaml"])
 def test_the_shipped_parameter_files_validate(name):
     doc = yaml.safe_load((ROOT / "config" / name).read_text())
     for section, body in doc.items():
