@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m acres_dbw_sim.autoware_maps OUT_DIR [--vehicle polaris] [--surface asphalt]
+    python -m acres_dbw_sim.autoware_maps OUT_DIR [--vehicle polaris] [--surface asphalt] [--set OVERRIDES]
 
 writes ``OUT_DIR/accel_map.csv`` and ``OUT_DIR/brake_map.csv`` in the format the converter's CSV
 loader reads (autoware_universe's ``raw_vehicle_cmd_converter``; the release Autoware 1.8.0
@@ -25,7 +25,9 @@ acceleration is the slope of the forward speed over a window after the switch: 1
 the accel map (the engine and the belt settle to a new pedal in about 1.5 s), 0.4 to 0.9 s for the
 brake map (the pressure builds up in a few tenths). The switch speed is moved ahead (behind, when
 slowing) by the window's middle times the acceleration, twice, so that the window is centred on the
-cell's velocity. The zero-velocity column is measured at :data:`V_ZERO_MPS`: at rest the
+cell's velocity. The brake map's zero stroke is the accel map's row (both are the released pedals;
+two measurements of the one state, in two windows, left the converter a dead band between them of
+up to 0.7 m/s^2). The zero-velocity column is measured at :data:`V_ZERO_MPS`: at rest the
 acceleration is zero whatever the brake, and the converter needs the column to fall with the
 brake stroke. A run that stops inside the window is fitted up to the stop.
 
@@ -155,6 +157,9 @@ def measure_maps(vehicle: str = "polaris", surface: str = "asphalt", velocities=
     for kind in ("accel", "brake"):
         table = np.empty((len(strokes), len(velocities)))
         for i, s in enumerate(strokes):
+            if kind == "brake" and s == 0.0 and 0.0 in strokes:   # pedal and brake released: one state, one row
+                table[i] = maps[0][strokes.index(0.0)]             # (the accel map's, measured settled)
+                continue
             pedal, bar = (s, 0.0) if kind == "accel" else (0.0, s * max_bar)
             window = ACCEL_WINDOW_S if kind == "accel" else BRAKE_WINDOW_S
             mid = 0.5 * (window[0] + window[1])

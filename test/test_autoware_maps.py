@@ -57,3 +57,12 @@ def test_on_gravel_the_brake_strokes_past_the_friction_limit_are_left_out(tmp_pa
     assert "brake_map.csv: stroke 1 left out" in out
     _n, _v, strokes, brake = M.read_map(tmp_path / "brake_map.csv")
     assert 1.0 not in strokes and np.all(np.diff(brake, axis=0) < 0)
+
+
+def test_the_released_pedals_are_one_row_of_both_maps():
+    """Stroke 0 of the accel map and of the brake map are one state (no pedal, no brake): the same
+    accelerations, so the converter has no dead band between the maps."""
+    from acres_dbw_sim.autoware_maps import measure_maps
+    accel, brake = measure_maps(velocities=(1.39, 8.33), strokes=(0.0, 0.5))
+    assert np.array_equal(accel[0], brake[0])
+    assert np.all(brake[1] < brake[0]) and np.all(accel[1] > accel[0])
