@@ -568,15 +568,14 @@ class SimNode(Node):
         return self._p["rate_factor"] if self._p["time_mode"] == "sim" else 1.0
 
     def _reset(self, x_m, y_m, yaw_rad, speed_mps, gear, drive_mode) -> None:
-        """Reset the vehicle; time goes on: the next stamp follows the last one.
-
-        The simulated time since the last reset moves into the epoch (the stamp of
-        simulation time 0), and the steady-clock start of the run moves with it,
-        so stamps, ``/clock`` and the realtime step grid continue without a jump.
-        The tractor's PTO and hand throttle are set again from the parameters.
-        """
+        """Reset the vehicle; time goes on: the next stamp follows the last one. The simulated time since the
+        last reset moves into the epoch (the stamp of simulation time 0), and the steady-clock start of the run
+        with it, so stamps, ``/clock`` and the realtime step grid continue without a jump. The tractor's PTO
+        and hand throttle are set again from the parameters; the command streams hear of it (Autoware's mode)."""
         t_s = self.sim.time_s
         self.sim.reset(x_m, y_m, yaw_rad, speed_mps, gear, drive_mode)
+        for stream in getattr(self, "_streams", {}).values():   # none yet at start-up
+            stream.vehicle_reset()
         self._apply_tractor_controls()
         self._epoch_s += t_s
         self._wall_t0 += t_s / self._rate()

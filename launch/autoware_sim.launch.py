@@ -43,8 +43,10 @@ def _node(context):
     if info:
         from acres_dbw_sim.vehicles import vehicle_spec
         params = vehicle_spec(vehicle).load_parameters(None, None, None, None)
-        for line in autoware_sim.check_vehicle_info(info, params):
-            actions.append(LogInfo(msg=f"[autoware_sim] vehicle_info differs: {line}"))
+        lines = autoware_sim.check_vehicle_info(info, params)
+        actions += [LogInfo(msg=f"[autoware_sim] WARNING: vehicle_info differs: {line}") for line in lines]
+        if not lines:
+            actions.append(LogInfo(msg=f"[autoware_sim] {info} agrees with the simulated {vehicle} within 1 %"))
     unused = [name for name in autoware_sim.UNUSED_ARGUMENTS if arg(name)]
     if unused:
         actions.append(LogInfo(msg=f"[autoware_sim] not used (the full model stands in): {', '.join(unused)}"))

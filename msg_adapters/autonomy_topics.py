@@ -140,6 +140,9 @@ class AutowareTopics:
 
         def on_mode(request, response):
             response.success = adapter.request_mode(request.mode)
+            if not response.success:
+                node.get_logger().warning(f"/control/control_mode_request: mode {request.mode} refused (AUTONOMOUS 1, "
+                                          f"AUTONOMOUS_STEER_ONLY 2, AUTONOMOUS_VELOCITY_ONLY 3, MANUAL 4, NO_COMMAND 0)")
             return response
 
         qos = AUTOWARE_QOS

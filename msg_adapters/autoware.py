@@ -235,6 +235,15 @@ class AutowareAdapter(SetpointStream):
                                _TI_RIGHT: int(MF.TurnSignal.RIGHT)}[command]
             self._indicators_commanded = True
 
+    def vehicle_reset(self) -> None:
+        """The node reset the vehicle (``/initialpose3d``, ``~/reset``): the DBW is at power-on and in PARK,
+        and Autoware's mode is kept, as the planning simulator keeps it on an initial pose: an engaged mode
+        engages the DBW again and the requested gear goes out at once (AUTONOMOUS stays AUTONOMOUS)."""
+        if self.mode != MANUAL:
+            self._pending.append(ENABLE)
+            self._engaged_seen = False
+            self._gear_sent_s = -math.inf
+
     def on_hazard_lights(self, command: int) -> None:
         """A ``HazardLightsCommand`` code (NO_COMMAND keeps the state)."""
         if command in (_HL_DISABLE, _HL_ENABLE):
@@ -273,8 +282,13 @@ class AutowareAdapter(SetpointStream):
                 out.append(self._ulc_off)
                 if self.mode in _DRIVES:
                     out += [self._throttle, self._brake]
+            elif self.mode in _DRIVES:
+                ulc = self.ulc_command()
+                if reports.gear_report.gear in (MF.G_PARK, MF.G_NEUTRAL):   # the ULC does not shift: 0 m/s
+                    ulc.cmd = 0.0           # until the gear is in, so its integrator does not wind up meanwhile
+                out.append(ulc)
             else:
-                out.append(self.ulc_command() if self.mode in _DRIVES else self._ulc_off)
+                out.append(self._ulc_off)
             out.append(self.steering.command(reports) if self.mode in _STEERS else self._steer_off)
         if self._indicators_commanded:
             self._turn.cmd = int(MF.TurnSignal.HAZARD) if self._hazard else self._indicator
@@ -282,8 +296,12 @@ class AutowareAdapter(SetpointStream):
         return tuple(out)
 
     def park_warning(self, reports: Any) -> str | None:
-        """As the set-point stream's, worded for Autoware: the gear is Autoware's to command."""
+        """As the set-point stream's, worded for Autoware: the gear is Autoware's to command, and nothing is
+        commanded before AUTONOMOUS is requested."""
         warning = super().park_warning(reports)
+        if warning is not None and self.mode == MANUAL:
+            return ("Control came while the control mode is MANUAL: nothing is commanded until AUTONOMOUS is "
+                    "requested (/control/control_mode_request or /vehicle/engage)")
         return None if warning is None else ("the vehicle is in PARK: Autoware shifts it (gear_cmd DRIVE or REVERSE); "
                                              "the ULC follows the gear and never shifts by itself")
 

@@ -72,6 +72,10 @@ class SetpointStream:
         self.ignored = 0
         self._park_warned = False
 
+    def vehicle_reset(self) -> None:
+        """The node reset the vehicle (``~/reset``, ``/initialpose``; the DBW back at power-on). A stream
+        keeps its set-point: the client's next message drives again."""
+
     def ignored_warning(self) -> str | None:
         """After a message was ignored for a NaN or infinite value: the warning to log for the first one and
         every 100th (None for the others)."""

@@ -93,7 +93,8 @@ def test_the_partial_modes_command_one_side_and_let_the_other_go_and_manual_disa
 
 
 def test_control_fields_map_onto_the_dbw_commands_and_nan_is_ignored():
-    reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0))
+    reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0),
+                              gear_report=SimpleNamespace(gear=int(MF.Gear.REVERSE)))
     a = AW.AutowareAdapter(15.0, 5.0, 80.0)
     a.request_mode(AW.AUTONOMOUS)
     k = 15.0 * 180.0 / math.pi
@@ -107,6 +108,40 @@ def test_control_fields_map_onto_the_dbw_commands_and_nan_is_ignored():
     lon.acceleration = math.nan                                    # an undefined field is not read
     assert a.on_control(lat, lon, 0.1) is True
     assert not a.on_control(*control(1.0, a=math.inf), 0.1)        # a defined one is
+
+
+@pytest.mark.parametrize("gear, asked", [(MF.Gear.PARK, 0.0), (MF.Gear.NEUTRAL, 0.0), (MF.Gear.DRIVE, 3.0),
+                                         (MF.Gear.LOW, 3.0), (MF.Gear.REVERSE, 3.0)])
+def test_the_ulc_is_asked_for_nothing_until_a_drive_gear_is_in(gear, asked):
+    """The ULC does not shift for Autoware: in PARK or NEUTRAL its set-point is 0 m/s, so its integrator
+    does not wind up while the lever moves (3 m/s held 8 s in PARK overshot to 3.34 m/s after the shift)."""
+    reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0),
+                              gear_report=SimpleNamespace(gear=int(gear)))
+    a = AW.AutowareAdapter(15.0, 5.0, 80.0)
+    a.request_mode(AW.AUTONOMOUS)
+    assert a.on_control(*control(3.0, 0.1), 0.0)
+    _enable, ulc, _steer = a.commands(0.0, reports)
+    assert ulc.cmd == asked and ulc.enable
+    assert a.ulc_command().cmd == 3.0                              # the set-point itself is kept
+
+
+def test_a_vehicle_reset_keeps_an_engaged_mode_and_sends_the_gear_again():
+    reports = SimpleNamespace(dbw_enabled=True, steering_offset=SimpleNamespace(steering_wheel_angle_offset=0.0),
+                              gear_report=SimpleNamespace(gear=int(MF.Gear.DRIVE)))
+    a = AW.AutowareAdapter(15.0, 5.0, 80.0)
+    a.request_mode(AW.AUTONOMOUS)
+    a.on_gear(2)                                                   # DRIVE
+    a.commands(0.0, reports)
+    a.commands(0.1, reports)                                       # engaged, in DRIVE
+    a.vehicle_reset()                                              # /initialpose3d: DBW at power-on, PARK
+    reports.dbw_enabled, reports.gear_report.gear = False, int(MF.Gear.PARK)
+    sent = a.commands(0.2, reports)
+    assert sent[0] is ENABLE and a.mode == AW.AUTONOMOUS
+    reports.dbw_enabled = True
+    assert any(isinstance(c, GearCmd) and c.cmd == int(MF.Gear.DRIVE) for c in a.commands(0.21, reports))
+    b = AW.AutowareAdapter(15.0, 5.0, 80.0)                        # MANUAL stays MANUAL
+    b.vehicle_reset()
+    assert b.commands(0.0, reports) == () and b.mode == AW.MANUAL
 
 
 @pytest.mark.parametrize("code, gear", [(1, MF.Gear.NEUTRAL), (2, MF.Gear.DRIVE), (19, MF.Gear.DRIVE),
@@ -221,3 +256,14 @@ def test_actuation_commands_map_onto_pedal_pressure_and_angle_and_let_the_ulc_go
     assert not a.on_actuation(math.nan, 0.0, 0.0, 0.1) and a.ignored == 1
     ulc = a.commands(1.0, reports)[0]                                   # silence: the ULC stops the vehicle
     assert ulc.enable and ulc.cmd == 0.0
+
+
+def test_control_before_autonomous_is_named_as_such_not_as_park():
+    reports = SimpleNamespace(dbw_enabled=False, gear_report=SimpleNamespace(gear=int(MF.Gear.PARK)))
+    a = AW.AutowareAdapter(15.0, 5.0, 80.0)
+    assert a.on_control(*control(3.0), 0.0)
+    assert "MANUAL" in a.park_warning(reports)
+    b = AW.AutowareAdapter(15.0, 5.0, 80.0)
+    b.request_mode(AW.AUTONOMOUS)
+    assert b.on_control(*control(3.0), 0.0)
+    assert "Autoware shifts it" in b.park_warning(reports)

@@ -9,7 +9,9 @@ planning simulator provides (docs/autoware.md, "In place of the planning simulat
   mid-wheelbase point would slide at ``r L / 2``, and ``/tf`` carries the same pose;
 - ``/localization/acceleration`` in ``base_link``: the centripetal ``v r`` sideways;
 - ``/sensing/imu/imu_data`` in ``base_link``;
-- ``/initialpose3d`` puts the vehicle at the pose given.
+- ``/initialpose3d`` puts the vehicle at the pose given, in PARK, and keeps Autoware's mode: the DBW
+  engages again, Autoware's DRIVE goes out at once and the vehicle drives off without the overshoot of
+  a speed controller that wound up in PARK.
 """
 
 from __future__ import annotations
@@ -47,12 +49,13 @@ def test_the_node_provides_what_the_planning_simulator_provides(ros_process):
     proc = ros_process(argv, name="sim_node")
     rclpy.init()
     c = StreamClient("autoware_localization_client", odom_topic="/localization/kinematic_state", dbw_enabled=False)
-    kept = {"accel": [], "imu": [], "tf": [], "mode": []}
+    kept = {"accel": [], "imu": [], "tf": [], "mode": [], "gear": []}
     n = c.node
     c.subs += [n.create_subscription(AccelWithCovarianceStamped, "/localization/acceleration", kept["accel"].append, 5),
                n.create_subscription(Imu, "/sensing/imu/imu_data", kept["imu"].append, 5),
                n.create_subscription(TFMessage, "/tf", kept["tf"].append, 5),
-               n.create_subscription(aw_veh.ControlModeReport, "/vehicle/status/control_mode", kept["mode"].append, 5)]
+               n.create_subscription(aw_veh.ControlModeReport, "/vehicle/status/control_mode", kept["mode"].append, 5),
+               n.create_subscription(aw_veh.GearReport, "/vehicle/status/gear_status", kept["gear"].append, 5)]
     gear = c.publisher(aw_veh.GearCommand, "/control/command/gear_cmd", 1)
     control = c.publisher(aw_ctrl.Control, "/control/command/control_cmd", 1)
     initialpose = c.node.create_publisher(PoseWithCovarianceStamped, "/initialpose3d", 1)
@@ -87,8 +90,7 @@ def test_the_node_provides_what_the_planning_simulator_provides(ros_process):
         assert abs(accel.accel.accel.linear.x) < 0.2
         assert kept["imu"][-1].header.frame_id == "base_link"
 
-        # /initialpose3d: at rest at the pose given, in the map frame
-        c.streams[control] = None
+        # /initialpose3d: at rest at the pose given, in the map frame, Autoware's mode kept
         pose = PoseWithCovarianceStamped()
         pose.header.frame_id = "map"
         pose.pose.pose.position.x, pose.pose.pose.position.y = 40.0, -12.0
@@ -99,6 +101,15 @@ def test_the_node_provides_what_the_planning_simulator_provides(ros_process):
             (c.last_odom.pose.pose.position, proc.output()[-1500:])
         q = c.last_odom.pose.pose.orientation
         assert math.atan2(2 * (q.w * q.z + q.x * q.y), 1 - 2 * (q.y * q.y + q.z * q.z)) == pytest.approx(1.0, abs=0.01)
+        t_reset = c.now()
+        assert wait_for(lambda: c.now() > t_reset + 12.0, 60.0), "12 s after the reset"
+        assert kept["mode"][-1].mode == aw_veh.ControlModeReport.AUTONOMOUS
+        assert kept["gear"][-1].report == aw_veh.GearReport.DRIVE
+        after = c.track(t_reset, t_reset + 12.0)
+        moving = after[after[:, 3] > 0.5, 0]
+        assert moving.size and moving[0] < t_reset + 4.0, "DRIVE again and moving within 4 s of the reset"
+        assert after[:, 3].max() < 3.0 * 1.04, after[:, 3].max()         # no wound-up overshoot
+        assert after[-1, 3] == pytest.approx(3.0, abs=0.1)
         assert proc.alive(), proc.output()
     finally:
         c.close()
