@@ -158,7 +158,7 @@ def measure_maps(vehicle: str = "polaris", surface: str = "asphalt", velocities=
         table = np.empty((len(strokes), len(velocities)))
         for i, s in enumerate(strokes):
             if kind == "brake" and s == 0.0 and 0.0 in strokes:   # pedal and brake released: one state, one row
-                table[i] = maps[0][strokes.index(0.0)]             # (the accel map's, measured settled)
+                table[i] = maps[0][list(strokes).index(0.0)]       # (the accel map's, measured settled)
                 continue
             pedal, bar = (s, 0.0) if kind == "accel" else (0.0, s * max_bar)
             window = ACCEL_WINDOW_S if kind == "accel" else BRAKE_WINDOW_S

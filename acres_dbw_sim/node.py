@@ -190,6 +190,7 @@ class SimNode(Node):
         self._wall_t0 = time.monotonic()
         self._steps_at_t0 = 0
         self._last_stamp_s = -math.inf
+        self._streams: dict = {}   # the interfaces that re-send their commands every step: name -> adapter
         self._reset(*self._initial)
         self._driver = DriverInput()
         self._create_interfaces()
@@ -362,8 +363,6 @@ class SimNode(Node):
         self._ecu = []
         self._legacy = []    # polaris_legacy: (publisher, builder, every, period [s])
         self._cmd_vel: CmdVelAdapter | None = None
-        #: the interfaces that re-send their commands every step by themselves: name -> adapter
-        self._streams: dict = {}
         if "ds_dbw" in served:
             self._create_ds_dbw(every)
         if "polaris_legacy" in served:
@@ -574,7 +573,7 @@ class SimNode(Node):
         and hand throttle are set again from the parameters; the command streams hear of it (Autoware's mode)."""
         t_s = self.sim.time_s
         self.sim.reset(x_m, y_m, yaw_rad, speed_mps, gear, drive_mode)
-        for stream in getattr(self, "_streams", {}).values():   # none yet at start-up
+        for stream in self._streams.values():
             stream.vehicle_reset()
         self._apply_tractor_controls()
         self._epoch_s += t_s
@@ -708,8 +707,7 @@ class SimNode(Node):
             self._publications = 0
             pubs = [r[0] for r in self._reports] + [g[0] for g in self._legacy]
             pubs += [self._pub_imu, self._pub_odom, self._pub_joints]
-            if self._pub_tf is not None:
-                pubs.append(self._pub_tf)
+            pubs += [p for p in (self._pub_tf, self._autoware and self._autoware.pub_accel) if p is not None]
             self._heard = {pub: pub.get_subscription_count() > 0 for pub in pubs}
         return self._heard
 
@@ -828,7 +826,8 @@ class SimNode(Node):
                 transforms += self._wheel_tf.at(self._joints(vehicle, stamp).position, stamp)
                 self._pub_tf.publish(TFMessage(transforms=transforms))
         if self._autoware is not None:
-            self._autoware.publish(reports, vehicle, stamp, statuses=step % self._autoware_every == 0)
+            self._autoware.publish(reports, vehicle, stamp, statuses=step % self._autoware_every == 0,
+                                   motion=heard[self._autoware.pub_accel])
         self._serve_interfaces(reports, stamp, step)
         if self._recorder is not None:   # this tick's messages to the bag's writer process
             self._recorder.flush()

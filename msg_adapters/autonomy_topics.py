@@ -117,7 +117,8 @@ class AutowareTopics:
     """
 
     def __init__(self, node: Any, dbw: Any, timeout_s: float, frame_id: str, claim: Callable[[str, float], bool],
-                 now: Callable[[], float], warn: Callable[[str, str | None], None], engage: bool = False) -> None:
+                 now: Callable[[], float], warn: Callable[[str, str | None], None],
+                 engage: bool = False) -> None:
         from geometry_msgs.msg import AccelWithCovarianceStamped
         ctrl = _need("autoware_control_msgs", "autoware")
         veh = _need("autoware_vehicle_msgs", "autoware")
@@ -141,8 +142,9 @@ class AutowareTopics:
         def on_mode(request, response):
             response.success = adapter.request_mode(request.mode)
             if not response.success:
-                node.get_logger().warning(f"/control/control_mode_request: mode {request.mode} refused (AUTONOMOUS 1, "
-                                          f"AUTONOMOUS_STEER_ONLY 2, AUTONOMOUS_VELOCITY_ONLY 3, MANUAL 4, NO_COMMAND 0)")
+                node.get_logger().warning(f"/control/control_mode_request: mode {request.mode} refused "
+                                          f"(AUTONOMOUS 1, AUTONOMOUS_STEER_ONLY 2, AUTONOMOUS_VELOCITY_ONLY 3, "
+                                          f"MANUAL 4, NO_COMMAND 0)")
             return response
 
         qos = AUTOWARE_QOS
@@ -172,7 +174,8 @@ class AutowareTopics:
                                                         "/vehicle/status/actuation_status", qos)
         self._accel = AccelWithCovarianceStamped()
         self._accel.header.frame_id = frame_id
-        self._pub_accel = node.create_publisher(AccelWithCovarianceStamped, "/localization/acceleration", qos)
+        #: the one topic published every step: the node publishes it only while it has a subscriber
+        self.pub_accel = node.create_publisher(AccelWithCovarianceStamped, "/localization/acceleration", qos)
         if engage:
             adapter.request_mode(AUTONOMOUS)
         self._pubs = [node.create_publisher(t, f"/vehicle/status/{name}", qos) for t, name in (
@@ -180,8 +183,9 @@ class AutowareTopics:
             (veh.GearReport, "gear_status"), (veh.ControlModeReport, "control_mode"),
             (veh.TurnIndicatorsReport, "turn_indicators_status"), (veh.HazardLightsReport, "hazard_lights_status"))]
 
-    def publish(self, reports: Any, vehicle: Any, stamp: Any, statuses: bool = True) -> None:
-        """Publish ``/localization/acceleration`` and, when ``statuses``, the status messages, stamped ``stamp``.
+    def publish(self, reports: Any, vehicle: Any, stamp: Any, statuses: bool = True, motion: bool = True) -> None:
+        """Publish ``/localization/acceleration`` when ``motion`` and the status messages when ``statuses``,
+        stamped ``stamp``.
 
         Parameters
         ----------
@@ -195,12 +199,16 @@ class AutowareTopics:
         stamp : builtin_interfaces.msg.Time
         statuses : bool
             The status topics are due (every :data:`AUTOWARE_STATUS_PERIOD_S`).
+        motion : bool
+            ``pub_accel`` has a subscriber (the node's listener check; it is published every step).
         """
-        accel = self._accel
-        accel.header.stamp = stamp
-        lin = accel.accel.accel.linear
-        lin.x, lin.y, lin.z = kinematic_acceleration_body(vehicle.specific_force_body_mps2, vehicle.orientation_wxyz)
-        self._pub_accel.publish(accel)
+        if motion:
+            accel = self._accel
+            accel.header.stamp = stamp
+            lin = accel.accel.accel.linear
+            lin.x, lin.y, lin.z = kinematic_acceleration_body(vehicle.specific_force_body_mps2,
+                                                              vehicle.orientation_wxyz)
+            self.pub_accel.publish(accel)
         if not statuses:
             return
         m, a = self._msgs, self.adapter

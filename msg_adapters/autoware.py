@@ -37,17 +37,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from transforms3d.quaternions import qinverse, rotate_vector
-
 from acres_dbw_sim.dbw import msg_fields as MF
 from acres_dbw_sim.dbw.commands import (DISABLE, ENABLE, BrakeCmd, GearCmd, SteeringCmd, ThrottleCmd, TurnSignalCmd,
                                         UlcCmd)
+from acres_dbw_sim.model.chassis import G_MPS2, quat_to_matrix
 
 from .ackermann import TyreAngleSteering
 from .setpoint_stream import IDLE, SetpointStream
 
-__all__ = ["kinematic_acceleration_body", "AutowareAdapter", "NO_COMMAND", "AUTONOMOUS", "AUTONOMOUS_STEER_ONLY", "AUTONOMOUS_VELOCITY_ONLY",
-           "MANUAL", "GEAR_TO_AUTOWARE", "gear_from_autoware"]
+__all__ = ["kinematic_acceleration_body", "AutowareAdapter", "NO_COMMAND", "AUTONOMOUS", "AUTONOMOUS_STEER_ONLY",
+           "AUTONOMOUS_VELOCITY_ONLY", "MANUAL", "GEAR_TO_AUTOWARE", "gear_from_autoware"]
 
 #: ``ControlModeReport`` / ``ControlModeCommand`` modes.
 NO_COMMAND, AUTONOMOUS, AUTONOMOUS_STEER_ONLY, AUTONOMOUS_VELOCITY_ONLY, MANUAL = 0, 1, 2, 3, 4
@@ -84,13 +83,14 @@ def gear_from_autoware(code: int) -> int | None:
     return None
 
 
-def kinematic_acceleration_body(specific_force_mps2: Any, orientation_wxyz: Any,
-                                g_mps2: float = 9.80665) -> tuple:
+def kinematic_acceleration_body(specific_force_mps2: Any, orientation_wxyz: Any, g_mps2: float = G_MPS2) -> tuple:
     """The body's acceleration [m/s^2] in its own frame (x forward, y left, z up) from what an
     accelerometer at the body point measures: ``a = f + R^T (0, 0, -g)``, the specific force ``f``
-    plus gravity turned into the body frame (``R``: body to world, from ``orientation_wxyz``). This
-    is what Autoware's ``/localization/acceleration`` carries: at rest on a slope it is zero where
-    the IMU reads the slope's share of gravity.
+    plus gravity turned into the body frame (``R``: body to world, the chassis' ``quat_to_matrix`` of
+    ``orientation_wxyz``; ``R^T e_z`` is its third row). The inverse of the specific force the model
+    outputs (polaris-ranger-dynamics.md, Chassis). This is what Autoware's
+    ``/localization/acceleration`` carries: at rest on a slope it is zero where the IMU reads the
+    slope's share of gravity.
 
     Parameters
     ----------
@@ -105,8 +105,9 @@ def kinematic_acceleration_body(specific_force_mps2: Any, orientation_wxyz: Any,
     -------
     tuple of 3 float
     """
-    g_body = rotate_vector((0.0, 0.0, -g_mps2), qinverse(orientation_wxyz))
-    return tuple(float(f + g) for f, g in zip(specific_force_mps2, g_body))
+    r = quat_to_matrix(*orientation_wxyz)
+    fx, fy, fz = specific_force_mps2
+    return (float(fx - g_mps2 * r[6]), float(fy - g_mps2 * r[7]), float(fz - g_mps2 * r[8]))
 
 
 class AutowareAdapter(SetpointStream):

@@ -267,3 +267,14 @@ def test_control_before_autonomous_is_named_as_such_not_as_park():
     b.request_mode(AW.AUTONOMOUS)
     assert b.on_control(*control(3.0), 0.0)
     assert "Autoware shifts it" in b.park_warning(reports)
+
+
+def test_the_localization_acceleration_removes_gravity_in_the_body_frame():
+    """At rest on a 10 deg slope the accelerometer reads the slope's share of gravity and the acceleration
+    is zero; level, the specific force less g upwards is the acceleration itself."""
+    pitch = math.radians(10.0)                                    # nose down (REP-103, about +y)
+    q = (math.cos(pitch / 2), 0.0, math.sin(pitch / 2), 0.0)
+    g = 9.80665
+    at_rest = (-g * math.sin(pitch), 0.0, g * math.cos(pitch))    # what an IMU reads there
+    assert AW.kinematic_acceleration_body(at_rest, q) == pytest.approx((0.0, 0.0, 0.0), abs=1e-12)
+    assert AW.kinematic_acceleration_body((1.5, -0.6, g), (1.0, 0.0, 0.0, 0.0)) == pytest.approx((1.5, -0.6, 0.0))
