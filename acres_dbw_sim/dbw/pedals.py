@@ -34,7 +34,7 @@ from .actuators import DeadTime, FirstOrderLag, clamp, quantize, rate_limit
 from .commands import BrakeCmd, ThrottleCmd
 from .decode import as_enum, as_flag, as_float, decode_rate
 from .params import DbwParameters
-from .status import ActuatorStatus
+from .status import BRAKE, THROTTLE, ActuatorStatus
 
 __all__ = ["BrakeActuator", "ThrottleActuator"]
 
@@ -75,10 +75,10 @@ class BrakeActuator:
         holds the vehicle, so the actuator releases (§4.7).
     """
 
-    def __init__(self, p: DbwParameters, dt_s: float) -> None:
+    def __init__(self, p: DbwParameters, dt_s: float, s) -> None:
         self.p = p
         self.dt_s = dt_s
-        self.status = ActuatorStatus(p.command_timeout_s)
+        self.status = ActuatorStatus(p.command_timeout_s, s, BRAKE)
         self.gain_nm_per_bar = 2.0 * (p.brakes_front_nm_per_bar + p.brakes_rear_nm_per_bar)
         # bar per (m/s^2) of deceleration through the longitudinal model
         self.bar_per_mps2 = p.vehicle_mass_kg * p.tyres_radius_m / max(1e-6, self.gain_nm_per_bar)
@@ -234,10 +234,10 @@ class ThrottleActuator:
         Pedal signal sent to the vehicle [%] (``percent_output``).
     """
 
-    def __init__(self, p: DbwParameters, dt_s: float) -> None:
+    def __init__(self, p: DbwParameters, dt_s: float, s) -> None:
         self.p = p
         self.dt_s = dt_s
-        self.status = ActuatorStatus(p.command_timeout_s)
+        self.status = ActuatorStatus(p.command_timeout_s, s, THROTTLE)
         self._dead = DeadTime(p.throttle_dead_time_s, dt_s, 0.0)
         self._lag = FirstOrderLag(p.throttle_lag_s, dt_s, 0.0)
         self._default_inc = _inf_if_zero(p.throttle_rate_inc_default_pct_s)

@@ -33,21 +33,173 @@ Rules of ``ActuatorStatus`` (evaluated every physics step):
   than NONE, or driven by the ULC), and, in the firmware-managed mode, the
   system ACTIVE.
 """
-
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
 
-__all__ = ["ActuatorStatus", "EngageLogic", "FirmwareEngage"]
+from ..model._jit import njit
+from .record import Field, Slot
+
+__all__ = ["ActuatorStatus", "EngageLogic", "FirmwareEngage", "STATE", "STEERING", "BRAKE", "THROTTLE", "ULC",
+           "status_reset", "status_command", "status_clear_latch", "status_update", "any_fault", "any_override",
+           "engage_reset", "engage_on_enable", "engage_on_disable", "engage_update", "engage_tick",
+           "sync_reset", "sync_on_enable", "sync_on_disable", "sync_take_clear", "sync_update", "sync_tick"]
+
+#: Slots of the four actuator statuses in the record's ``st_*`` fields.
+STEERING, BRAKE, THROTTLE, ULC = 0, 1, 2, 3
+
+#: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the four actuator statuses
+#: (``st_*``, one slot each), the driver's engage logic (``eng_*``) and the firmware's (``sync_*``).
+STATE = (
+    Field("st_timeout_s", "s", "command timeout", 4),
+    Field("st_ready", "bool", "no fault, no latched or active override", 4, "bool"),
+    Field("st_enabled", "bool", "the actuator follows its commands (or the ULC)", 4, "bool"),
+    Field("st_override_active", "bool", "driver input above its threshold, not ignored", 4, "bool"),
+    Field("st_override_latched", "bool", "an override rose while enabled; cleared by a clear bit", 4, "bool"),
+    Field("st_timeout", "bool", "no fresh command (and not driven by the ULC's stream)", 4, "bool"),
+    Field("st_fault", "bool", "fault flag", 4, "bool"),
+    Field("st_fault_injected", "bool", "fault set by the user (DbwSystem.set_fault)", 4, "bool"),
+    Field("st_ignore", "bool", "ignore bit of the last command", 4, "bool"),
+    Field("st_enable_bit", "bool", "enable bit of the last command after the driver's masking", 4, "bool"),
+    Field("st_received", "bool", "a command arrived since reset", 4, "bool"),
+    Field("st_last_cmd_t", "s", "arrival time of the last command (-inf: none)", 4),
+    Field("st_disengage", "enum", "cause of the last enabled -> disabled transition (low nibble, §4.11)", 4, "int"),
+    Field("st_driven_by_ulc", "bool", "the ULC drove the actuator at the last update", 4, "bool"),
+    Field("st_dropped", "bool", "the last update was an enabled -> disabled transition", 4, "bool"),
+    Field("eng_request", "bool", "the driver's enable request", 0, "bool"),
+    Field("eng_enabled", "bool", "dbw_enabled of the driver-managed mode", 0, "bool"),
+    Field("eng_refused", "-", "enable events refused for a fault", 0, "int"),
+    Field("eng_next_tick_s", "s", "time of the next 50 ms auto-clear tick"),
+    Field("eng_tick_s", "s", "auto-clear period"),
+    Field("sync_active", "bool", "system state ACTIVE (firmware-managed mode)", 0, "bool"),
+    Field("sync_enable_pending", "bool", "an enable waits for its clears", 0, "bool"),
+    Field("sync_pending_clear", "bool", "one-shot clear of steering, brake, throttle, ULC", 4, "bool"),
+    Field("sync_override_other", "bool", "ACTIVE was left because of a driver override", 0, "bool"),
+    Field("sync_refused", "-", "System Enable commands refused", 0, "int"),
+    Field("sync_next_tick_s", "s", "time of the next 50 ms tick"),
+    Field("sync_tick_s", "s", "tick period"),
+)
+
+
+# --------------------------------------------------------------------------- actuator status (firmware)
+
+
+@njit
+def status_reset(s, i: int, timeout_s: float) -> None:
+    """Power-on state of status slot ``i``: nothing received, no flags; command timeout ``timeout_s`` [s]."""
+    s.st_timeout_s[i] = timeout_s
+    s.st_ready[i] = True
+    s.st_enabled[i] = False
+    s.st_override_active[i] = False
+    s.st_override_latched[i] = False
+    s.st_timeout[i] = False
+    s.st_fault[i] = False
+    s.st_fault_injected[i] = False
+    s.st_ignore[i] = False
+    s.st_enable_bit[i] = False
+    s.st_received[i] = False
+    s.st_last_cmd_t[i] = -math.inf
+    s.st_disengage[i] = 0
+    s.st_driven_by_ulc[i] = False
+    s.st_dropped[i] = False
+
+
+@njit
+def status_clear_latch(s, i: int) -> None:
+    """Clear a latched override of slot ``i`` if the driver has let go (``clear`` bit)."""
+    if not s.st_override_active[i]:
+        s.st_override_latched[i] = False
+
+
+@njit
+def status_command(s, i: int, t_s: float, active: bool, enable: bool, clear: bool, ignore: bool) -> None:
+    """Accept one command frame for slot ``i`` at ``t_s`` [s]: ``active`` (a command type other than NONE),
+    ``enable`` (after the driver's masking, §4.1), ``clear`` (the user's or the driver's automatic clear),
+    ``ignore``."""
+    s.st_last_cmd_t[i] = t_s
+    s.st_received[i] = True
+    s.st_enable_bit[i] = enable and active
+    s.st_ignore[i] = ignore
+    if clear:
+        status_clear_latch(s, i)
+
+
+@njit
+def status_update(s, i: int, t_s: float, driver_override: bool, ulc_driving: bool, permitted: bool,
+                  ulc_stream: bool, ulc_cause: int) -> None:
+    """Recompute the flags of slot ``i`` at ``t_s`` [s] (the module's rules; dbw-interface.md §4.3, §4.11).
+
+    ``driver_override``: driver input above its threshold now; ``ulc_driving``: the ULC commands this
+    actuator through its own fresh stream; ``permitted``: the firmware lets the subsystem engage
+    (always in driver-managed mode, system ACTIVE in the firmware-managed mode); ``ulc_stream``: a
+    fresh, enabled ULC stream commands this pedal (no ``timeout`` even when the ULC was just
+    overridden, §4.1, §4.12); ``ulc_cause``: the ULC's own ``disengage`` code when it dropped out in
+    this step, else 0 (a pedal that only the ULC drove and is let go takes it).
+    """
+    was_enabled = s.st_enabled[i] != 0
+    was_ulc = s.st_driven_by_ulc[i] != 0
+    s.st_driven_by_ulc[i] = ulc_driving
+    stale = (t_s - s.st_last_cmd_t[i]) > s.st_timeout_s[i] + 1e-9  # never received: last_cmd_t = -inf
+    s.st_timeout[i] = stale and not (ulc_driving or ulc_stream)
+    fault = s.st_fault_injected[i] != 0
+    s.st_fault[i] = fault
+    over = driver_override and not s.st_ignore[i]
+    s.st_override_active[i] = over
+    if over and was_enabled:
+        s.st_override_latched[i] = True
+    latched = s.st_override_latched[i] != 0
+    ready = not (fault or latched or over)
+    s.st_ready[i] = ready
+    user = not stale and s.st_enable_bit[i] != 0
+    enabled = ready and permitted and (user or ulc_driving)
+    s.st_enabled[i] = enabled
+    dropped = was_enabled and not enabled
+    s.st_dropped[i] = dropped
+    if dropped:
+        if fault:
+            s.st_disengage[i] = 5
+        elif over or latched:
+            s.st_disengage[i] = 6
+        elif stale and was_ulc:   # it followed the ULC, which dropped out or was pre-empted
+            s.st_disengage[i] = ulc_cause if ulc_cause != 0 else 1
+        elif stale:
+            s.st_disengage[i] = 4
+        else:
+            s.st_disengage[i] = 1
+
+
+@njit
+def any_fault(s, n: int, gear_fault: bool) -> bool:
+    """The driver's fault predicate over status slots ``0..n-1``: an unmasked (not timed-out) fault, or a
+    gear fault (§4.1)."""
+    for i in range(n):
+        if s.st_fault[i] and not s.st_timeout[i]:
+            return True
+    return gear_fault
+
+
+@njit
+def any_override(s, n: int, gear_override: bool) -> bool:
+    """The driver's override predicate over status slots ``0..n-1``: an active or latched override that is
+    not timed out, or the gear's override (§4.1)."""
+    for i in range(n):
+        if (s.st_override_active[i] or s.st_override_latched[i]) and not s.st_timeout[i]:
+            return True
+    return gear_override
 
 
 class ActuatorStatus:
-    """Firmware status flags of one actuator (steering, brake, throttle or ULC).
+    """Firmware status flags of one actuator (steering, brake, throttle or ULC): a view of its slot of the
+    record (:mod:`acres_dbw_sim.dbw.record`).
 
     Parameters
     ----------
     timeout_s : float
         Command timeout [s] (100 ms on the real system, §4.4).
+    s : record
+        The DBW's state record.
+    slot : int
+        :data:`STEERING`, :data:`BRAKE`, :data:`THROTTLE` or :data:`ULC`.
 
     Attributes
     ----------
@@ -72,120 +224,121 @@ class ActuatorStatus:
         ``disengage``).
     """
 
-    __slots__ = ("timeout_s", "ready", "enabled", "override_active", "override_latched",
-                 "timeout", "fault", "fault_injected", "ignore", "enable_bit", "received",
-                 "last_cmd_t", "disengage", "driven_by_ulc", "dropped")
+    __slots__ = ("_s", "_i")
 
-    def __init__(self, timeout_s: float) -> None:
-        self.timeout_s = timeout_s
+    timeout_s = Slot("st_timeout_s", "float", True)
+    ready = Slot("st_ready", "bool", True)
+    enabled = Slot("st_enabled", "bool", True)
+    override_active = Slot("st_override_active", "bool", True)
+    override_latched = Slot("st_override_latched", "bool", True)
+    timeout = Slot("st_timeout", "bool", True)
+    fault = Slot("st_fault", "bool", True)
+    fault_injected = Slot("st_fault_injected", "bool", True)
+    ignore = Slot("st_ignore", "bool", True)
+    enable_bit = Slot("st_enable_bit", "bool", True)
+    received = Slot("st_received", "bool", True)
+    last_cmd_t = Slot("st_last_cmd_t", "float", True)
+    disengage = Slot("st_disengage", "int", True)
+    driven_by_ulc = Slot("st_driven_by_ulc", "bool", True)
+    dropped = Slot("st_dropped", "bool", True)
+
+    def __init__(self, timeout_s: float, s, slot: int) -> None:
+        self._s = s
+        self._i = slot
+        s.st_timeout_s[slot] = timeout_s
         self.reset()
 
     def reset(self) -> None:
-        """Return to the power-on state: nothing received, no flags."""
-        self.ready = True
-        self.enabled = False
-        self.override_active = False
-        self.override_latched = False
-        self.timeout = False
-        self.fault = False
-        self.fault_injected = False
-        self.ignore = False
-        self.enable_bit = False
-        self.received = False
-        self.last_cmd_t = float("-inf")
-        self.disengage = 0
-        self.driven_by_ulc = False
-        self.dropped = False
+        """Return to the power-on state: nothing received, no flags (:func:`status_reset`)."""
+        status_reset(self._s, self._i, self.timeout_s)
 
     def command(self, t_s: float, active: bool, enable: bool, clear: bool, ignore: bool) -> None:
-        """Accept one command frame.
-
-        Parameters
-        ----------
-        t_s : float
-            Arrival time [s].
-        active : bool
-            The frame carries a command type other than NONE (after decoding).
-        enable : bool
-            Enable bit after the driver's masking (§4.1).
-        clear : bool
-            Clear bit (user's ``clear`` or the driver's automatic clear).
-        ignore : bool
-            Ignore bit.
-        """
-        self.last_cmd_t = t_s
-        self.received = True
-        self.enable_bit = enable and active
-        self.ignore = ignore
-        if clear:
-            self.clear_latch()
+        """Accept one command frame (:func:`status_command`)."""
+        status_command(self._s, self._i, t_s, bool(active), bool(enable), bool(clear), bool(ignore))
 
     def clear_latch(self) -> None:
-        """Clear a latched override if the driver has let go (``clear`` bit)."""
-        if not self.override_active:
-            self.override_latched = False
+        """Clear a latched override if the driver has let go (:func:`status_clear_latch`)."""
+        status_clear_latch(self._s, self._i)
 
     def update(self, t_s: float, driver_override: bool, ulc_driving: bool = False,
                permitted: bool = True, ulc_stream: bool = False, ulc_cause: int = 0) -> None:
-        """Recompute the flags at time ``t_s`` [s].
+        """Recompute the flags at time ``t_s`` [s] (:func:`status_update`)."""
+        status_update(self._s, self._i, t_s, bool(driver_override), bool(ulc_driving), bool(permitted),
+                      bool(ulc_stream), int(ulc_cause))
 
-        Parameters
-        ----------
-        t_s : float
-            Simulation time [s].
-        driver_override : bool
-            Driver input above its threshold now.
-        ulc_driving : bool
-            The ULC commands this actuator through its own (fresh) stream.
-        permitted : bool
-            The firmware lets the subsystem engage (always True in
-            driver-managed mode; the system state ACTIVE in the
-            firmware-managed mode).
-        ulc_stream : bool
-            A fresh ULC command stream with its enable bit commands this
-            pedal (brake, throttle): no ``timeout`` even when the ULC has just
-            been overridden, so that the override counts (§4.1, §4.12).
-        ulc_cause : int
-            The ULC's own ``disengage`` code when the ULC dropped out in this
-            step, else 0. A pedal that only the ULC drove (its own stream stale
-            or never received) and is let go takes the ULC's cause: the ULC's
-            enable bit cleared is a disengage, not this pedal's timeout; let go
-            while the ULC stays enabled (pre-empted by the user's pedal
-            commands, §4.12) it is a disengage too.
-        """
-        was_enabled = self.enabled
-        was_ulc = self.driven_by_ulc
-        self.driven_by_ulc = ulc_driving
-        stale = (t_s - self.last_cmd_t) > self.timeout_s + 1e-9  # never received: last_cmd_t = -inf
-        self.timeout = stale and not (ulc_driving or ulc_stream)
-        self.fault = self.fault_injected
-        self.override_active = driver_override and not self.ignore
-        if self.override_active and was_enabled:
-            self.override_latched = True
-        self.ready = not (self.fault or self.override_latched or self.override_active)
-        user = not stale and self.enable_bit
-        self.enabled = self.ready and permitted and (user or ulc_driving)
-        self.dropped = was_enabled and not self.enabled
-        if self.dropped:
-            if self.fault:
-                self.disengage = 5
-            elif self.override_active or self.override_latched:
-                self.disengage = 6
-            elif stale and was_ulc:   # it followed the ULC, which dropped out or was pre-empted
-                self.disengage = ulc_cause or 1
-            elif stale:
-                self.disengage = 4
-            else:
-                self.disengage = 1
+
+# --------------------------------------------------------------------------- engage logic (driver)
+
+
+@njit
+def engage_reset(s, tick_s: float) -> None:
+    """Power-on state of the driver's engage logic: no request, not enabled; auto-clear period ``tick_s``."""
+    s.eng_tick_s = tick_s
+    s.eng_request = False
+    s.eng_enabled = False
+    s.eng_refused = 0
+    s.eng_next_tick_s = 0.0
+
+
+@njit
+def engage_update(s, gear_fault: bool, gear_override: bool) -> None:
+    """Recompute ``eng_enabled`` from steering, brake and throttle (slots 0..2) and the gear; drop the request
+    on a true -> false edge (§4.1 event 4)."""
+    en = (s.eng_request != 0 and not any_fault(s, 3, gear_fault) and not any_override(s, 3, gear_override))
+    if s.eng_enabled and not en:
+        s.eng_request = False
+    s.eng_enabled = en
+
+
+@njit
+def engage_on_enable(s, gear_fault: bool, gear_override: bool) -> bool:
+    """``enable`` event (§4.1 event 1); False if refused by a fault."""
+    if s.eng_request:
+        return True
+    if any_fault(s, 3, gear_fault):
+        s.eng_refused += 1
+        return False
+    s.eng_request = True
+    engage_update(s, gear_fault, gear_override)
+    return True
+
+
+@njit
+def engage_on_disable(s) -> None:
+    """``disable`` event (§4.1 event 2): drop the request."""
+    s.eng_request = False
+    s.eng_enabled = False
+
+
+@njit
+def engage_tick(s, t_s: float) -> None:
+    """The 50 ms timer (§4.1 event 3) at ``t_s`` [s]: clear-only frames for the latched overrides of all
+    four statuses while the request stands."""
+    if t_s + 1e-9 < s.eng_next_tick_s:
+        return
+    while s.eng_next_tick_s <= t_s + 1e-9:
+        s.eng_next_tick_s += s.eng_tick_s
+    if s.eng_request:
+        for i in range(4):
+            if s.st_override_latched[i]:
+                status_clear_latch(s, i)
 
 
 class EngageLogic:
-    """The driver's enable request and ``dbw_enabled`` (dbw-interface.md §4.1).
+    """The driver's enable request and ``dbw_enabled`` (dbw-interface.md §4.1): a view of the record's
+    ``eng_*`` fields.
 
     ``enabled`` = request and not fault and not override, where fault and
     override are read from the steering, brake and throttle statuses (each
     masked by its own ``timeout``) and the gear's fault/override. When
     ``enabled`` falls the request is dropped; a new ``enable`` is needed.
+
+    Parameters
+    ----------
+    tick_s : float
+        Auto-clear period [s].
+    s : record
+        The DBW's state record (the statuses are its ``st_*`` slots).
 
     Attributes
     ----------
@@ -197,83 +350,154 @@ class EngageLogic:
         Number of ``enable`` events refused because of a fault.
     """
 
-    __slots__ = ("request", "enabled", "refused", "next_tick_s", "tick_s")
+    __slots__ = ("_s",)
 
-    def __init__(self, tick_s: float = 0.05) -> None:
-        self.tick_s = tick_s
-        self.reset()
+    request = Slot("eng_request", "bool")
+    enabled = Slot("eng_enabled", "bool")
+    refused = Slot("eng_refused", "int")
+    next_tick_s = Slot("eng_next_tick_s")
+    tick_s = Slot("eng_tick_s")
+
+    def __init__(self, tick_s: float, s) -> None:
+        self._s = s
+        engage_reset(s, tick_s)
 
     def reset(self) -> None:
-        """Power-on state: no request, not enabled."""
-        self.request = False
-        self.enabled = False
-        self.refused = 0
-        self.next_tick_s = 0.0
+        """Power-on state: no request, not enabled (:func:`engage_reset`)."""
+        engage_reset(self._s, self.tick_s)
 
-    @staticmethod
-    def fault(subsystems: Sequence[ActuatorStatus], gear_fault: bool) -> bool:
-        """Driver's fault predicate: any unmasked actuator fault or a gear fault."""
-        for s in subsystems:
-            if s.fault and not s.timeout:
-                return True
-        return gear_fault
-
-    @staticmethod
-    def override(subsystems: Sequence[ActuatorStatus], gear_override: bool) -> bool:
-        """Driver's override predicate: active or latched overrides (timeout-masked)."""
-        for s in subsystems:
-            if (s.override_active or s.override_latched) and not s.timeout:
-                return True
-        return gear_override
-
-    def on_enable(self, subsystems: Sequence[ActuatorStatus], gear_fault: bool,
-                  gear_override: bool) -> bool:
-        """``enable`` event (§4.1 event 1). Returns False if refused by a fault."""
-        if self.request:
-            return True
-        if self.fault(subsystems, gear_fault):
-            self.refused += 1
-            return False
-        self.request = True
-        self.update(subsystems, gear_fault, gear_override)
-        return True
+    def on_enable(self, gear_fault: bool, gear_override: bool) -> bool:
+        """``enable`` event (:func:`engage_on_enable`). Returns False if refused by a fault."""
+        return bool(engage_on_enable(self._s, bool(gear_fault), bool(gear_override)))
 
     def on_disable(self) -> None:
-        """``disable`` event (§4.1 event 2): drop the request."""
-        self.request = False
-        self.enabled = False
+        """``disable`` event (:func:`engage_on_disable`)."""
+        engage_on_disable(self._s)
 
-    def update(self, subsystems: Sequence[ActuatorStatus], gear_fault: bool,
-               gear_override: bool) -> None:
-        """Recompute ``enabled``; drop the request on a true -> false edge (§4.1 event 4)."""
-        en = (self.request and not self.fault(subsystems, gear_fault)
-              and not self.override(subsystems, gear_override))
-        if self.enabled and not en:
-            self.request = False
-        self.enabled = en
+    def update(self, gear_fault: bool, gear_override: bool) -> None:
+        """Recompute ``enabled`` (:func:`engage_update`)."""
+        engage_update(self._s, bool(gear_fault), bool(gear_override))
 
-    def tick(self, t_s: float, latched: Sequence[ActuatorStatus]) -> None:
-        """50 ms timer (§4.1 event 3): clear-only frames for latched overrides.
+    def tick(self, t_s: float) -> None:
+        """50 ms timer (:func:`engage_tick`)."""
+        engage_tick(self._s, t_s)
 
-        Parameters
-        ----------
-        t_s : float
-            Simulation time [s]; the timer fires at multiples of ``tick_s``.
-        latched : sequence of ActuatorStatus
-            Steering, brake, throttle and ULC statuses.
-        """
-        if t_s + 1e-9 < self.next_tick_s:
-            return
-        while self.next_tick_s <= t_s + 1e-9:
-            self.next_tick_s += self.tick_s
-        if self.request:
-            for s in latched:
-                if s.override_latched:
-                    s.clear_latch()
+
+# --------------------------------------------------------------------------- firmware engagement (ALL_OR_NONE)
+
+
+@njit
+def sync_reset(s, tick_s: float) -> None:
+    """Power-on state of the firmware engagement: not active, nothing pending; tick period ``tick_s`` [s]."""
+    s.sync_tick_s = tick_s
+    s.sync_active = False
+    s.sync_enable_pending = False
+    for i in range(4):
+        s.sync_pending_clear[i] = False
+    s.sync_override_other = False
+    s.sync_refused = 0
+    s.sync_next_tick_s = 0.0
+
+
+@njit
+def sync_on_enable(s) -> None:
+    """``enable`` event: queue the clears of the latched overrides (all four statuses) and the System
+    *Enable*."""
+    for i in range(4):
+        if s.st_override_latched[i]:
+            s.sync_pending_clear[i] = True
+    s.sync_enable_pending = True
+
+
+@njit
+def sync_on_disable(s) -> bool:
+    """``disable`` event: System *Disable*; True if the system was ACTIVE."""
+    for i in range(4):
+        s.sync_pending_clear[i] = False
+    s.sync_enable_pending = False
+    was = s.sync_active != 0
+    s.sync_active = False
+    s.sync_override_other = False
+    return was
+
+
+@njit
+def sync_take_clear(s, i: int) -> bool:
+    """The one-shot clear bit for the next command of status slot ``i`` (0..3)."""
+    c = s.sync_pending_clear[i] != 0
+    s.sync_pending_clear[i] = False
+    return c
+
+
+@njit
+def sync_update(s, gear_fault: bool, gear_override: bool) -> bool:
+    """Firmware: leave ACTIVE on a fault or an override of steering, brake or throttle (slots 0..2) or the
+    gear; True on that transition."""
+    if not s.sync_active:
+        return False
+    if any_fault(s, 3, gear_fault):
+        s.sync_active = False
+        return True
+    if any_override(s, 3, gear_override):
+        s.sync_active = False
+        s.sync_override_other = True
+        return True
+    return False
+
+
+@njit
+def sync_tick(s, t_s: float, gear_fault: bool, gear_override: bool) -> bool:
+    """The 50 ms timer at ``t_s`` [s]: send the pending System *Enable* once the clears of all four statuses
+    are out (or timed out); True when it made the system ACTIVE. The firmware's readiness reads steering,
+    brake and throttle."""
+    if t_s + 1e-9 < s.sync_next_tick_s:
+        return False
+    while s.sync_next_tick_s <= t_s + 1e-9:
+        s.sync_next_tick_s += s.sync_tick_s
+    if not s.sync_enable_pending:
+        return False
+    for i in range(4):
+        if s.sync_pending_clear[i] and not s.st_timeout[i]:
+            return False  # its clear has not gone out yet
+    s.sync_enable_pending = False  # clears still pending (timed-out subsystems) go with their next command
+    if any_fault(s, 3, gear_fault) or any_override(s, 3, gear_override):
+        s.sync_refused += 1
+        return False
+    s.sync_active = True
+    s.sync_override_other = False
+    return True
+
+
+class _PendingClear:
+    """``FirmwareEngage.pending_clear[i]``: the record's ``sync_pending_clear`` as a sequence of bools."""
+
+    __slots__ = ("_s",)
+
+    def __init__(self, s) -> None:
+        self._s = s
+
+    def __getitem__(self, i: int) -> bool:
+        return bool(self._s.sync_pending_clear[i])
+
+    def __setitem__(self, i: int, value: bool) -> None:
+        self._s.sync_pending_clear[i] = bool(value)
+
+    def __len__(self) -> int:
+        return 4
+
+    def __iter__(self):
+        return iter([self[i] for i in range(4)])
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 class FirmwareEngage:
-    """Engagement managed by the firmware, SystemSyncMode ALL_OR_NONE (dbw-interface.md §4.2).
+    """Engagement managed by the firmware, SystemSyncMode ALL_OR_NONE (dbw-interface.md §4.2): a view of the
+    record's ``sync_*`` fields.
 
     Driver side (2.3.11 ``recvEnable``, ``recvDisable``, ``timerCallback``):
 
@@ -297,13 +521,20 @@ class FirmwareEngage:
     subsystems together; the subsystems that had no override then report
     ``override_other`` until the next engagement.
 
+    Parameters
+    ----------
+    tick_s : float
+        Tick period [s].
+    s : record
+        The DBW's state record.
+
     Attributes
     ----------
     active : bool
         System state ACTIVE (what ``dbw_enabled`` publishes).
     enable_pending : bool
         An ``enable`` waits for its clears before the System *Enable* goes out.
-    pending_clear : list of bool
+    pending_clear : sequence of 4 bool
         One-shot clear flags of steering, brake, throttle, ULC.
     override_other : bool
         ACTIVE was left because of a driver override (reported by the
@@ -312,108 +543,40 @@ class FirmwareEngage:
         Number of System *Enable* commands the firmware refused.
     """
 
-    __slots__ = ("active", "enable_pending", "pending_clear", "override_other", "refused",
-                 "next_tick_s", "tick_s")
+    __slots__ = ("_s", "pending_clear")
 
-    def __init__(self, tick_s: float = 0.05) -> None:
-        self.tick_s = tick_s
-        self.pending_clear = [False, False, False, False]
-        self.reset()
+    active = Slot("sync_active", "bool")
+    enable_pending = Slot("sync_enable_pending", "bool")
+    override_other = Slot("sync_override_other", "bool")
+    refused = Slot("sync_refused", "int")
+    next_tick_s = Slot("sync_next_tick_s")
+    tick_s = Slot("sync_tick_s")
+
+    def __init__(self, tick_s: float, s) -> None:
+        self._s = s
+        self.pending_clear = _PendingClear(s)
+        sync_reset(s, tick_s)
 
     def reset(self) -> None:
-        """Power-on state: not active, nothing pending."""
-        self.active = False
-        self.enable_pending = False
-        for i in range(4):
-            self.pending_clear[i] = False
-        self.override_other = False
-        self.refused = 0
-        self.next_tick_s = 0.0
+        """Power-on state: not active, nothing pending (:func:`sync_reset`)."""
+        sync_reset(self._s, self.tick_s)
 
-    def on_enable(self, subsystems: Sequence[ActuatorStatus]) -> None:
-        """``enable`` event: queue the clears of latched overrides and the System *Enable*.
-
-        Parameters
-        ----------
-        subsystems : sequence of ActuatorStatus
-            Steering, brake, throttle and ULC statuses (this order).
-        """
-        for i, s in enumerate(subsystems):
-            if s.override_latched:
-                self.pending_clear[i] = True
-        self.enable_pending = True
+    def on_enable(self) -> None:
+        """``enable`` event (:func:`sync_on_enable`)."""
+        sync_on_enable(self._s)
 
     def on_disable(self) -> bool:
-        """``disable`` event: System *Disable*. Returns True if the system was ACTIVE."""
-        for i in range(4):
-            self.pending_clear[i] = False
-        self.enable_pending = False
-        was = self.active
-        self.active = False
-        self.override_other = False
-        return was
+        """``disable`` event (:func:`sync_on_disable`). Returns True if the system was ACTIVE."""
+        return bool(sync_on_disable(self._s))
 
     def take_clear(self, index: int) -> bool:
-        """The one-shot clear bit for the next command of subsystem ``index`` (0..3)."""
-        c = self.pending_clear[index]
-        self.pending_clear[index] = False
-        return c
+        """The one-shot clear bit for the next command of subsystem ``index`` (:func:`sync_take_clear`)."""
+        return bool(sync_take_clear(self._s, index))
 
-    def update(self, subsystems: Sequence[ActuatorStatus], gear_fault: bool, gear_override: bool) -> bool:
-        """Firmware: leave ACTIVE on a fault or an override. Returns True on that transition.
+    def update(self, gear_fault: bool, gear_override: bool) -> bool:
+        """Firmware: leave ACTIVE on a fault or an override (:func:`sync_update`)."""
+        return bool(sync_update(self._s, bool(gear_fault), bool(gear_override)))
 
-        Parameters
-        ----------
-        subsystems : sequence of ActuatorStatus
-            Steering, brake and throttle statuses.
-        gear_fault, gear_override : bool
-            The gear's fault and override.
-        """
-        if not self.active:
-            return False
-        if EngageLogic.fault(subsystems, gear_fault):
-            self.active = False
-            return True
-        if EngageLogic.override(subsystems, gear_override):
-            self.active = False
-            self.override_other = True
-            return True
-        return False
-
-    def tick(self, t_s: float, subsystems: Sequence[ActuatorStatus], gear_fault: bool,
-             gear_override: bool) -> bool:
-        """50 ms timer: send the pending System *Enable* once its clears are out.
-
-        Parameters
-        ----------
-        t_s : float
-            Simulation time [s]; the timer fires at multiples of ``tick_s``.
-        subsystems : sequence of ActuatorStatus
-            Steering, brake, throttle and ULC statuses (this order); the
-            firmware's readiness uses the first three.
-        gear_fault, gear_override : bool
-            The gear's fault and override.
-
-        Returns
-        -------
-        bool
-            True when a System *Enable* was sent on this tick and made the
-            system ACTIVE.
-        """
-        if t_s + 1e-9 < self.next_tick_s:
-            return False
-        while self.next_tick_s <= t_s + 1e-9:
-            self.next_tick_s += self.tick_s
-        if not self.enable_pending:
-            return False
-        for i, s in enumerate(subsystems):
-            if self.pending_clear[i] and not s.timeout:
-                return False  # its clear has not gone out yet
-        self.enable_pending = False  # clears still pending (timed-out subsystems) go with their next command
-        trio = subsystems[:3]
-        if EngageLogic.fault(trio, gear_fault) or EngageLogic.override(trio, gear_override):
-            self.refused += 1
-            return False
-        self.active = True
-        self.override_other = False
-        return True
+    def tick(self, t_s: float, gear_fault: bool, gear_override: bool) -> bool:
+        """50 ms timer (:func:`sync_tick`)."""
+        return bool(sync_tick(self._s, t_s, bool(gear_fault), bool(gear_override)))

@@ -66,7 +66,7 @@ from .actuators import DeadTime, FirstOrderLag, clamp, quantize, rate_accel_limi
 from .commands import SteeringCmd
 from .decode import as_flag, as_enum, as_float, decode_rate
 from .params import DbwParameters
-from .status import ActuatorStatus
+from .status import STEERING, ActuatorStatus
 from .steering_column import SteeringColumn
 
 __all__ = ["SteeringActuator"]
@@ -100,10 +100,10 @@ class SteeringActuator:
         Command type in force (after decoding).
     """
 
-    def __init__(self, p: DbwParameters, dt_s: float, angle_deg: float = 0.0) -> None:
+    def __init__(self, p: DbwParameters, dt_s: float, s, angle_deg: float = 0.0) -> None:
         self.p = p
         self.dt_s = dt_s
-        self.status = ActuatorStatus(p.command_timeout_s)
+        self.status = ActuatorStatus(p.command_timeout_s, s, STEERING)
         self._dead = DeadTime(p.steering_dead_time_s, dt_s, angle_deg)
         self._lag = FirstOrderLag(p.steering_lag_s, dt_s, angle_deg)
         self._lock = p.steering_lock_deg

@@ -53,6 +53,7 @@ from .decode import as_enum
 from .gear import GearActuator
 from .msg_fields import G_NONE, G_PARK, SRC_ULC, SRC_USER, AwdMode, DiffLock, TurnSignal
 from .params import DbwParameters
+from .record import new_state
 from .pedals import BrakeActuator, ThrottleActuator
 from .report_content import ALWAYS_FILLED, FILLERS, REASON_DISENGAGE, fill_ecu_identities
 from .state import AWD, EPOCH_S, SIM_VIN, TURF, TWO_WD, DbwOutputs, DbwReports, DriverInput, MeasuredState
@@ -129,16 +130,19 @@ class DbwSystem:
         self.vin = vin
         self.p = params
         self.dt_s = float(dt_s)
-        self.steering = SteeringActuator(params, self.dt_s, params.steering_center_deg)
-        self.brake = BrakeActuator(params, self.dt_s)
-        self.throttle = ThrottleActuator(params, self.dt_s)
+        #: The DBW's per-step state (:mod:`acres_dbw_sim.dbw.record`), shared by its subsystems' views.
+        self.state = new_state()
+        s = self.state
+        self.steering = SteeringActuator(params, self.dt_s, s, params.steering_center_deg)
+        self.brake = BrakeActuator(params, self.dt_s, s)
+        self.throttle = ThrottleActuator(params, self.dt_s, s)
         self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears))
-        self.ulc = Ulc(params, self.dt_s, ulc_plant(params))
+        self.ulc = Ulc(params, self.dt_s, ulc_plant(params), s)
         self.hold = BrakeHold(params, self.dt_s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
         self.log_events: list = []
-        self.engage = EngageLogic(0.05)
-        self.sync = FirmwareEngage(0.05)
+        self.engage = EngageLogic(0.05, s)
+        self.sync = FirmwareEngage(0.05, s)
         #: Firmware-managed engagement (SystemSyncMode ALL_OR_NONE, §4.2).
         self.firmware_managed = params.system_sync_mode == 2
         self.outputs = DbwOutputs()
@@ -279,9 +283,9 @@ class DbwSystem:
         next 50 ms tick and the firmware may still refuse it: True means queued.
         """
         if self.firmware_managed:
-            self.sync.on_enable(self._four)
+            self.sync.on_enable()
             return True
-        ok = self.engage.on_enable(self.statuses, self.gear.fault_injected, self._gear_override())
+        ok = self.engage.on_enable(self.gear.fault_injected, self._gear_override())
         if not ok:
             faulted = [n for n, st in zip(_NAMES, self.statuses) if st.fault and not st.timeout]
             if self.gear.fault_injected:
@@ -489,15 +493,15 @@ class DbwSystem:
         # 3. driver logic (§4.1) or the firmware's system state (§4.2)
         if fw:
             g_fault, g_over = self.gear.fault_injected, self.gear.override_active
-            if self.sync.update(self.statuses, g_fault, g_over):
+            if self.sync.update(g_fault, g_over):
                 self.disengage_reason = self._disengage_code()
-            self.sync.tick(t_s, self._four, g_fault, g_over)
+            self.sync.tick(t_s, g_fault, g_over)
         else:
             was = self.engage.enabled
-            self.engage.update(self.statuses, self.gear.fault_injected, self.gear.override_active)
+            self.engage.update(self.gear.fault_injected, self.gear.override_active)
             if was and not self.engage.enabled:
                 self.disengage_reason = self._disengage_code()
-            self.engage.tick(t_s, self._four)
+            self.engage.tick(t_s)
 
         # 4. ULC control and its gear requests
         if ulc_drives:

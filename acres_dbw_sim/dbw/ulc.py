@@ -70,7 +70,7 @@ from .commands import UlcCmd
 from .decode import as_enum, as_flag, as_float, decode_ulc_limit
 from .msg_fields import G_DRIVE, G_LOW, G_NONE, G_PARK, G_REVERSE
 from .params import DbwParameters
-from .status import ActuatorStatus
+from .status import ULC, ActuatorStatus
 
 #: Acceleration [m/s^2] along the wanted direction above which the vehicle counts as
 #: catching up with the reference (the governor may then hold the reference).
@@ -110,10 +110,10 @@ class Ulc:
         Gear the ULC asks for (``Gear``), NONE if none.
     """
 
-    def __init__(self, p: DbwParameters, dt_s: float, plant) -> None:
+    def __init__(self, p: DbwParameters, dt_s: float, plant, s) -> None:
         self.p = p
         self.dt_s = dt_s
-        self.status = ActuatorStatus(p.command_timeout_s)
+        self.status = ActuatorStatus(p.command_timeout_s, s, ULC)
         self._G = 2.0 * (p.brakes_front_nm_per_bar + p.brakes_rear_nm_per_bar)
         self._inv_gamma = 1.0 / p.engine_pedal_exponent
         self.powertrain = plant

@@ -1,0 +1,180 @@
+"""The DBW's per-step state as one record, and its parameters as another, for compiled code.
+
+Every value the DBW keeps from one physics step to the next lives in one record: a numpy
+structured scalar whose fields are declared once, by the module whose logic owns them (its
+``STATE`` tuple of :class:`Field`), with their unit. The per-step logic is compiled functions
+(:func:`acres_dbw_sim.model._jit.njit`) of that record ``s`` and of the parameter record ``p``
+(:func:`param_record`: the numeric fields of :class:`~acres_dbw_sim.dbw.params.DbwParameters`,
+same names), so one compiled call can run the whole DBW step; the Python classes of the DBW
+are views over the record (:class:`Slot`).
+
+A field of ``shape`` n holds one value per instance of a subsystem that exists n times (the
+four actuator statuses: steering, brake, throttle, ULC), indexed by the instance's slot.
+Booleans are stored as ``uint8`` (numba's records have no boolean arrays); a view reads them
+as ``bool``.
+
+Without numba (``ACRES_MODEL_NO_JIT=1``) the same functions run as Python over a stand-in
+object with the same attribute names (:class:`StandIn`; arrays are lists) and over the
+:class:`DbwParameters` itself.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass, fields
+
+from ..model._jit import JIT
+
+__all__ = ["Field", "STATE_MODULES", "state_fields", "record_dtype", "state_dtype", "new_record", "new_state",
+           "StandIn", "param_record", "Slot"]
+
+_KINDS = ("float", "int", "bool")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of the DBW's state record.
+
+    Attributes
+    ----------
+    name : str
+        Field name, prefixed by its subsystem (``st_enabled``, ``ulc_v_ref``).
+    unit : str
+        Unit (``s``, ``bar``, ``m/s``, ``%``, ``-`` for a number without one, ``bool``, ``enum``).
+    doc : str
+        What it holds.
+    shape : int
+        0 for a scalar, n for one value per slot of a subsystem that exists n times (or an n-vector).
+    kind : str
+        ``float`` (float64), ``int`` (int64) or ``bool`` (uint8, read as bool).
+    """
+
+    name: str
+    unit: str = "-"
+    doc: str = ""
+    shape: int = 0
+    kind: str = "float"
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise ValueError(f"field {self.name!r}: kind {self.kind!r} is not one of {_KINDS}")
+
+
+#: The modules of ``acres_dbw_sim.dbw`` whose ``STATE`` tuples make the record, in record order (a module
+#: without ``STATE`` adds nothing).
+STATE_MODULES = ("status", "actuators", "pedals", "brake_hold", "steering", "steering_column", "gear", "ulc",
+                 "state", "system")
+
+
+@functools.lru_cache(maxsize=None)
+def state_fields() -> tuple:
+    """Every :class:`Field` of the record, module by module (:data:`STATE_MODULES`).
+
+    Raises
+    ------
+    ValueError
+        If two modules declare one name.
+    """
+    out, seen = [], {}
+    for mod in STATE_MODULES:
+        for f in getattr(importlib.import_module(f"{__package__}.{mod}"), "STATE", ()):
+            if f.name in seen:
+                raise ValueError(f"state field {f.name!r} declared by {mod} and {seen[f.name]}")
+            seen[f.name] = mod
+            out.append(f)
+    return tuple(out)
+
+
+_NUMPY_KIND = {"float": "f8", "int": "i8", "bool": "u1"}
+
+
+def record_dtype(declared: tuple):
+    """The numpy structured dtype (aligned) of a tuple of :class:`Field`."""
+    import numpy as np
+    return np.dtype([(f.name, _NUMPY_KIND[f.kind], (f.shape,)) if f.shape else (f.name, _NUMPY_KIND[f.kind])
+                     for f in declared], align=True)
+
+
+@functools.lru_cache(maxsize=None)
+def state_dtype():
+    """The numpy structured dtype of the DBW's record (:func:`state_fields`)."""
+    return record_dtype(state_fields())
+
+
+class StandIn:
+    """A record without numba: an object with one attribute per :class:`Field` (lists for arrays), zeros."""
+
+    def __init__(self, declared: tuple) -> None:
+        for f in declared:
+            zero = {"float": 0.0, "int": 0, "bool": False}[f.kind]
+            setattr(self, f.name, [zero] * f.shape if f.shape else zero)
+
+
+def new_record(declared: tuple, dtype=None):
+    """A new record of the fields ``declared``, all zeros: a numpy record (compiled; ``dtype`` if given, the
+    dtype of ``declared`` computed once by the caller) or a :class:`StandIn` (interpreted)."""
+    if JIT:
+        import numpy as np
+        return np.zeros(1, record_dtype(declared) if dtype is None else dtype).view(np.recarray)[0]
+    return StandIn(declared)
+
+
+def new_state():
+    """A new DBW record, all zeros (:func:`new_record` of :func:`state_fields`)."""
+    return new_record(state_fields(), state_dtype() if JIT else None)
+
+
+@functools.lru_cache(maxsize=64)
+def param_record(p):
+    """The numeric fields of ``p`` (a :class:`~acres_dbw_sim.dbw.params.DbwParameters`) as a numpy record
+    of the same names (tuples as arrays, booleans as uint8; texts left out), for compiled code; ``p``
+    itself when interpreted. Built once per parameter set."""
+    if not JIT:
+        return p
+    import numpy as np
+    spec, values = [], []
+    for f in fields(p):
+        v = getattr(p, f.name)
+        if isinstance(v, bool):
+            spec.append((f.name, "u1"))
+        elif isinstance(v, int):
+            spec.append((f.name, "i8"))
+        elif isinstance(v, float):
+            spec.append((f.name, "f8"))
+        elif isinstance(v, tuple):
+            spec.append((f.name, "f8", (len(v),)))
+        else:
+            continue
+        values.append(v)
+    rec = np.zeros(1, np.dtype(spec, align=True)).view(np.recarray)
+    for (name, *_), v in zip(spec, values):
+        rec[name][0] = v
+    return rec[0]
+
+
+class Slot:
+    """A view class's attribute over one field of the record: ``enabled = Slot("st_enabled", "bool")``.
+
+    The owning object keeps the record in ``_s`` and, for a field with a shape, its slot index in
+    ``_i``. Reading converts to the Python type of ``kind`` (float, int, bool); writing stores into
+    the record (a test that sets a flag, a command that is decoded in Python).
+    """
+
+    __slots__ = ("field", "conv", "indexed")
+
+    def __init__(self, field: str, kind: str = "float", indexed: bool = False) -> None:
+        self.field = field
+        self.conv = {"float": float, "int": int, "bool": bool}[kind]
+        self.indexed = indexed
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = getattr(obj._s, self.field)
+        return self.conv(v[obj._i] if self.indexed else v)
+
+    def __set__(self, obj, value) -> None:
+        if self.indexed:
+            getattr(obj._s, self.field)[obj._i] = value
+        else:
+            setattr(obj._s, self.field, value)
