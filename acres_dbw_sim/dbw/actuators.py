@@ -21,6 +21,10 @@ __all__ = [
 ]
 
 # The shared filters' Python form: these objects step from Python (model/filters.py, python_form).
+#: Capacity of a dead-time line in the DBW's record [cells]: the longest dead time (1 s) at the shortest
+#: step (1 ms). A line uses its first ``delay_steps`` cells (``delay_push``'s ``n``).
+DELAY_CELLS = 1001
+
 _delay_push = python_form(delay_push)
 _lag_factor = python_form(lag_factor)
 _lag_toward = python_form(lag_toward)

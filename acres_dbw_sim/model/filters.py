@@ -84,7 +84,7 @@ def delay_steps(delay_s: float, dt_s: float, rounding: str = "nearest") -> int:
 
 
 @njit
-def delay_push(buffer, head: int, value: float) -> tuple:
+def delay_push(buffer, head: int, value: float, n: int = -1) -> tuple:
     """Push ``value`` into a dead-time ring buffer and read the value ``len(buffer)`` steps old.
 
     Parameters
@@ -95,13 +95,17 @@ def delay_push(buffer, head: int, value: float) -> tuple:
         Index of the oldest cell.
     value : float
         This step's input [unit].
+    n : int, optional
+        Cells in use: the first ``n`` of ``buffer`` (a line of fixed capacity in a record, sized by the
+        delay); default (-1) all of them.
 
     Returns
     -------
     tuple
         (the delayed value [unit], the new head); with an empty buffer (no delay) ``value`` itself.
     """
-    n = len(buffer)
+    if n < 0:
+        n = len(buffer)
     if n == 0:
         return value, head
     out = buffer[head]
