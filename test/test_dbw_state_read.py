@@ -14,14 +14,14 @@ from acres_dbw_sim.dbw.state import DIR_PRNDL, DIR_SENSOR, MeasuredState
 from acres_dbw_sim.model.enums import Gear
 from acres_dbw_sim.simulation import Simulation
 
-SLOTS = MeasuredState.__slots__
+SLOTS = MeasuredState.FIELDS
 
 
 def _snapshot(view: MeasuredState) -> dict:
     out = {}
     for name in SLOTS:
         v = getattr(view, name)
-        out[name] = list(v) if isinstance(v, list) else v
+        out[name] = list(v) if isinstance(v, list) else ("nan" if v != v else v)   # NaN compares equal to NaN
     return out
 
 

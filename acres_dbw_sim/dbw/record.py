@@ -156,25 +156,35 @@ class Slot:
     """A view class's attribute over one field of the record: ``enabled = Slot("st_enabled", "bool")``.
 
     The owning object keeps the record in ``_s`` and, for a field with a shape, its slot index in
-    ``_i``. Reading converts to the Python type of ``kind`` (float, int, bool); writing stores into
-    the record (a test that sets a flag, a command that is decoded in Python).
+    ``_i`` (``indexed``), or reads the whole array as a new ``list`` or ``tuple`` (``whole``).
+    Reading converts to the Python type of ``kind`` (float, int, bool); writing stores into the
+    record (a test that sets a flag, a command that is decoded in Python).
     """
 
-    __slots__ = ("field", "conv", "indexed")
+    __slots__ = ("field", "conv", "indexed", "whole")
 
-    def __init__(self, field: str, kind: str = "float", indexed: bool = False) -> None:
+    def __init__(self, field: str, kind: str = "float", indexed: bool = False, whole: type | None = None) -> None:
         self.field = field
         self.conv = {"float": float, "int": int, "bool": bool}[kind]
         self.indexed = indexed
+        #: for an array field read whole: the sequence type it is read as (``list``, ``tuple``), a copy
+        self.whole = whole
 
     def __get__(self, obj, cls=None):
         if obj is None:
             return self
         v = getattr(obj._s, self.field)
+        if self.whole is not None:
+            conv = self.conv
+            return self.whole([conv(x) for x in v])
         return self.conv(v[obj._i] if self.indexed else v)
 
     def __set__(self, obj, value) -> None:
-        if self.indexed:
+        if self.whole is not None:
+            arr = getattr(obj._s, self.field)
+            for k, x in enumerate(value):
+                arr[k] = x
+        elif self.indexed:
             getattr(obj._s, self.field)[obj._i] = value
         else:
             setattr(obj._s, self.field, value)

@@ -11,10 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ..model._jit import njit
 from . import reports as R
 from .msg_fields import G_PARK, G_REVERSE
+from .record import Field, Slot
 
-__all__ = ["DriverInput", "DbwOutputs", "DbwReports", "MeasuredState", "finite_or", "vin_ok",
+__all__ = ["DriverInput", "DbwOutputs", "DbwReports", "MeasuredState", "measured_store", "driver_store", "STATE", "finite_or", "vin_ok",
            "SIM_VIN", "EPOCH_S", "DIR_PRNDL", "DIR_SENSOR", "TURF", "TWO_WD", "AWD"]
 
 #: ``VehicleVelocity.dir_src`` constants (dbw-interface.md §2.10).
@@ -64,9 +66,9 @@ class DriverInput:
     drive_mode: int = -1
 
 
-@dataclass(slots=True)
 class DbwOutputs:
-    """Model inputs produced by the DBW (field names of the model's ``VehicleInputs``).
+    """Model inputs produced by the DBW (field names of the model's ``VehicleInputs``): a view of the record's
+    ``out_*`` fields (:data:`STATE`).
 
     Attributes
     ----------
@@ -85,12 +87,26 @@ class DbwOutputs:
         for a vehicle with manual gears (``dbw.gear.manual_gears`` > 0).
     """
 
-    pedal: float = 0.0
-    brake_line_bar: float = 0.0
-    steering_wheel_deg: float = 0.0
-    gear_request: int = 0
-    drive_mode: int = AWD
-    gear_manual_request: int = 0
+    __slots__ = ("_s",)
+
+    pedal = Slot("out_pedal")
+    brake_line_bar = Slot("out_brake_line_bar")
+    steering_wheel_deg = Slot("out_steering_wheel_deg")
+    gear_request = Slot("out_gear_request", "int")
+    drive_mode = Slot("out_drive_mode", "int")
+    gear_manual_request = Slot("out_gear_manual_request", "int")
+
+    def __init__(self, s=None) -> None:
+        if s is None:
+            from .record import new_state
+            s = new_state()
+        self._s = s
+        s.out_drive_mode = AWD
+
+    def __repr__(self) -> str:
+        return (f"DbwOutputs(pedal={self.pedal!r}, brake_line_bar={self.brake_line_bar!r}, steering_wheel_deg="
+                f"{self.steering_wheel_deg!r}, gear_request={self.gear_request!r}, drive_mode={self.drive_mode!r}, "
+                f"gear_manual_request={self.gear_manual_request!r})")
 
 
 @dataclass(slots=True)
@@ -145,8 +161,101 @@ def finite_or(x: object, default: float = 0.0) -> float:
     return v if math.isfinite(v) else default
 
 
+#: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the DBW's outputs (``out_*``,
+#: :class:`DbwOutputs`), the driver's input (``drv_*``, from :class:`DriverInput`) and the measured vehicle
+#: state (``m_*``): the one interface through which the DBW reads a vehicle (:class:`MeasuredState`,
+#: :func:`measured_store`).
+STATE = (
+    Field("out_pedal", "-", "accelerator pedal seen by the engine, 0..1"),
+    Field("out_brake_line_bar", "bar", "brake line pressure"),
+    Field("out_steering_wheel_deg", "deg", "raw steering-wheel angle (servo or driver)"),
+    Field("out_gear_request", "enum", "Gear requested from the lever, NONE = none", 0, "int"),
+    Field("out_drive_mode", "enum", "AWD switch (model AwdSwitch)", 0, "int"),
+    Field("out_gear_manual_request", "-", "manual gear to select this step, 0 = none", 0, "int"),
+    Field("drv_accel_pedal_pct", "%", "the driver's accelerator pedal"),
+    Field("drv_brake_pedal_pct", "%", "the driver's brake pedal"),
+    Field("drv_steering_torque_nm", "N m", "the driver's torque on the wheel"),
+    Field("drv_steering_wheel_deg", "deg", "the angle the driver holds, NaN = hands off"),
+    Field("drv_gear", "enum", "lever position the driver selects, NONE = untouched", 0, "int"),
+    Field("drv_turn_signal", "enum", "turn-signal stalk", 0, "int"),
+    Field("drv_drive_mode", "enum", "AWD switch the driver selects, -1 = untouched", 0, "int"),
+    Field("m_v", "m/s", "measured longitudinal speed (sign per dir_src)"),
+    Field("m_speed", "m/s", "speed magnitude"),
+    Field("m_omega", "rad/s", "body angular velocity (x, y, z)", 3),
+    Field("m_f_spec", "m/s^2", "specific force in the body frame (x, y, z)", 3),
+    Field("m_wheel_spin", "rad/s", "wheel spin FL, FR, RL, RR (sign per dir_src)", 4),
+    Field("m_gear", "enum", "gear the lever is in (Gear)", 0, "int"),
+    Field("m_gear_target", "enum", "gear the lever is moving to", 0, "int"),
+    Field("m_shifting", "bool", "the lever is moving", 0, "bool"),
+    Field("m_gear_reject", "enum", "the vehicle's last gear reject", 0, "int"),
+    Field("m_drive_mode", "enum", "AWD switch (model AwdSwitch)", 0, "int"),
+    Field("m_engine_rpm", "rev/min", "engine speed"),
+    Field("m_engine_torque", "N m", "engine torque"),
+    Field("m_cvt_ratio", "-", "belt ratio"),
+    Field("m_brake_torque", "N m", "sum of the four brake torques (NaN: none given)"),
+    Field("m_fuel_l", "l", "fuel in the tank (NaN: none given)"),
+    Field("m_prndl", "bool", "dir_src is DIR_PRNDL: signs from the lever", 0, "bool"),
+    Field("m_fy_front", "N", "sum of the front tyres' lateral forces"),
+    Field("m_gear_manual", "-", "manual gear of the vehicle", 0, "int"),
+)
+
+
+@njit
+def measured_store(s, v: float, speed: float, w0: float, w1: float, w2: float, f0: float, f1: float, f2: float,
+                   ws0: float, ws1: float, ws2: float, ws3: float, gear: int, gear_target: int, shifting: bool,
+                   gear_reject: int, gear_manual: int, drive_mode: int, engine_rpm: float, engine_torque: float,
+                   cvt_ratio: float, brake_torque: float, fuel_l: float, fy_front: float) -> None:
+    """Store one reading of the vehicle in the record's ``m_*`` fields (units of :data:`STATE`): with
+    ``m_prndl`` the speed and wheel spins take the lever's sign (negative in REVERSE, positive
+    otherwise, whatever way the wheels turn; dbw-interface.md §2.10 ``dir_src``), else their own."""
+    s.m_speed = abs(speed)
+    s.m_omega[0] = w0
+    s.m_omega[1] = w1
+    s.m_omega[2] = w2
+    s.m_f_spec[0] = f0
+    s.m_f_spec[1] = f1
+    s.m_f_spec[2] = f2
+    s.m_gear = gear
+    s.m_gear_target = gear_target
+    s.m_shifting = shifting
+    s.m_gear_reject = gear_reject
+    s.m_gear_manual = gear_manual
+    s.m_drive_mode = drive_mode
+    s.m_engine_rpm = engine_rpm
+    s.m_engine_torque = engine_torque
+    s.m_cvt_ratio = cvt_ratio
+    s.m_brake_torque = brake_torque
+    s.m_fuel_l = fuel_l
+    s.m_fy_front = fy_front
+    if s.m_prndl:  # sign from the gear lever, not from the wheels (DIR_PRNDL)
+        sg = -1.0 if gear == G_REVERSE else 1.0
+        s.m_v = sg * abs(v)
+        s.m_wheel_spin[0] = sg * abs(ws0)
+        s.m_wheel_spin[1] = sg * abs(ws1)
+        s.m_wheel_spin[2] = sg * abs(ws2)
+        s.m_wheel_spin[3] = sg * abs(ws3)
+    else:
+        s.m_v = v
+        s.m_wheel_spin[0] = ws0
+        s.m_wheel_spin[1] = ws1
+        s.m_wheel_spin[2] = ws2
+        s.m_wheel_spin[3] = ws3
+
+
+def driver_store(s, d: DriverInput) -> None:
+    """Copy the driver's input ``d`` into the record's ``drv_*`` fields (units of :class:`DriverInput`)."""
+    s.drv_accel_pedal_pct = d.accel_pedal_pct
+    s.drv_brake_pedal_pct = d.brake_pedal_pct
+    s.drv_steering_torque_nm = d.steering_torque_nm
+    s.drv_steering_wheel_deg = d.steering_wheel_deg
+    s.drv_gear = d.gear
+    s.drv_turn_signal = d.turn_signal
+    s.drv_drive_mode = d.drive_mode
+
+
 class MeasuredState:
-    """The vehicle-state quantities the DBW reads, copied once per step.
+    """The vehicle-state quantities the DBW reads, copied once per step: a view of the record's ``m_*``
+    fields (:data:`STATE`).
 
     Reads the attributes of the model's ``Vehicle`` (planned interface:
     ``velocity_body_mps``, ``speed_mps``, ``angular_velocity_body_rad_s``,
@@ -162,34 +271,51 @@ class MeasuredState:
     (a vehicle rolling back in H reads a positive speed); with ``DIR_SENSOR``
     (2) it is the true sign. Everything in the DBW (reports, ULC, the
     yaw-rate conversion, the wheel counters) uses these measured values.
+
+    Parameters
+    ----------
+    dir_src : int
+        ``DIR_PRNDL`` or ``DIR_SENSOR``.
+    s : record, optional
+        The DBW's state record (:mod:`acres_dbw_sim.dbw.record`); a new one when not given.
     """
 
-    __slots__ = ("v", "speed", "omega", "f_spec", "wheel_spin", "gear", "gear_target", "shifting",
-                 "gear_reject", "drive_mode", "engine_rpm", "engine_torque", "cvt_ratio",
-                 "brake_torque", "fuel_l", "prndl", "fy_front", "gear_manual")
+    #: The attributes of the view (the ``m_*`` fields without their prefix).
+    FIELDS = ("v", "speed", "omega", "f_spec", "wheel_spin", "gear", "gear_target", "shifting", "gear_reject",
+              "drive_mode", "engine_rpm", "engine_torque", "cvt_ratio", "brake_torque", "fuel_l", "prndl",
+              "fy_front", "gear_manual")
+    __slots__ = ("_s",)
 
-    def __init__(self, dir_src: int = DIR_PRNDL) -> None:
-        self.prndl = dir_src == DIR_PRNDL
-        self.v = 0.0
-        self.speed = 0.0
-        self.omega = [0.0, 0.0, 0.0]
-        self.f_spec = [0.0, 0.0, 9.80665]
-        self.wheel_spin = [0.0, 0.0, 0.0, 0.0]
-        self.gear = G_PARK
-        self.gear_target = G_PARK
-        self.shifting = False
-        self.gear_reject = 0
-        self.drive_mode = AWD
-        self.engine_rpm = 0.0
-        self.engine_torque = 0.0
-        self.cvt_ratio = 0.0
-        self.brake_torque = math.nan
-        self.fuel_l = math.nan
-        self.fy_front = 0.0
-        self.gear_manual = 0
+    v = Slot("m_v")
+    speed = Slot("m_speed")
+    omega = Slot("m_omega", whole=list)
+    f_spec = Slot("m_f_spec", whole=list)
+    wheel_spin = Slot("m_wheel_spin", whole=list)
+    gear = Slot("m_gear", "int")
+    gear_target = Slot("m_gear_target", "int")
+    shifting = Slot("m_shifting", "bool")
+    gear_reject = Slot("m_gear_reject", "int")
+    drive_mode = Slot("m_drive_mode", "int")
+    engine_rpm = Slot("m_engine_rpm")
+    engine_torque = Slot("m_engine_torque")
+    cvt_ratio = Slot("m_cvt_ratio")
+    brake_torque = Slot("m_brake_torque")
+    fuel_l = Slot("m_fuel_l")
+    prndl = Slot("m_prndl", "bool")
+    fy_front = Slot("m_fy_front")
+    gear_manual = Slot("m_gear_manual", "int")
+
+    def __init__(self, dir_src: int = DIR_PRNDL, s=None) -> None:
+        if s is None:
+            from .record import new_state
+            s = new_state()
+        self._s = s
+        s.m_prndl = dir_src == DIR_PRNDL
+        measured_store(s, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 9.80665, 0.0, 0.0, 0.0, 0.0, G_PARK, G_PARK, False,
+                       0, 0, AWD, 0.0, 0.0, 0.0, math.nan, math.nan, 0.0)
 
     def read(self, s: object) -> None:
-        """Copy the quantities from the vehicle ``s`` (its attributes, see the class).
+        """Copy the quantities from the vehicle ``s`` (its attributes, see the class) into the record.
 
         The common case, a vehicle with every attribute and every value finite,
         is read directly (one sum tells that all are finite: NaN or inf in any
@@ -222,66 +348,41 @@ class MeasuredState:
         if not fast:
             self._read_checked(s)
             return
-        self.v = v = float(vb[0])
-        self.speed = abs(float(speed))
-        self.omega[:] = w
-        self.f_spec[:] = fs
-        self.gear = gear = int(gear)
-        self.gear_target = int(gear_target)
-        self.shifting = bool(shifting)
-        self.gear_reject = int(finite_or(reject))
-        self.gear_manual = int(finite_or(getattr(s, "manual_gear", 0)))
-        self.drive_mode = int(finite_or(mode, AWD))
-        self.engine_rpm = float(rpm)
-        self.engine_torque = float(te)
-        self.cvt_ratio = float(cvt)
-        self.brake_torque = bt[0] + bt[1] + bt[2] + bt[3]
-        self.fuel_l = float(fuel)
-        self.fy_front = fy[0] + fy[1]
-        if self.prndl:  # sign from the gear lever, not from the wheels (DIR_PRNDL)
-            sg = -1.0 if gear == G_REVERSE else 1.0
-            self.v = sg * abs(v)
-            self.wheel_spin[:] = (sg * abs(ws[0]), sg * abs(ws[1]), sg * abs(ws[2]), sg * abs(ws[3]))
-        else:
-            self.wheel_spin[:] = ws
+        measured_store(self._s, float(vb[0]), float(speed), float(w[0]), float(w[1]), float(w[2]), float(fs[0]),
+                       float(fs[1]), float(fs[2]), float(ws[0]), float(ws[1]), float(ws[2]), float(ws[3]),
+                       int(gear), int(gear_target), bool(shifting), int(finite_or(reject)),
+                       int(finite_or(getattr(s, "manual_gear", 0))), int(finite_or(mode, AWD)), float(rpm), float(te),
+                       float(cvt), float(bt[0] + bt[1] + bt[2] + bt[3]), float(fuel), float(fy[0] + fy[1]))
 
     def _read_checked(self, s: object) -> None:
-        """``read`` for a vehicle with missing or non-finite attributes (each read as its default)."""
+        """``read`` for a vehicle with missing or non-finite attributes (each read as its default; a missing
+        vector keeps the values of the last read)."""
         vb = getattr(s, "velocity_body_mps", None)
-        self.v = finite_or(vb[0]) if vb is not None else finite_or(getattr(s, "speed_mps", 0.0))
-        self.speed = abs(finite_or(getattr(s, "speed_mps", self.v), abs(self.v)))
+        v = finite_or(vb[0]) if vb is not None else finite_or(getattr(s, "speed_mps", 0.0))
+        speed = finite_or(getattr(s, "speed_mps", v), abs(v))
         w = getattr(s, "angular_velocity_body_rad_s", None)
-        if w is not None:
-            for i in range(3):
-                self.omega[i] = finite_or(w[i])
+        omega = [finite_or(w[i]) for i in range(3)] if w is not None else self.omega
         fs = getattr(s, "specific_force_body_mps2", None)
-        if fs is not None:
-            for i in range(3):
-                self.f_spec[i] = finite_or(fs[i])
+        f_spec = [finite_or(fs[i]) for i in range(3)] if fs is not None else self.f_spec
         ws = getattr(s, "wheel_spin_rad_s", None)
-        if ws is not None:
-            for i in range(4):
-                self.wheel_spin[i] = finite_or(ws[i])
-        self.gear = int(finite_or(getattr(s, "gear", G_PARK), G_PARK))
-        self.gear_target = int(finite_or(getattr(s, "gear_target", self.gear), self.gear))
-        self.shifting = bool(getattr(s, "shift_in_progress", False))
-        self.gear_reject = int(finite_or(getattr(s, "last_gear_reject", 0)))
-        self.gear_manual = int(finite_or(getattr(s, "manual_gear", 0)))
-        self.drive_mode = int(finite_or(getattr(s, "drive_mode", AWD), AWD))
-        self.engine_rpm = finite_or(getattr(s, "engine_rpm", 0.0))
-        self.engine_torque = finite_or(getattr(s, "engine_torque_nm", 0.0))
-        self.cvt_ratio = finite_or(getattr(s, "cvt_ratio", 0.0))
+        spin = [finite_or(ws[i]) for i in range(4)] if ws is not None else self.wheel_spin
+        if ws is None and self.prndl:   # stored with the lever's sign already: store the magnitudes again
+            spin = [abs(x) for x in spin]
+        gear = int(finite_or(getattr(s, "gear", G_PARK), G_PARK))
+        gear_target = int(finite_or(getattr(s, "gear_target", gear), gear))
         bt = getattr(s, "brake_torque_nm", None)
-        self.brake_torque = sum(finite_or(x) for x in bt) if bt is not None else math.nan
         fl = getattr(s, "fuel_l", None)
-        self.fuel_l = finite_or(fl, math.nan) if fl is not None else math.nan
         fy = getattr(s, "wheel_fy_n", None)  # front tyres' lateral forces (steering column)
-        self.fy_front = finite_or(fy[0] + fy[1]) if fy is not None else 0.0
-        if self.prndl:  # sign from the gear lever, not from the wheels (DIR_PRNDL)
-            sg = -1.0 if self.gear == G_REVERSE else 1.0
-            self.v = sg * abs(self.v)
-            for i in range(4):
-                self.wheel_spin[i] = sg * abs(self.wheel_spin[i])
+        measured_store(self._s, float(v), float(speed), float(omega[0]), float(omega[1]), float(omega[2]),
+                       float(f_spec[0]), float(f_spec[1]), float(f_spec[2]), float(spin[0]), float(spin[1]),
+                       float(spin[2]), float(spin[3]), gear, gear_target, bool(getattr(s, "shift_in_progress", False)),
+                       int(finite_or(getattr(s, "last_gear_reject", 0))), int(finite_or(getattr(s, "manual_gear", 0))),
+                       int(finite_or(getattr(s, "drive_mode", AWD), AWD)), float(finite_or(getattr(s, "engine_rpm", 0.0))),
+                       float(finite_or(getattr(s, "engine_torque_nm", 0.0))),
+                       float(finite_or(getattr(s, "cvt_ratio", 0.0))),
+                       float(sum(finite_or(x) for x in bt)) if bt is not None else math.nan,
+                       float(finite_or(fl, math.nan)) if fl is not None else math.nan,
+                       float(finite_or(fy[0] + fy[1])) if fy is not None else 0.0)
 
 
 def vin_ok(vin: str) -> bool:

@@ -40,10 +40,14 @@ from __future__ import annotations
 
 import logging
 import math
+
+import numpy as np
 from collections.abc import Iterable
 
 from . import reports as R
-from .actuators import FirstOrderLag, clamp
+from ..model._jit import njit
+from ..model.filters import lag_factor, lag_toward
+from .actuators import clamp
 from .brake_hold import BrakeHold
 from .commands import (
     BrakeCmd, DisableEvent, DriveModeCmd, EnableEvent, GearCmd, MiscCmd, SteeringCalibrateEvent,
@@ -53,15 +57,17 @@ from .decode import as_enum
 from .gear import GearActuator
 from .msg_fields import G_NONE, G_PARK, SRC_ULC, SRC_USER, AwdMode, DiffLock, TurnSignal
 from .params import DbwParameters
-from .record import new_state
+from .record import Field, Slot, new_state
 from .pedals import BrakeActuator, ThrottleActuator
 from .report_content import ALWAYS_FILLED, FILLERS, REASON_DISENGAGE, fill_ecu_identities
-from .state import AWD, EPOCH_S, SIM_VIN, TURF, TWO_WD, DbwOutputs, DbwReports, DriverInput, MeasuredState
+from .state import (AWD, EPOCH_S, SIM_VIN, TURF, TWO_WD, DbwOutputs, DbwReports, DriverInput, MeasuredState,
+                    driver_store)
 from .status import EngageLogic, FirmwareEngage
 from .steering import SteeringActuator
 from .ulc import Ulc
 
-__all__ = ["DbwSystem", "SUBSYSTEMS", "GEAR_REJECT_TEXT"]
+__all__ = ["DbwSystem", "SUBSYSTEMS", "GEAR_REJECT_TEXT", "STATE", "LOG_CELLS", "log_push", "command_timeouts",
+           "sensors_step"]
 
 #: Log levels of the log events (``DbwSystem.drain_log``).
 INFO, WARN = logging.INFO, logging.WARNING
@@ -78,6 +84,89 @@ GEAR_REJECT_TEXT = {
 
 #: Subsystem names accepted by ``set_fault``.
 SUBSYSTEMS = ("steering", "brake", "throttle", "gear")
+
+#: Log events the compiled step queues in the record (``log_code``, with ``log_arg``); :meth:`DbwSystem.drain_log`
+#: turns them into their texts: enabled; disabled (arg: the ReasonDisengage); the ULC pre-empted; brake
+#: hold running low; brake hold exhausted; a gear reject (arg: the GearReject); a subsystem's command
+#: timeout (arg: its status slot).
+LOG_ENABLED, LOG_DISABLED, LOG_ULC_PREEMPTED, LOG_HOLD_LOW, LOG_HOLD_EXHAUSTED, LOG_GEAR_REJECT, LOG_TIMEOUT = \
+    1, 2, 3, 4, 5, 6, 7
+#: Log events the record holds between two drains (a step queues at most a few).
+LOG_CELLS = 64
+
+#: The record's fields of the system itself (:mod:`acres_dbw_sim.dbw.record`): ``sys_*`` and the queued
+#: log events ``log_*``.
+STATE = (
+    Field("sys_t_s", "s", "simulation time at the start of the last step"),
+    Field("sys_firmware_managed", "bool", "SystemSyncMode ALL_OR_NONE (§4.2)", 0, "bool"),
+    Field("sys_drive_mode", "enum", "AWD switch position in force (model AwdSwitch)", 0, "int"),
+    Field("sys_drive_mode_cmd", "enum", "DriveModeCmd (awd_mode_cmd, rear_diff_cmd) in force", 2, "int"),
+    Field("sys_turn_signal_cmd", "enum", "TurnSignalCmd in force", 0, "int"),
+    Field("sys_turn_signal_t", "s", "arrival of the last TurnSignalCmd (-inf: none)"),
+    Field("sys_drive_mode_t", "s", "arrival of the last DriveModeCmd (-inf: none)"),
+    Field("sys_wheel_counts", "counts", "wheel-encoder counters FL, FR, RL, RR (mod 65536)", 4),
+    Field("sys_odometer_km", "km", "distance travelled"),
+    Field("sys_v_prev", "m/s", "measured speed of the step before (NaN: none)"),
+    Field("sys_accel_meas", "m/s^2", "measured acceleration, low-pass filtered"),
+    Field("sys_accel_factor", "-", "lag factor of the acceleration filter"),
+    Field("sys_grade_mps2", "m/s^2", "grade estimate g sin(pitch), low-pass filtered"),
+    Field("sys_grade_factor", "-", "lag factor of the grade filter"),
+    Field("sys_disengage_reason", "enum", "ReasonDisengage of the last disengagement (§4.11)", 0, "int"),
+    Field("sys_ulc_preempt_warned", "bool", "the one-time ULC pre-emption warning was given", 0, "bool"),
+    Field("sys_angle_prev", "deg", "steering-wheel output of the step before"),
+    Field("sys_angle_rate", "deg/s", "steering-wheel output rate"),
+    Field("sys_logged_enabled", "bool", "dbw_enabled as last logged", 0, "bool"),
+    Field("sys_logged_reject", "enum", "gear reject as last logged", 0, "int"),
+    Field("sys_logged_park_brake", "bool", "brake-hold parking-brake request as last logged", 0, "bool"),
+    Field("sys_logged_shift_park", "bool", "brake-hold shift-to-PARK request as last logged", 0, "bool"),
+    Field("log_n", "-", "queued log events", 0, "int"),
+    Field("log_code", "enum", "queued log events (LOG_*)", LOG_CELLS, "int"),
+    Field("log_arg", "-", "argument of each queued log event", LOG_CELLS),
+)
+
+
+@njit
+def log_push(s, code: int, arg: float) -> None:
+    """Queue log event ``code`` (``LOG_*``) with ``arg``; when the queue is full the oldest goes."""
+    n = s.log_n
+    if n == LOG_CELLS:
+        for k in range(1, LOG_CELLS):
+            s.log_code[k - 1] = s.log_code[k]
+            s.log_arg[k - 1] = s.log_arg[k]
+        n -= 1
+    s.log_code[n] = code
+    s.log_arg[n] = arg
+    s.log_n = n + 1
+
+
+@njit
+def command_timeouts(s, t_s: float) -> None:
+    """The turn-signal and drive-mode commands' 250 ms timeouts at ``t_s`` [s] (§4.4): the command in force
+    returns to none."""
+    if t_s - s.sys_turn_signal_t > 0.25 + 1e-9:
+        s.sys_turn_signal_cmd = 0
+    if t_s - s.sys_drive_mode_t > 0.25 + 1e-9:  # drive-mode command timeout 250 ms (§4.4)
+        s.sys_drive_mode_cmd[0] = 0
+        s.sys_drive_mode_cmd[1] = 0
+
+
+@njit
+def sensors_step(s, dt_s: float, counts_per_rev: float) -> None:
+    """The sensors integrated over one step of ``dt_s`` [s] from the measured state (``m_*``): the wheel
+    encoders (``counts_per_rev`` per turn, modulo 65536), the odometer, the measured acceleration (the
+    speed's difference quotient through its lag) and the grade estimate (specific force along x minus
+    that acceleration, clamped to +/-9.81 m/s^2, through its lag; gaps.md "Drive-by-Wire and ULC")."""
+    cpr = counts_per_rev / (2.0 * math.pi)
+    for i in range(4):
+        c = s.sys_wheel_counts[i] + s.m_wheel_spin[i] * dt_s * cpr
+        s.sys_wheel_counts[i] = np.fmod(c, 65536.0)   # C fmod, as math.fmod (which numba lacks)
+    s.sys_odometer_km += s.m_speed * dt_s * 1e-3
+    v = s.m_v
+    if s.sys_v_prev == s.sys_v_prev:
+        s.sys_accel_meas = lag_toward(s.sys_accel_meas, (v - s.sys_v_prev) / dt_s, s.sys_accel_factor)
+    s.sys_v_prev = v
+    s.sys_grade_mps2 = lag_toward(s.sys_grade_mps2, clamp(s.m_f_spec[0] - s.sys_accel_meas, -9.81, 9.81),
+                                  s.sys_grade_factor)
 
 
 class DbwSystem:
@@ -116,6 +205,21 @@ class DbwSystem:
     report is due. The node publishes each report at its real rate (§1.4).
     """
 
+    t_s = Slot("sys_t_s")
+    firmware_managed = Slot("sys_firmware_managed", "bool")
+    drive_mode = Slot("sys_drive_mode", "int")
+    drive_mode_cmd = Slot("sys_drive_mode_cmd", "int", whole=tuple)
+    turn_signal_cmd = Slot("sys_turn_signal_cmd", "int")
+    turn_signal_t = Slot("sys_turn_signal_t")
+    drive_mode_t = Slot("sys_drive_mode_t")
+    wheel_counts = Slot("sys_wheel_counts", whole=list)
+    odometer_km = Slot("sys_odometer_km")
+    accel_meas = Slot("sys_accel_meas")
+    grade_mps2 = Slot("sys_grade_mps2")
+    disengage_reason = Slot("sys_disengage_reason", "int")
+    ulc_preempt_warned = Slot("sys_ulc_preempt_warned", "bool")
+    angle_rate = Slot("sys_angle_rate")
+
     def __init__(self, params: DbwParameters, dt_s: float, steering_wheel_deg: float | None = None,
                  drive_mode: int = AWD, vin: str = SIM_VIN, ulc_plant=None) -> None:
         if ulc_plant is None:
@@ -132,7 +236,7 @@ class DbwSystem:
         self.dt_s = float(dt_s)
         #: The DBW's per-step state (:mod:`acres_dbw_sim.dbw.record`), shared by its subsystems' views.
         self.state = new_state()
-        s = self.state
+        self._s = s = self.state
         self.steering = SteeringActuator(params, self.dt_s, s, params.steering_center_deg)
         self.brake = BrakeActuator(params, self.dt_s, s)
         self.throttle = ThrottleActuator(params, self.dt_s, s)
@@ -145,12 +249,12 @@ class DbwSystem:
         self.sync = FirmwareEngage(0.05, s)
         #: Firmware-managed engagement (SystemSyncMode ALL_OR_NONE, §4.2).
         self.firmware_managed = params.system_sync_mode == 2
-        self.outputs = DbwOutputs()
+        self.outputs = DbwOutputs(s)
         self.driver = DriverInput()
-        self.measured = MeasuredState(params.vehicle_velocity_dir_src)
+        self.measured = MeasuredState(params.vehicle_velocity_dir_src, s)
         self._rep = DbwReports()
-        self._accel_filter = FirstOrderLag(params.accel_filter_s, self.dt_s, 0.0)
-        self._grade_filter = FirstOrderLag(params.ulc_grade_filter_s, self.dt_s, 0.0)
+        s.sys_accel_factor = lag_factor(params.accel_filter_s, self.dt_s)
+        s.sys_grade_factor = lag_factor(params.ulc_grade_filter_s, self.dt_s)
         self._ecu = (R.EcuInfo(), R.EcuInfo())
         self._rep.ecu_info = self._ecu
         fill_ecu_identities(self._ecu)   # the identities: filled once, not with every report
@@ -185,6 +289,7 @@ class DbwSystem:
         self.engage.reset()
         self.sync.reset()
         self.driver = DriverInput()
+        driver_store(self._s, self.driver)
         self.outputs.pedal = 0.0
         self.outputs.brake_line_bar = 0.0
         self.outputs.steering_wheel_deg = self.steering.angle_deg
@@ -198,20 +303,20 @@ class DbwSystem:
         self.t_s = 0.0
         self.wheel_counts = [0.0, 0.0, 0.0, 0.0]
         self.odometer_km = 0.0
-        self._v_prev = math.nan
-        self._accel_filter.y = 0.0
-        self._grade_filter.y = 0.0
+        s = self._s
+        s.sys_v_prev = math.nan
         self.accel_meas = 0.0
         self.grade_mps2 = 0.0
         self.disengage_reason = 0
         self.ulc_preempt_warned = False
-        self._angle_prev = self.steering.angle_deg
+        s.sys_angle_prev = self.steering.angle_deg
         self.angle_rate = 0.0
         self.log_events.clear()
-        self._logged_enabled = False
-        self._logged_reject = 0
-        self._logged_park_brake = False
-        self._logged_shift_park = False
+        s.log_n = 0
+        s.sys_logged_enabled = False
+        s.sys_logged_reject = 0
+        s.sys_logged_park_brake = False
+        s.sys_logged_shift_park = False
 
     def hold_actuators(self, pedal_pct: float = 0.0, brake_bar: float = 0.0) -> None:
         """Settle the throttle at ``pedal_pct`` [%] and the brake at ``brake_bar`` [bar] after a :meth:`reset`.
@@ -411,6 +516,7 @@ class DbwSystem:
         if driver.drive_mode not in (-1, 0, 1, 2):
             raise ValueError(f"DriverInput.drive_mode={driver.drive_mode!r}: must be -1 or 0..2")
         self.driver = driver
+        driver_store(self._s, driver)
 
     def set_fault(self, subsystem: str, active: bool = True) -> None:
         """Inject or clear a fault in ``subsystem`` (one of ``SUBSYSTEMS``).
@@ -520,8 +626,9 @@ class DbwSystem:
         hold = self.hold  # brake-hold budget (§4.7, brake_hold.py); nothing to do when released and full
         if self.brake.actuator_bar > hold.min_bar or hold.remaining_s < hold.budget_s:
             hold.step(self.brake.actuator_bar, s.speed)
-        if hold.req_park_brake != self._logged_park_brake:
-            self._logged_park_brake = hold.req_park_brake
+        rec = self._s
+        if hold.req_park_brake != rec.sys_logged_park_brake:
+            rec.sys_logged_park_brake = hold.req_park_brake
             if hold.req_park_brake:
                 self._log(WARN, "Brake hold time running low: requesting the parking brake")
         if hold.req_shift_park:
@@ -530,15 +637,15 @@ class DbwSystem:
             self.brake.hold_exhausted = s.gear == G_PARK and not s.shifting
         else:
             self.brake.hold_exhausted = False
-        if hold.req_shift_park != self._logged_shift_park:
-            self._logged_shift_park = hold.req_shift_park
+        if hold.req_shift_park != rec.sys_logged_shift_park:
+            rec.sys_logged_shift_park = hold.req_shift_park
             if hold.req_shift_park:
                 self._log(WARN, "Brake hold time exhausted: shifting to PARK")
         o.pedal = clamp(self.throttle.step(d.accel_pedal_pct, ulc.throttle_pct), 0.0, 1.0)
         drv_angle = d.steering_wheel_deg
         o.steering_wheel_deg = self.steering.step(s.v, d.steering_torque_nm, drv_angle, s.fy_front)
-        self.angle_rate = (o.steering_wheel_deg - self._angle_prev) / dt
-        self._angle_prev = o.steering_wheel_deg
+        rec.sys_angle_rate = (o.steering_wheel_deg - rec.sys_angle_prev) / dt
+        rec.sys_angle_prev = o.steering_wheel_deg
         if d.drive_mode >= 0:
             self.drive_mode = d.drive_mode
         o.drive_mode = self.drive_mode
@@ -546,28 +653,17 @@ class DbwSystem:
         o.gear_request = d.gear if d.gear != 0 else req
         o.gear_manual_request = self.gear.take_manual()
         rj = self.gear.reject
-        if rj != self._logged_reject:  # the driver logs each new reject once (§4.9)
-            self._logged_reject = rj
+        if rj != rec.sys_logged_reject:  # the driver logs each new reject once (§4.9)
+            rec.sys_logged_reject = rj
             if rj:
                 self._log(WARN, f"Gear command rejected: {GEAR_REJECT_TEXT.get(rj, 'unknown reason')}")
-        if t_s - self.turn_signal_t > 0.25 + 1e-9:
-            self.turn_signal_cmd = 0
-        if t_s - self.drive_mode_t > 0.25 + 1e-9:  # drive-mode command timeout 250 ms (§4.4)
-            self.drive_mode_cmd = (0, 0)
+        command_timeouts(rec, t_s)
 
         # 6. sensors integrated over the step
-        cpr = p.wheel_counts_per_rev / (2.0 * math.pi)
-        for i in range(4):
-            c = self.wheel_counts[i] + s.wheel_spin[i] * dt * cpr
-            self.wheel_counts[i] = math.fmod(c, 65536.0)
-        self.odometer_km += s.speed * dt * 1e-3
-        if self._v_prev == self._v_prev:
-            self.accel_meas = self._accel_filter.step((s.v - self._v_prev) / dt)
-        self._v_prev = s.v
-        self.grade_mps2 = self._grade_filter.step(clamp(s.f_spec[0] - self.accel_meas, -9.81, 9.81))
+        sensors_step(rec, dt, p.wheel_counts_per_rev)
         en = self.sync.active if fw else self.engage.enabled  # dbw_enabled
-        if en != self._logged_enabled:
-            self._logged_enabled = en
+        if en != rec.sys_logged_enabled:
+            rec.sys_logged_enabled = en
             if en:
                 self._log(INFO, "DBW system enabled")
             else:
