@@ -38,19 +38,157 @@ so gears 11..16 are sent as their numbers.
 
 from __future__ import annotations
 
+from ..model._jit import njit
 from .commands import GearCmd
 from .decode import as_enum
-from .msg_fields import G_CALIBRATE, G_DRIVE, G_MANUAL, G_NONE, G_PARK, SRC_USER, GearReject
+from .msg_fields import G_CALIBRATE, G_DRIVE, G_LOW, G_MANUAL, G_NONE, G_PARK, SRC_USER, GearReject
+from .record import Field, Slot
 
-__all__ = ["GearActuator"]
+__all__ = ["GearActuator", "STATE", "gear_reset", "gear_command", "gear_lever_checks", "gear_take_manual",
+           "gear_request_park", "gear_update"]
 
 _KNOWN = frozenset({0, 1, 2, 3, 4, 5, 6, 7, 15})
-_SUPPORTED = frozenset({1, 2, 3, 4, 5})
-_MANUAL = G_MANUAL
+
+#: ``GearReject`` numbers as plain ints for the compiled code.
+R_NONE, R_FAULT, R_UNSUPPORTED, R_SHIFT_IN_PROGRESS, R_OVERRIDE, R_BRAKE_HOLD, R_VEHICLE_SPEED = (
+    int(GearReject.NONE), int(GearReject.FAULT), int(GearReject.UNSUPPORTED), int(GearReject.SHIFT_IN_PROGRESS),
+    int(GearReject.OVERRIDE), int(GearReject.BRAKE_HOLD), int(GearReject.VEHICLE_SPEED))
+
+#: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the gear actuator (``gr_*``).
+STATE = (
+    Field("gr_max_shift_speed_mps", "m/s", "highest speed at which a shift is accepted (constant)"),
+    Field("gr_manual_gears", "-", "manual gears MANUAL may select, 0: MANUAL is UNSUPPORTED (constant)", 0, "int"),
+    Field("gr_pending", "enum", "Gear requested from the lever (NONE: no request)", 0, "int"),
+    Field("gr_reject", "enum", "GearReject of the last command (or of the lever)", 0, "int"),
+    Field("gr_cmd_src", "enum", "CmdSrc of the last accepted request (USER or ULC)", 0, "int"),
+    Field("gr_fault_injected", "bool", "gear fault set by the user (DbwSystem.set_fault)", 0, "bool"),
+    Field("gr_override_active", "bool", "the driver is moving the lever", 0, "bool"),
+    Field("gr_return_to_park", "bool", "return_to_park of the last forwarded command", 0, "bool"),
+    Field("gr_manual_request", "-", "manual gear to pass to the vehicle (0: none), taken once", 0, "int"),
+    Field("gr_manual_cmd", "-", "cmd_manual of the last accepted MANUAL command", 0, "int"),
+    Field("gr_sent", "bool", "the lever has seen the pending request (judge it from the next step)", 0, "bool"),
+)
+
+
+@njit
+def gear_reset(s) -> None:
+    """Power-on state of the gear actuator: no request, no reject (the constants are kept)."""
+    s.gr_pending = G_NONE
+    s.gr_reject = R_NONE
+    s.gr_cmd_src = SRC_USER
+    s.gr_fault_injected = False
+    s.gr_override_active = False
+    s.gr_return_to_park = False
+    s.gr_manual_request = 0
+    s.gr_manual_cmd = 0
+    s.gr_sent = False
+
+
+@njit
+def gear_lever_checks(s, cmd: int, gear: int, shifting: bool, speed_mps: float, park_locked: bool) -> int:
+    """The lever's reject for a move to ``cmd`` (checks 4 to 6 of the module docstring), NONE if it may."""
+    if shifting:
+        return R_SHIFT_IN_PROGRESS
+    if abs(speed_mps) >= s.gr_max_shift_speed_mps:
+        return R_VEHICLE_SPEED
+    if park_locked and cmd != G_PARK and (gear == G_PARK or s.gr_pending == G_PARK):
+        return R_BRAKE_HOLD
+    return R_NONE
+
+
+@njit
+def gear_command(s, cmd: int, return_to_park: bool, cmd_manual: int, dbw_enabled: bool, speed_mps: float,
+                 gear: int, shifting: bool, override_any: bool, src: int, park_locked: bool) -> int:
+    """Handle one decoded gear command event (§4.1, §4.9; the checks of the module docstring); return the
+    reject reason (``GearReject``), also left in ``gr_reject``.
+
+    ``cmd``: a known ``Gear`` value (unknown ones decoded as NONE); ``return_to_park``; ``cmd_manual``: the
+    manual gear number (0 when absent or ill-typed); ``dbw_enabled``: requests are forwarded only while
+    enabled; ``speed_mps`` [m/s] (magnitude is used); ``gear``: present gear; ``shifting``: the lever is
+    moving; ``override_any``: a driver override is active on steering, brake or throttle; ``src``: ``CmdSrc``
+    of the request; ``park_locked``: the brake-hold budget is exhausted (no shift out of PARK).
+    """
+    if cmd == G_CALIBRATE:
+        return s.gr_reject
+    if not dbw_enabled or cmd == G_NONE:
+        return s.gr_reject  # forwarded as NONE: no request, nothing changes
+    s.gr_return_to_park = return_to_park
+    manual = 0
+    if cmd == G_MANUAL:
+        manual = cmd_manual
+        if not 1 <= manual <= s.gr_manual_gears:
+            manual = -1
+    if s.gr_fault_injected:
+        r = R_FAULT
+    elif manual < 0 or (not G_PARK <= cmd <= G_LOW and cmd != G_MANUAL):
+        r = R_UNSUPPORTED
+    elif manual > 0 and override_any:
+        r = R_OVERRIDE
+    elif manual > 0:
+        # a powershift in DRIVE at any speed; from another position the lever's checks apply
+        r = R_NONE
+        if gear != G_DRIVE or shifting:
+            r = gear_lever_checks(s, G_DRIVE, gear, shifting, speed_mps, park_locked)
+        if r == R_NONE:
+            s.gr_manual_request = manual
+            s.gr_manual_cmd = manual
+            if gear != G_DRIVE:
+                s.gr_pending = G_DRIVE
+                s.gr_cmd_src = src
+                s.gr_sent = False
+    elif override_any:
+        r = R_OVERRIDE
+    elif cmd == gear and not shifting:
+        r = R_NONE
+    else:
+        r = gear_lever_checks(s, cmd, gear, shifting, speed_mps, park_locked)
+        if r == R_NONE:
+            s.gr_pending = cmd
+            s.gr_cmd_src = src
+            s.gr_sent = False
+    s.gr_reject = r
+    return r
+
+
+@njit
+def gear_take_manual(s) -> int:
+    """The manual gear to pass to the vehicle this step (0: none); forgets it."""
+    n = s.gr_manual_request
+    s.gr_manual_request = 0
+    return n
+
+
+@njit
+def gear_request_park(s, gear: int, shifting: bool, speed_mps: float) -> bool:
+    """The brake actuator's shift to PARK (``req_shift_park``, §4.7); True if requested now. No request in
+    PARK, with PARK pending, while ``shifting``, with a gear fault or at or above the shift speed
+    (``speed_mps`` [m/s])."""
+    if (gear == G_PARK or s.gr_pending == G_PARK or shifting or s.gr_fault_injected
+            or abs(speed_mps) >= s.gr_max_shift_speed_mps):
+        return False
+    s.gr_pending = G_PARK
+    s.gr_sent = False
+    return True
+
+
+@njit
+def gear_update(s, gear: int, shifting: bool, model_reject: int) -> int:
+    """Follow the lever: the present ``gear``, ``shifting`` and the model's ``last_gear_reject``
+    (``model_reject``, 0 if none); return the ``Gear`` value to request this step (NONE when nothing is
+    pending)."""
+    if s.gr_pending != G_NONE:
+        if s.gr_sent:  # judge the lever only after it has seen the request
+            if gear == s.gr_pending and not shifting:
+                s.gr_pending = G_NONE
+            elif model_reject != 0 and not shifting:
+                s.gr_reject = model_reject
+                s.gr_pending = G_NONE
+        s.gr_sent = s.gr_pending != G_NONE
+    return s.gr_pending
 
 
 class GearActuator:
-    """Gear module of the DBW.
+    """Gear module of the DBW: a view of the record's ``gr_*`` fields (:mod:`acres_dbw_sim.dbw.record`).
 
     Parameters
     ----------
@@ -58,6 +196,8 @@ class GearActuator:
         Highest speed at which a shift is accepted [m/s].
     manual_gears : int
         Manual gears MANUAL may select (0: MANUAL is UNSUPPORTED).
+    s : record
+        The DBW's state record.
 
     Attributes
     ----------
@@ -77,27 +217,36 @@ class GearActuator:
         The driver is moving the lever.
     """
 
-    def __init__(self, max_shift_speed_mps: float, manual_gears: int = 0) -> None:
-        self.max_shift_speed_mps = max_shift_speed_mps
-        self.manual_gears = int(manual_gears)
+    __slots__ = ("_s",)
+
+    max_shift_speed_mps = Slot("gr_max_shift_speed_mps")
+    manual_gears = Slot("gr_manual_gears", "int")
+    pending = Slot("gr_pending", "int")
+    reject = Slot("gr_reject", "int")
+    cmd_src = Slot("gr_cmd_src", "int")
+    fault_injected = Slot("gr_fault_injected", "bool")
+    override_active = Slot("gr_override_active", "bool")
+    return_to_park = Slot("gr_return_to_park", "bool")
+    manual_request = Slot("gr_manual_request", "int")
+    manual_cmd = Slot("gr_manual_cmd", "int")
+    sent = Slot("gr_sent", "bool")
+
+    def __init__(self, max_shift_speed_mps: float, manual_gears: int, s) -> None:
+        self._s = s
+        s.gr_max_shift_speed_mps = float(max_shift_speed_mps)
+        s.gr_manual_gears = int(manual_gears)
         self.reset()
 
     def reset(self) -> None:
-        """Power-on state: no request, no reject."""
-        self.pending = G_NONE
-        self.reject = int(GearReject.NONE)
-        self.cmd_src = SRC_USER
-        self.fault_injected = False
-        self.override_active = False
-        self.return_to_park = False
-        self.manual_request = 0
-        self.manual_cmd = 0
-        self._sent = False
+        """Power-on state: no request, no reject (:func:`gear_reset`)."""
+        gear_reset(self._s)
 
     def command(self, msg: GearCmd, dbw_enabled: bool, speed_mps: float, gear: int,
                 shifting: bool, override_any: bool, src: int = SRC_USER,
                 park_locked: bool = False) -> int:
         """Handle one gear command event; return the reject reason (``GearReject``).
+
+        Decodes ``msg`` and hands the rest to :func:`gear_command`.
 
         Parameters
         ----------
@@ -119,72 +268,21 @@ class GearActuator:
             The brake-hold budget is exhausted (``req_shift_park``): no shift out of PARK.
         """
         cmd = as_enum(getattr(msg, "cmd", 0), _KNOWN)
-        if cmd == G_CALIBRATE:
-            return self.reject
-        if not dbw_enabled or cmd == G_NONE:
-            return self.reject  # forwarded as NONE: no request, nothing changes
-        self.return_to_park = bool(getattr(msg, "return_to_park", False) is True)
         manual = 0
-        if cmd == _MANUAL:
+        if cmd == G_MANUAL:  # 0 (out of range as well) stands for a number that is not an int64 or not positive
             n = getattr(msg, "cmd_manual", 0)
-            manual = int(n) if isinstance(n, int) and not isinstance(n, bool) else 0
-            if not 1 <= manual <= self.manual_gears:
-                manual = -1
-        if self.fault_injected:
-            r = GearReject.FAULT
-        elif manual < 0 or (cmd not in _SUPPORTED and cmd != _MANUAL):
-            r = GearReject.UNSUPPORTED
-        elif manual > 0 and override_any:
-            r = GearReject.OVERRIDE
-        elif manual > 0:
-            # a powershift in DRIVE at any speed; from another position the lever's checks apply
-            r = GearReject.NONE
-            if gear != G_DRIVE or shifting:
-                r = self._lever_checks(G_DRIVE, gear, shifting, speed_mps, park_locked)
-            if r == GearReject.NONE:
-                self.manual_request = manual
-                self.manual_cmd = manual
-                if gear != G_DRIVE:
-                    self.pending = G_DRIVE
-                    self.cmd_src = src
-                    self._sent = False
-            self.reject = int(r)
-            return self.reject
-        elif override_any:
-            r = GearReject.OVERRIDE
-        elif cmd == gear and not shifting:
-            r = GearReject.NONE
-        elif shifting:
-            r = GearReject.SHIFT_IN_PROGRESS
-        elif abs(speed_mps) >= self.max_shift_speed_mps:
-            r = GearReject.VEHICLE_SPEED
-        elif park_locked and cmd != G_PARK and (gear == G_PARK or self.pending == G_PARK):
-            r = GearReject.BRAKE_HOLD
-        else:
-            r = GearReject.NONE
-            self.pending = cmd
-            self.cmd_src = src
-            self._sent = False
-        self.reject = int(r)
-        return self.reject
-
-    def _lever_checks(self, cmd: int, gear: int, shifting: bool, speed_mps: float, park_locked: bool) -> int:
-        """The lever's reject for a move to ``cmd`` (checks 4 to 6 of the module docstring), NONE if it may."""
-        if shifting:
-            return GearReject.SHIFT_IN_PROGRESS
-        if abs(speed_mps) >= self.max_shift_speed_mps:
-            return GearReject.VEHICLE_SPEED
-        if park_locked and cmd != G_PARK and (gear == G_PARK or self.pending == G_PARK):
-            return GearReject.BRAKE_HOLD
-        return GearReject.NONE
+            manual = int(n) if isinstance(n, int) and not isinstance(n, bool) and 0 < n < 1 << 63 else 0
+        rtp = getattr(msg, "return_to_park", False) is True
+        return int(gear_command(self._s, cmd, rtp, manual, bool(dbw_enabled), float(speed_mps), int(gear),
+                                bool(shifting), bool(override_any), int(src), bool(park_locked)))
 
     def take_manual(self) -> int:
-        """The manual gear to pass to the vehicle this step (0: none); forgets it."""
-        n, self.manual_request = self.manual_request, 0
-        return n
+        """The manual gear to pass to the vehicle this step (0: none); forgets it (:func:`gear_take_manual`)."""
+        return int(gear_take_manual(self._s))
 
     def request_park(self, gear: int, shifting: bool, speed_mps: float) -> bool:
-        """The brake actuator's shift to PARK (``req_shift_park``, §4.7); True if requested now.
+        """The brake actuator's shift to PARK (``req_shift_park``, §4.7); True if requested now
+        (:func:`gear_request_park`).
 
         Parameters
         ----------
@@ -195,15 +293,10 @@ class GearActuator:
         speed_mps : float
             Vehicle speed [m/s]; no request at or above ``max_shift_speed_mps``.
         """
-        if (gear == G_PARK or self.pending == G_PARK or shifting or self.fault_injected
-                or abs(speed_mps) >= self.max_shift_speed_mps):
-            return False
-        self.pending = G_PARK
-        self._sent = False
-        return True
+        return bool(gear_request_park(self._s, int(gear), bool(shifting), float(speed_mps)))
 
     def update(self, gear: int, shifting: bool, model_reject: int) -> int:
-        """Follow the lever; return the request to pass to the model this step.
+        """Follow the lever; return the request to pass to the model this step (:func:`gear_update`).
 
         Parameters
         ----------
@@ -219,12 +312,4 @@ class GearActuator:
         int
             ``Gear`` value to request, NONE when nothing is pending.
         """
-        if self.pending != G_NONE:
-            if self._sent:  # judge the lever only after it has seen the request
-                if gear == self.pending and not shifting:
-                    self.pending = G_NONE
-                elif model_reject and not shifting:
-                    self.reject = int(model_reject)
-                    self.pending = G_NONE
-            self._sent = self.pending != G_NONE
-        return self.pending
+        return int(gear_update(self._s, int(gear), bool(shifting), int(model_reject)))

@@ -240,7 +240,7 @@ class DbwSystem:
         self.steering = SteeringActuator(params, self.dt_s, s, params.steering_center_deg)
         self.brake = BrakeActuator(params, self.dt_s, s)
         self.throttle = ThrottleActuator(params, self.dt_s, s)
-        self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears))
+        self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears), s)
         self.ulc = Ulc(params, self.dt_s, ulc_plant(params), s)
         self.hold = BrakeHold(params, self.dt_s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
