@@ -67,7 +67,7 @@ from .steering import SteeringActuator
 from .ulc import Ulc
 
 __all__ = ["DbwSystem", "SUBSYSTEMS", "GEAR_REJECT_TEXT", "STATE", "LOG_CELLS", "log_push", "command_timeouts",
-           "sensors_step"]
+           "sensors_step", "dbw_enabled_of", "subsystem_dropped", "disengage_code"]
 
 #: Log levels of the log events (``DbwSystem.drain_log``).
 INFO, WARN = logging.INFO, logging.WARNING
@@ -169,6 +169,55 @@ def sensors_step(s, dt_s: float, counts_per_rev: float) -> None:
                                   s.sys_grade_factor)
 
 
+@njit
+def dbw_enabled_of(s) -> bool:
+    """What ``/vehicle/dbw_enabled`` publishes: the driver's ``eng_enabled`` (§4.1) or, firmware-managed, the
+    system state ACTIVE (§4.2)."""
+    return s.sync_active != 0 if s.sys_firmware_managed else s.eng_enabled != 0
+
+
+@njit
+def subsystem_dropped(s) -> None:
+    """§4.11: steering, brake or throttle (status slots 0..2) left ``enabled`` because of its own command
+    stream in this step.
+
+    A command timeout gives ``<X>CmdTimeout`` (0x20, 0x40, 0x60 + 4) and, while DBW is enabled, the
+    driver's warning (§3.3; after a disable the stack's commands stop by design and Dataspeed's driver
+    warns only of a subsystem still enabled when it times out); an enable bit the stack cleared while
+    DBW was enabled gives ``<X>CmdDisengage`` (+ 1; the driver's own masking after a disable or an
+    override keeps the reason of that event). Overrides and faults are coded when ``dbw_enabled``
+    drops (:func:`disengage_code`).
+    """
+    for k in range(3):
+        if not s.st_dropped[k]:
+            continue
+        base = 0x20 * (k + 1)
+        if s.st_disengage[k] == 4:
+            s.sys_disengage_reason = base + 4
+            if dbw_enabled_of(s):
+                log_push(s, LOG_TIMEOUT, k)
+        elif s.st_disengage[k] == 1 and dbw_enabled_of(s):
+            s.sys_disengage_reason = base + 1
+
+
+@njit
+def disengage_code(s) -> int:
+    """ReasonDisengage of the transition that just dropped ``dbw_enabled`` (§4.11): the gear's fault (0x85)
+    or override (0x86), else the first unmasked fault (+5) or override (+6) of steering, brake,
+    throttle (0x20, 0x40, 0x60), else 0."""
+    if s.gr_fault_injected:
+        return 0x85
+    if s.gr_override_active:
+        return 0x86
+    for k in range(3):
+        if s.st_fault[k] and not s.st_timeout[k]:
+            return 0x20 * (k + 1) + 5
+    for k in range(3):
+        if (s.st_override_active[k] or s.st_override_latched[k]) and not s.st_timeout[k]:
+            return 0x20 * (k + 1) + 6
+    return 0
+
+
 class DbwSystem:
     """Drive-by-wire emulation of the Polaris Ranger kit (ROS-free).
 
@@ -262,8 +311,6 @@ class DbwSystem:
         self._fill_always = tuple(FILLERS[name] for name in sorted(ALWAYS_FILLED))
         self._fill_every = tuple(dict.fromkeys(f for name, f in FILLERS.items() if name not in ALWAYS_FILLED))
         self.statuses = (self.steering.status, self.brake.status, self.throttle.status)
-        self._four = self.statuses + (self.ulc.status,)
-        self._bases = ((0x20, self.steering.status), (0x40, self.brake.status), (0x60, self.throttle.status))
         self.reset(steering_wheel_deg, drive_mode)
 
     # ------------------------------------------------------------------ lifecycle
@@ -584,7 +631,7 @@ class DbwSystem:
         ulc_drives = ulc.status.enabled and not fresh_user
         if ulc.preempted and not self.ulc_preempt_warned:  # one-time warning (§4.12, 2.1.8+)
             self.ulc_preempt_warned = True
-            self._log(WARN, "ULC pre-empted: user brake/throttle commands take priority over the ULC")
+            log_push(self._s, LOG_ULC_PREEMPTED, 0.0)
 
         # 2. actuator statuses
         st_s, st_b, st_t = self.statuses
@@ -594,19 +641,19 @@ class DbwSystem:
         st_b.update(t_s, over_brake, ulc_drives, permitted, ulc_stream, ulc_cause)
         st_t.update(t_s, over_throttle, ulc_drives, permitted, ulc_stream, ulc_cause)
         if st_s.dropped or st_b.dropped or st_t.dropped:
-            self._subsystem_dropped()
+            subsystem_dropped(self._s)
 
         # 3. driver logic (§4.1) or the firmware's system state (§4.2)
         if fw:
             g_fault, g_over = self.gear.fault_injected, self.gear.override_active
             if self.sync.update(g_fault, g_over):
-                self.disengage_reason = self._disengage_code()
+                self.disengage_reason = disengage_code(self._s)
             self.sync.tick(t_s, g_fault, g_over)
         else:
             was = self.engage.enabled
             self.engage.update(self.gear.fault_injected, self.gear.override_active)
             if was and not self.engage.enabled:
-                self.disengage_reason = self._disengage_code()
+                self.disengage_reason = disengage_code(self._s)
             self.engage.tick(t_s)
 
         # 4. ULC control and its gear requests
@@ -630,7 +677,7 @@ class DbwSystem:
         if hold.req_park_brake != rec.sys_logged_park_brake:
             rec.sys_logged_park_brake = hold.req_park_brake
             if hold.req_park_brake:
-                self._log(WARN, "Brake hold time running low: requesting the parking brake")
+                log_push(rec, LOG_HOLD_LOW, 0.0)
         if hold.req_shift_park:
             self.gear.request_park(s.gear, s.shifting, s.v)
             # once PARK holds the vehicle the exhausted actuator lets go
@@ -640,7 +687,7 @@ class DbwSystem:
         if hold.req_shift_park != rec.sys_logged_shift_park:
             rec.sys_logged_shift_park = hold.req_shift_park
             if hold.req_shift_park:
-                self._log(WARN, "Brake hold time exhausted: shifting to PARK")
+                log_push(rec, LOG_HOLD_EXHAUSTED, 0.0)
         o.pedal = clamp(self.throttle.step(d.accel_pedal_pct, ulc.throttle_pct), 0.0, 1.0)
         drv_angle = d.steering_wheel_deg
         o.steering_wheel_deg = self.steering.step(s.v, d.steering_torque_nm, drv_angle, s.fy_front)
@@ -656,7 +703,7 @@ class DbwSystem:
         if rj != rec.sys_logged_reject:  # the driver logs each new reject once (§4.9)
             rec.sys_logged_reject = rj
             if rj:
-                self._log(WARN, f"Gear command rejected: {GEAR_REJECT_TEXT.get(rj, 'unknown reason')}")
+                log_push(rec, LOG_GEAR_REJECT, rj)
         command_timeouts(rec, t_s)
 
         # 6. sensors integrated over the step
@@ -665,46 +712,36 @@ class DbwSystem:
         if en != rec.sys_logged_enabled:
             rec.sys_logged_enabled = en
             if en:
-                self._log(INFO, "DBW system enabled")
+                log_push(rec, LOG_ENABLED, 0.0)
             else:
-                why = REASON_DISENGAGE.get(self.disengage_reason, "Unknown") or "no reason given"
-                self._log(WARN, f"DBW system disabled: {why}")
+                log_push(rec, LOG_DISABLED, rec.sys_disengage_reason)
+        if rec.log_n:
+            self._take_log()
         return o
 
-    def _subsystem_dropped(self) -> None:
-        """§4.11: a subsystem left ``enabled`` because of its own command stream.
-
-        A command timeout gives ``<X>CmdTimeout`` (and the driver's message,
-        §3.3); an enable bit the stack cleared while DBW was enabled gives
-        ``<X>CmdDisengage`` (the driver's own masking after a disable or an
-        override keeps the reason of that event). Overrides and faults are
-        coded when ``dbw_enabled`` drops (``_disengage_code``).
-        """
-        for k, (base, st) in enumerate(self._bases):
-            if not st.dropped:
-                continue
-            if st.disengage == 4:
-                self.disengage_reason = base + 4
-                if self.dbw_enabled:   # after a disable the stack's commands stop by design: no warning then,
-                    # as Dataspeed's driver warns only of a subsystem still enabled when it times out
-                    self._log(WARN, f"{_NAMES[k]} subsystem disengaged: no command for "
-                                    f"{1000.0 * st.timeout_s:.0f} ms (command timeout)")
-            elif st.disengage == 1 and self.dbw_enabled:
-                self.disengage_reason = base + 1
-
-    def _disengage_code(self) -> int:
-        """ReasonDisengage of the transition that just dropped ``dbw_enabled``."""
-        if self.gear.fault_injected:
-            return 0x85
-        if self.gear.override_active:
-            return 0x86
-        for base, st in ((0x20, self.steering.status), (0x40, self.brake.status), (0x60, self.throttle.status)):
-            if st.fault and not st.timeout:
-                return base + 5
-        for base, st in ((0x20, self.steering.status), (0x40, self.brake.status), (0x60, self.throttle.status)):
-            if (st.override_active or st.override_latched) and not st.timeout:
-                return base + 6
-        return 0
+    def _take_log(self) -> None:
+        """Turn the log events the compiled step queued in the record into their texts (:meth:`drain_log`)."""
+        s = self._s
+        for k in range(s.log_n):
+            code, arg = int(s.log_code[k]), s.log_arg[k]
+            if code == LOG_ENABLED:
+                self._log(INFO, "DBW system enabled")
+            elif code == LOG_DISABLED:
+                why = REASON_DISENGAGE.get(int(arg), "Unknown") or "no reason given"
+                self._log(WARN, f"DBW system disabled: {why}")
+            elif code == LOG_ULC_PREEMPTED:
+                self._log(WARN, "ULC pre-empted: user brake/throttle commands take priority over the ULC")
+            elif code == LOG_HOLD_LOW:
+                self._log(WARN, "Brake hold time running low: requesting the parking brake")
+            elif code == LOG_HOLD_EXHAUSTED:
+                self._log(WARN, "Brake hold time exhausted: shifting to PARK")
+            elif code == LOG_GEAR_REJECT:
+                self._log(WARN, f"Gear command rejected: {GEAR_REJECT_TEXT.get(int(arg), 'unknown reason')}")
+            elif code == LOG_TIMEOUT:
+                k_sub = int(arg)
+                self._log(WARN, f"{_NAMES[k_sub]} subsystem disengaged: no command for "
+                                f"{1000.0 * s.st_timeout_s[k_sub]:.0f} ms (command timeout)")
+        s.log_n = 0
 
     # ------------------------------------------------------------------ reports
     def reports(self, t_s: float, vehicle_state: object | None = None,
