@@ -50,6 +50,7 @@ def clamp(x: float, lo: float, hi: float) -> float:
     return hi if x > hi else lo if x < lo else x
 
 
+@njit
 def quantize(x: float, step: float) -> float:
     """Round ``x`` to the nearest multiple of ``step`` (CAN encoding, §4.5).
 
@@ -99,6 +100,7 @@ def rate_limit(previous: float, target: float, rate_up: float, rate_down: float,
     return target
 
 
+@njit
 def rate_accel_limit(x: float, v: float, target: float, rate_max: float,
                      accel_max: float, dt_s: float) -> tuple[float, float]:
     """Shape a reference with a rate and an acceleration limit (second order).

@@ -62,21 +62,170 @@ from __future__ import annotations
 
 import math
 
-from .actuators import DeadTime, FirstOrderLag, clamp, quantize, rate_accel_limit
+from ..model._jit import njit
+from ..model.filters import delay_push, delay_steps, lag_factor, lag_toward, python_form
+from .actuators import DELAY_CELLS, clamp, quantize, rate_accel_limit
 from .commands import SteeringCmd
 from .decode import as_flag, as_enum, as_float, decode_rate
 from .params import DbwParameters
-from .status import STEERING, ActuatorStatus
-from .steering_column import SteeringColumn
+from .record import Field, Slot, param_record
+from .status import STEERING, ActuatorStatus, status_reset
+from .steering_column import SteeringColumn, column_step
 
-__all__ = ["SteeringActuator"]
+__all__ = ["SteeringActuator", "STATE", "steering_reset", "steering_raw_of_curvature", "steering_step"]
 
 _TYPES = frozenset({0, 1, 2, 3, 4, 13, 14, 15})
 _ANGLE_LIKE = frozenset({2, 3, 4, 14})
 
+#: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the steering actuator (``str_*``);
+#: its status is the record's ``st_*`` slot :data:`~acres_dbw_sim.dbw.status.STEERING`, its column ``col_*``.
+STATE = (
+    Field("str_dt_s", "s", "physics step"),
+    Field("str_k_deg", "deg/rad", "steering ratio in deg of wheel per rad of road wheel (i_s 180 / pi)"),
+    Field("str_max_kappa", "1/m", "curvature at the lock (bicycle kinematics)"),
+    Field("str_angle_deg", "deg", "actual raw steering-wheel angle (the model input)"),
+    Field("str_ref_deg", "deg", "servo reference after the rate and acceleration limits"),
+    Field("str_ref_rate", "deg/s", "rate of the servo reference"),
+    Field("str_dead_buf", "deg", "dead-time line of the reference (first str_dead_n cells)", DELAY_CELLS),
+    Field("str_dead_head", "-", "index of the oldest cell of the dead-time line", 0, "int"),
+    Field("str_dead_n", "-", "length of the dead-time line [steps]", 0, "int"),
+    Field("str_lag_y", "deg", "output of the servo's first-order lag"),
+    Field("str_lag_factor", "-", "the lag's factor exp(-dt / tau)"),
+    Field("str_offset0_deg", "deg", "power-on calibration offset"),
+    Field("str_offset_deg", "deg", "calibration offset; reported = raw + offset"),
+    Field("str_cmd_type", "enum", "command type in force (after decoding)", 0, "int"),
+    Field("str_cmd_value", "-", "decoded command value (torque N m, curvature 1/m, yaw rate rad/s; NaN: none)"),
+    Field("str_rate_limit", "deg/s", "rate limit in force (inf: none)"),
+    Field("str_accel_limit", "deg/s^2", "acceleration limit in force (inf: none)"),
+    Field("str_angle_limit_deg", "deg", "angle limit about straight ahead (the lock, or speed-dependent)"),
+    Field("str_cmd_limiting", "bool", "the last command was clipped at decoding", 0, "bool"),
+    Field("str_limiting_value", "bool", "the set-point is clipped (SteeringReport limiting_value)", 0, "bool"),
+    Field("str_limiting_rate", "bool", "the reference is rate limited (SteeringReport limiting_rate)", 0, "bool"),
+    Field("str_target_raw", "deg", "raw angle set-point of the angle-like command"),
+    Field("str_torque_cmd_nm", "N m", "CMD_TORQUE column torque"),
+    Field("str_driver_torque_nm", "N m", "driver's column torque of the last step"),
+    Field("str_invalid_count", "-", "commands and calibrations refused as invalid", 0, "int"),
+)
+
+
+@njit
+def _servo_to(s, a: float) -> None:
+    """Settle the servo's dead-time line and lag at the raw angle ``a`` [deg] (the head stays)."""
+    for k in range(s.str_dead_n):
+        s.str_dead_buf[k] = a
+    s.str_lag_y = a
+
+
+@njit
+def steering_reset(s, p, angle_deg: float) -> None:
+    """Power-on state of the steering actuator and its status at the raw angle ``angle_deg`` [deg] (clamped
+    to the lock ``p.steering_lock_deg``); the power-on offset, the default rate and acceleration limits."""
+    lock = p.steering_lock_deg
+    a = clamp(angle_deg, -lock, lock)
+    status_reset(s, STEERING, s.st_timeout_s[STEERING])
+    s.str_angle_deg = a
+    s.str_ref_deg = a
+    s.str_ref_rate = 0.0
+    _servo_to(s, a)
+    s.str_offset_deg = s.str_offset0_deg
+    s.str_cmd_type = 0
+    s.str_cmd_value = math.nan
+    s.str_rate_limit = min(p.steering_cmd_rate_default_deg_s, p.steering_max_rate_deg_s)
+    s.str_angle_limit_deg = lock
+    s.str_cmd_limiting = False
+    s.str_accel_limit = p.steering_cmd_accel_default_deg_s2
+    s.str_target_raw = a
+    s.str_torque_cmd_nm = 0.0
+    s.str_limiting_value = False
+    s.str_limiting_rate = False
+    s.str_driver_torque_nm = 0.0
+
+
+@njit
+def steering_raw_of_curvature(s, p, kappa: float) -> float:
+    """Raw steering-wheel angle [deg] for a path curvature ``kappa`` [1/m] (bicycle kinematics,
+    ``center + i_s atan(L kappa)``, clamped to the lock; module docstring)."""
+    delta = math.atan(p.geometry_wheelbase_m * kappa)
+    lock = p.steering_lock_deg
+    return clamp(p.steering_center_deg + s.str_k_deg * delta, -lock, lock)
+
+
+@njit
+def steering_step(s, p, speed_mps: float, driver_torque_nm: float, driver_angle_deg: float,
+                  fy_front_n: float) -> float:
+    """Advance the steering one physics step; return the raw steering-wheel angle [deg], within the lock.
+
+    Enabled with an angle-like type (§4.6; gaps.md): speed-dependent angle limit, reference shaping
+    (:func:`~acres_dbw_sim.dbw.actuators.rate_accel_limit`), dead time, lag, lock. Otherwise the column
+    (:func:`~acres_dbw_sim.dbw.steering_column.column_step`) under ``CMD_TORQUE`` or the driver's torque, or
+    the driver's hands, and the servo follows the free wheel. Reads the status flags of slot ``STEERING``
+    (``st_enabled``, ``st_ignore``): update them first.
+
+    ``speed_mps``: signed longitudinal speed [m/s]; ``driver_torque_nm``: driver's column torque [N m];
+    ``driver_angle_deg``: raw angle the driver holds [deg] (NaN: hands-off); ``fy_front_n``: the front
+    tyres' lateral force of the model's last step [N] (wheel frame, left positive).
+    """
+    dt = s.str_dt_s
+    lock = p.steering_lock_deg
+    s.str_driver_torque_nm = driver_torque_nm
+    s.str_limiting_rate = False
+    a_lat = p.steering_lat_accel_limit_mps2
+    if a_lat > 0.0:  # speed-dependent angle limit about straight ahead (module docstring)
+        v2 = speed_mps * speed_mps
+        lim = (s.str_k_deg * math.atan(a_lat * p.geometry_wheelbase_m / v2) if v2 > 1e-9 else lock)
+        s.str_angle_limit_deg = lim if lim < lock else lock
+    enabled = s.st_enabled[STEERING] != 0
+    typ = s.str_cmd_type
+    if enabled and (typ == 2 or typ == 3 or typ == 4 or typ == 14):  # _ANGLE_LIKE
+        limiting = s.str_cmd_limiting != 0
+        if typ == 4:
+            vmin = p.steering_min_yaw_speed_mps
+            v_eff = speed_mps if abs(speed_mps) >= vmin else math.copysign(vmin, speed_mps)
+            max_kappa = s.str_max_kappa
+            kappa = clamp(s.str_cmd_value / v_eff, -max_kappa, max_kappa)
+            limiting = abs(s.str_cmd_value / v_eff) > max_kappa
+            s.str_target_raw = steering_raw_of_curvature(s, p, kappa)
+        target = s.str_target_raw
+        lim = s.str_angle_limit_deg
+        if lim < lock:
+            c = p.steering_center_deg
+            t = clamp(target, c - lim, c + lim)
+            limiting = limiting or t != target
+            target = t
+        s.str_limiting_value = limiting
+        ref, rate = rate_accel_limit(s.str_ref_deg, s.str_ref_rate, target, s.str_rate_limit,
+                                     s.str_accel_limit, dt)
+        s.str_ref_deg = ref
+        s.str_ref_rate = rate
+        s.str_limiting_rate = abs(target - ref) > 0.05
+        delayed, head = delay_push(s.str_dead_buf, s.str_dead_head, ref, s.str_dead_n)
+        s.str_dead_head = head
+        y = lag_toward(s.str_lag_y, delayed, s.str_lag_factor)
+        s.str_lag_y = y
+        a = clamp(y, -lock, lock)
+        s.str_angle_deg = a
+        return a
+    if speed_mps <= 0.0:  # reversing: the trail's centring is not modelled (steering_column.py)
+        fy_front_n = 0.0
+    if enabled and typ == 1:
+        tau = s.str_torque_cmd_nm + (driver_torque_nm if s.st_ignore[STEERING] else 0.0)
+        a = column_step(s, s.str_angle_deg, tau, fy_front_n)
+    elif driver_angle_deg == driver_angle_deg:
+        a = driver_angle_deg
+    else:
+        a = column_step(s, s.str_angle_deg, driver_torque_nm, fy_front_n)
+    a = clamp(a, -lock, lock)
+    s.str_angle_deg = a
+    # the servo follows the free wheel so that a new engagement starts from here
+    s.str_ref_deg = a
+    s.str_ref_rate = 0.0
+    _servo_to(s, a)
+    return a
+
 
 class SteeringActuator:
-    """Steering module of the DBW (dbw-interface.md §2.2, §4.5, §4.6; gaps.md).
+    """Steering module of the DBW (dbw-interface.md §2.2, §4.5, §4.6; gaps.md): a view of the record's
+    ``str_*`` fields (its status the ``st_*`` slot ``STEERING``, its column the ``col_*`` fields).
 
     Parameters
     ----------
@@ -85,8 +234,16 @@ class SteeringActuator:
         ``geometry.wheelbase_m``).
     dt_s : float
         Physics step [s].
+    s : record
+        The DBW's state record (:mod:`acres_dbw_sim.dbw.record`).
     angle_deg : float
         Initial raw steering-wheel angle [deg].
+
+    Raises
+    ------
+    ValueError
+        For a dead time or lag that is negative or not finite, a step that is not finite and > 0, or a dead
+        time longer than the record's line (``DELAY_CELLS`` steps).
 
     Attributes
     ----------
@@ -100,47 +257,57 @@ class SteeringActuator:
         Command type in force (after decoding).
     """
 
+    __slots__ = ("p", "dt_s", "_s", "_p", "status", "column", "refused")
+
+    angle_deg = Slot("str_angle_deg")
+    ref_deg = Slot("str_ref_deg")
+    ref_rate = Slot("str_ref_rate")
+    offset0_deg = Slot("str_offset0_deg")
+    offset_deg = Slot("str_offset_deg")
+    cmd_type = Slot("str_cmd_type", "int")
+    cmd_value = Slot("str_cmd_value")
+    rate_limit = Slot("str_rate_limit")
+    accel_limit = Slot("str_accel_limit")
+    angle_limit_deg = Slot("str_angle_limit_deg")
+    _cmd_limiting = Slot("str_cmd_limiting", "bool")
+    limiting_value = Slot("str_limiting_value", "bool")
+    limiting_rate = Slot("str_limiting_rate", "bool")
+    target_raw = Slot("str_target_raw")
+    torque_cmd_nm = Slot("str_torque_cmd_nm")
+    driver_torque_nm = Slot("str_driver_torque_nm")
+    invalid_count = Slot("str_invalid_count", "int")
+    _max_kappa = Slot("str_max_kappa")
+
     def __init__(self, p: DbwParameters, dt_s: float, s, angle_deg: float = 0.0) -> None:
         self.p = p
         self.dt_s = dt_s
+        self._s = s
+        self._p = param_record(p)
         self.status = ActuatorStatus(p.command_timeout_s, s, STEERING)
-        self._dead = DeadTime(p.steering_dead_time_s, dt_s, angle_deg)
-        self._lag = FirstOrderLag(p.steering_lag_s, dt_s, angle_deg)
-        self._lock = p.steering_lock_deg
-        self._k_deg = p.steering_ratio * 180.0 / math.pi
-        self._max_kappa = math.tan(math.radians(self._lock / p.steering_ratio)) / p.geometry_wheelbase_m
-        self._max_rate = p.steering_max_rate_deg_s
-        self._a_lat = p.steering_lat_accel_limit_mps2
-        self._center = p.steering_center_deg
+        n = delay_steps(p.steering_dead_time_s, dt_s, "nearest")
+        if n > DELAY_CELLS:
+            raise ValueError(f"dbw.steering.dead_time_s={p.steering_dead_time_s!r}: {n} steps of {dt_s!r} s, "
+                             f"the line holds {DELAY_CELLS}")
+        if not (math.isfinite(p.steering_lag_s) and p.steering_lag_s >= 0.0):
+            raise ValueError(f"tau_s={p.steering_lag_s!r} must be finite and >= 0")
+        s.str_dead_n = n
+        s.str_dead_head = 0
+        s.str_lag_factor = python_form(lag_factor)(p.steering_lag_s, dt_s)
+        s.str_dt_s = dt_s
+        s.str_k_deg = p.steering_ratio * 180.0 / math.pi
+        s.str_max_kappa = (math.tan(math.radians(p.steering_lock_deg / p.steering_ratio))
+                           / p.geometry_wheelbase_m)
         #: power-on offset [deg]: 0 (reference kit) or -center (kit calibrated to straight ahead)
-        self.offset0_deg = -quantize(p.steering_center_deg, 0.1) if p.steering_calibrated else 0.0
-        self.column = SteeringColumn(p, dt_s)
-        self.invalid_count = 0
+        s.str_offset0_deg = -quantize(p.steering_center_deg, 0.1) if p.steering_calibrated else 0.0
+        self.column = SteeringColumn(p, dt_s, s)
+        s.str_invalid_count = 0
         #: the reason of the last refused calibration, until the DBW logs it (None: nothing to say)
         self.refused: str | None = None
         self.reset(angle_deg)
 
     def reset(self, angle_deg: float = 0.0) -> None:
-        """Power-on state at the raw angle ``angle_deg`` [deg]; the power-on offset."""
-        a = clamp(float(angle_deg), -self._lock, self._lock)
-        self.status.reset()
-        self.angle_deg = a
-        self.ref_deg = a
-        self.ref_rate = 0.0
-        self._dead.reset(a)
-        self._lag.y = a
-        self.offset_deg = self.offset0_deg
-        self.cmd_type = 0
-        self.cmd_value = math.nan
-        self.rate_limit = min(self.p.steering_cmd_rate_default_deg_s, self._max_rate)
-        self.angle_limit_deg = self._lock
-        self._cmd_limiting = False
-        self.accel_limit = self.p.steering_cmd_accel_default_deg_s2
-        self.target_raw = a
-        self.torque_cmd_nm = 0.0
-        self.limiting_value = False
-        self.limiting_rate = False
-        self.driver_torque_nm = 0.0
+        """Power-on state at the raw angle ``angle_deg`` [deg]; the power-on offset (:func:`steering_reset`)."""
+        steering_reset(self._s, self._p, float(angle_deg))
 
     # ------------------------------------------------------------------ commands
     def command(self, t_s: float, msg: SteeringCmd, dbw_enabled: bool, auto_clear: bool) -> None:
@@ -157,6 +324,7 @@ class SteeringActuator:
         auto_clear : bool
             The driver adds ``clear`` (request set and override latched).
         """
+        lock = self.p.steering_lock_deg
         typ = as_enum(getattr(msg, "cmd_type", 0), _TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
         if typ != 0 and val != val:
@@ -176,8 +344,8 @@ class SteeringActuator:
         elif typ == 2:
             v = quantize(clamp(val, -3276.7, 3276.7), 0.1)
             raw = v - self.offset_deg
-            limiting = abs(raw) > self._lock
-            self.target_raw = clamp(raw, -self._lock, self._lock)
+            limiting = abs(raw) > lock
+            self.target_raw = clamp(raw, -lock, lock)
         elif typ == 3:
             k = quantize(clamp(val, -0.1999, 0.1999), 0.0000061)
             limiting = abs(k) > self._max_kappa
@@ -188,11 +356,12 @@ class SteeringActuator:
         elif typ == 14:
             pc = quantize(clamp(val, -327.67, 327.67), 0.01)
             limiting = abs(pc) > 100.0
-            raw = clamp(pc, -100.0, 100.0) * 0.01 * self._lock - self.offset_deg
-            self.target_raw = clamp(raw, -self._lock, self._lock)
+            raw = clamp(pc, -100.0, 100.0) * 0.01 * lock - self.offset_deg
+            self.target_raw = clamp(raw, -lock, lock)
         if typ in _ANGLE_LIKE:
             self.rate_limit = min(decode_rate(getattr(msg, "cmd_rate", 0.0), 4.0, 100.0,
-                                              self.p.steering_cmd_rate_default_deg_s), self._max_rate)
+                                              self.p.steering_cmd_rate_default_deg_s),
+                                  self.p.steering_max_rate_deg_s)
             self.accel_limit = decode_rate(getattr(msg, "cmd_accel", 0.0), 100.0, 300.0,
                                            self.p.steering_cmd_accel_default_deg_s2)
         self.cmd_type = typ
@@ -213,23 +382,24 @@ class SteeringActuator:
         command would be taken against it (a wheel driven to the opposite lock by ``CMD_ANGLE 90``).
         dbw-interface.md gives no range; the refusal and its reason are this project's decision
         (docs/dbw.md). The reason goes to ``refused`` for the DBW's log."""
-        if not abs(offset_deg) <= self._lock:
+        lock = self.p.steering_lock_deg
+        if not abs(offset_deg) <= lock:
             self.invalid_count += 1
             self.refused = (f"Steering {what} {value:g} deg refused: the offset {offset_deg:g} deg would put "
-                            f"the centre beyond the lock (±{self._lock:g} deg); offset kept at "
+                            f"the centre beyond the lock (±{lock:g} deg); offset kept at "
                             f"{self.offset_deg:g} deg")
             return
         self.offset_deg = offset_deg
 
     def _raw_of_curvature(self, kappa: float) -> float:
-        """Raw steering-wheel angle [deg] for a path curvature [1/m] (bicycle kinematics)."""
-        delta = math.atan(self.p.geometry_wheelbase_m * kappa)
-        return clamp(self.p.steering_center_deg + self._k_deg * delta, -self._lock, self._lock)
+        """Raw steering-wheel angle [deg] for a path curvature [1/m] (bicycle kinematics;
+        :func:`steering_raw_of_curvature`)."""
+        return float(steering_raw_of_curvature(self._s, self._p, kappa))
 
     # ------------------------------------------------------------------ dynamics
     def step(self, speed_mps: float, driver_torque_nm: float, driver_angle_deg: float,
              fy_front_n: float = 0.0) -> float:
-        """Advance the servo one step; return the raw steering-wheel angle [deg].
+        """Advance the servo one step; return the raw steering-wheel angle [deg] (:func:`steering_step`).
 
         Parameters
         ----------
@@ -249,54 +419,8 @@ class SteeringActuator:
         float
             Raw angle [deg], finite, within the lock.
         """
-        dt = self.dt_s
-        lock = self._lock
-        self.driver_torque_nm = driver_torque_nm
-        self.limiting_rate = False
-        if self._a_lat > 0.0:  # speed-dependent angle limit about straight ahead (module docstring)
-            v2 = speed_mps * speed_mps
-            lim = (self._k_deg * math.atan(self._a_lat * self.p.geometry_wheelbase_m / v2)
-                   if v2 > 1e-9 else lock)
-            self.angle_limit_deg = lim if lim < lock else lock
-        if self.status.enabled and self.cmd_type in _ANGLE_LIKE:
-            limiting = self._cmd_limiting
-            if self.cmd_type == 4:
-                vmin = self.p.steering_min_yaw_speed_mps
-                v_eff = speed_mps if abs(speed_mps) >= vmin else math.copysign(vmin, speed_mps)
-                kappa = clamp(self.cmd_value / v_eff, -self._max_kappa, self._max_kappa)
-                limiting = abs(self.cmd_value / v_eff) > self._max_kappa
-                self.target_raw = self._raw_of_curvature(kappa)
-            target = self.target_raw
-            lim = self.angle_limit_deg
-            if lim < lock:
-                c = self._center
-                t = clamp(target, c - lim, c + lim)
-                limiting = limiting or t != target
-                target = t
-            self.limiting_value = limiting
-            self.ref_deg, self.ref_rate = rate_accel_limit(
-                self.ref_deg, self.ref_rate, target, self.rate_limit, self.accel_limit, dt)
-            self.limiting_rate = abs(target - self.ref_deg) > 0.05
-            a = self._lag.step(self._dead.step(self.ref_deg))
-            self.angle_deg = clamp(a, -lock, lock)
-            return self.angle_deg
-        if speed_mps <= 0.0:  # reversing: the trail's centring is not modelled (steering_column.py)
-            fy_front_n = 0.0
-        if self.status.enabled and self.cmd_type == 1:
-            tau = self.torque_cmd_nm + (driver_torque_nm if self.status.ignore else 0.0)
-            a = self.column.step(self.angle_deg, tau, fy_front_n)
-        elif driver_angle_deg == driver_angle_deg:
-            a = driver_angle_deg
-        else:
-            a = self.column.step(self.angle_deg, driver_torque_nm, fy_front_n)
-        a = clamp(a, -lock, lock)
-        self.angle_deg = a
-        # the servo follows the free wheel so that a new engagement starts from here
-        self.ref_deg = a
-        self.ref_rate = 0.0
-        self._dead.reset(a)
-        self._lag.y = a
-        return a
+        return float(steering_step(self._s, self._p, float(speed_mps), float(driver_torque_nm),
+                                   float(driver_angle_deg), float(fy_front_n)))
 
     @property
     def reported_angle_deg(self) -> float:

@@ -35,13 +35,48 @@ polaris-ranger-dynamics.md, Physics Step).
 
 from __future__ import annotations
 
+from ..model._jit import njit
 from .params import DbwParameters
+from .record import Field, new_record
 
-__all__ = ["SteeringColumn"]
+__all__ = ["SteeringColumn", "STATE", "column_init", "column_aligning_torque_nm", "column_step"]
+
+#: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the column's constants (``col_*``).
+STATE = (
+    Field("col_gain", "-", "1 + K_a: the power assist's amplification of the column torque"),
+    Field("col_trail_per_ratio", "m", "(t_p + t_m) / i_s: aligning moment at the wheel per front lateral force"),
+    Field("col_dt_per_c", "deg/(N m)", "dt / c_col: angle change per step and net column torque"),
+)
+
+
+def column_init(s, p: DbwParameters, dt_s: float) -> None:
+    """Store the column's constants of ``p`` and the physics step ``dt_s`` [s] in the record ``s`` (Python,
+    at construction)."""
+    s.col_gain = 1.0 + p.steering_assist_gain
+    s.col_trail_per_ratio = (p.steering_pneumatic_trail_m + p.steering_mechanical_trail_m) / p.steering_ratio
+    s.col_dt_per_c = dt_s / p.steering_column_damping_nm_s_deg
+
+
+@njit
+def column_aligning_torque_nm(s, fy_front_n: float) -> float:
+    """Aligning moment of the front tyres at the steering wheel [N m]: ``(t_p + t_m) F_y,f / i_s``, positive
+    when it turns the wheel to the right; ``fy_front_n`` [N] is the front tyres' lateral force, wheel frame,
+    left positive (module docstring)."""
+    return s.col_trail_per_ratio * fy_front_n
+
+
+@njit
+def column_step(s, angle_deg: float, tau_nm: float, fy_front_n: float) -> float:
+    """Raw steering-wheel angle [deg] after one explicit Euler step of the column (module docstring), not
+    clamped to the lock: ``angle_deg`` the present raw angle [deg], ``tau_nm`` the column torque before the
+    assist [N m] (left positive), ``fy_front_n`` the front tyres' lateral force [N] (wheel frame, left
+    positive)."""
+    return angle_deg + (s.col_gain * tau_nm - s.col_trail_per_ratio * fy_front_n) * s.col_dt_per_c
 
 
 class SteeringColumn:
-    """Column torque balance of the steering wheel (module docstring).
+    """Column torque balance of the steering wheel (module docstring): a view of the record's ``col_*``
+    fields.
 
     Parameters
     ----------
@@ -51,14 +86,15 @@ class SteeringColumn:
         (t_m), ``steering_ratio`` (i_s).
     dt_s : float
         Physics step [s].
+    s : record, optional
+        The DBW's state record; a record of this module's fields alone when not given.
     """
 
-    __slots__ = ("_gain", "_trail_per_ratio", "_dt_per_c")
+    __slots__ = ("_s",)
 
-    def __init__(self, p: DbwParameters, dt_s: float) -> None:
-        self._gain = 1.0 + p.steering_assist_gain
-        self._trail_per_ratio = (p.steering_pneumatic_trail_m + p.steering_mechanical_trail_m) / p.steering_ratio
-        self._dt_per_c = dt_s / p.steering_column_damping_nm_s_deg
+    def __init__(self, p: DbwParameters, dt_s: float, s=None) -> None:
+        self._s = new_record(STATE) if s is None else s
+        column_init(self._s, p, dt_s)
 
     def aligning_torque_nm(self, fy_front_n: float) -> float:
         """Aligning moment of the front tyres at the steering wheel [N m].
@@ -71,12 +107,13 @@ class SteeringColumn:
         Returns
         -------
         float
-            ``(t_p + t_m) F_y,f / i_s`` [N m], positive when it turns the wheel to the right.
+            ``(t_p + t_m) F_y,f / i_s`` [N m], positive when it turns the wheel to the right
+            (:func:`column_aligning_torque_nm`).
         """
-        return self._trail_per_ratio * fy_front_n
+        return float(column_aligning_torque_nm(self._s, fy_front_n))
 
     def step(self, angle_deg: float, tau_nm: float, fy_front_n: float) -> float:
-        """Raw steering-wheel angle [deg] after one step (not clamped to the lock).
+        """Raw steering-wheel angle [deg] after one step (not clamped to the lock; :func:`column_step`).
 
         Parameters
         ----------
@@ -87,4 +124,4 @@ class SteeringColumn:
         fy_front_n : float
             Sum of the front tyres' lateral forces [N] (wheel frame, left positive).
         """
-        return angle_deg + (self._gain * tau_nm - self._trail_per_ratio * fy_front_n) * self._dt_per_c
+        return float(column_step(self._s, angle_deg, tau_nm, fy_front_n))
