@@ -6,6 +6,15 @@ first-order lag + rate limit (gaps.md "Drive-by-Wire and ULC"). The pieces here
 are sized once at construction; their ``step`` methods and the free functions
 only do float arithmetic (STYLE.md "The hot loop").
 
+The scalar functions (``clamp``, ``quantize``, ``rate_limit``, ``rate_accel_limit``,
+``delay_fill``) are compiled (:func:`acres_dbw_sim.model._jit.njit`): the DBW's compiled step
+functions over its state record (:mod:`acres_dbw_sim.dbw.record`) call them, and Python calls
+them too. A dead time or a lag inside the record is a buffer field of :data:`DELAY_CELLS` cells
+(:func:`delay_line_steps` of them in use, filled by :func:`delay_fill`, pushed by
+:func:`~acres_dbw_sim.model.filters.delay_push`) and a lag factor field
+(:func:`lag_line_factor`, stepped by :func:`~acres_dbw_sim.model.filters.lag_toward`);
+``DeadTime`` and ``FirstOrderLag`` are the same filters as Python objects.
+
 Units are those of the signal (bar, percent, deg); times are in seconds.
 """
 
@@ -17,8 +26,8 @@ from ..model._jit import njit
 from ..model.filters import MIN_TAU_S, delay_push, delay_steps, lag_factor, lag_toward, python_form
 
 __all__ = [
-    "MIN_TAU_S", "DeadTime", "FirstOrderLag", "clamp", "rate_limit",
-    "rate_accel_limit", "quantize",
+    "MIN_TAU_S", "DELAY_CELLS", "DeadTime", "FirstOrderLag", "clamp", "rate_limit",
+    "rate_accel_limit", "quantize", "delay_fill", "delay_line_steps",
 ]
 
 # The shared filters' Python form: these objects step from Python (model/filters.py, python_form).
@@ -29,6 +38,47 @@ DELAY_CELLS = 1001
 _delay_push = python_form(delay_push)
 _lag_factor = python_form(lag_factor)
 _lag_toward = python_form(lag_toward)
+
+
+def delay_line_steps(delay_s: float, dt_s: float) -> int:
+    """Cells in use of a dead-time line of the record [steps]: ``round(delay_s / dt_s)``
+    (:func:`~acres_dbw_sim.model.filters.delay_steps`, rounding ``nearest``, as :class:`DeadTime`).
+
+    Raises
+    ------
+    ValueError
+        If ``delay_s`` < 0, ``dt_s`` <= 0, either is not finite, or the line needs more than
+        :data:`DELAY_CELLS` cells.
+    """
+    n = delay_steps(delay_s, dt_s, "nearest")
+    if n > DELAY_CELLS:
+        raise ValueError(f"delay_s={delay_s!r} at dt_s={dt_s!r}: {n} cells, more than the {DELAY_CELLS} of a "
+                         "dead-time line")
+    return n
+
+
+def lag_line_factor(tau_s: float, dt_s: float) -> float:
+    """The factor ``exp(-dt / max(1e-4, tau))`` [-] of a lag of the record (as :class:`FirstOrderLag`: the
+    Python form of :func:`~acres_dbw_sim.model.filters.lag_factor`, computed once at construction).
+
+    Raises
+    ------
+    ValueError
+        If ``tau_s`` < 0 or ``dt_s`` <= 0 or either is not finite.
+    """
+    if not (math.isfinite(tau_s) and tau_s >= 0.0):
+        raise ValueError(f"tau_s={tau_s!r} must be finite and >= 0")
+    if not (math.isfinite(dt_s) and dt_s > 0.0):
+        raise ValueError(f"dt_s={dt_s!r} must be finite and > 0")
+    return _lag_factor(tau_s, dt_s)
+
+
+@njit
+def delay_fill(buffer, n: int, value: float) -> None:
+    """Fill the first ``n`` cells of a dead-time line ``buffer`` (a record's array field) with ``value`` [unit]
+    (the line's output until the delay has passed; as :meth:`DeadTime.reset`)."""
+    for k in range(n):
+        buffer[k] = value
 
 
 @njit
@@ -57,7 +107,8 @@ def quantize(x: float, step: float) -> float:
     Parameters
     ----------
     x : float
-        Finite value, any unit.
+        Finite value, any unit, with ``|x / step|`` < 2^63 (compiled, a NaN or larger value gives an
+        undefined result where Python's ``round`` raised: clamp first).
     step : float
         Quantum (> 0), same unit.
 
@@ -69,6 +120,7 @@ def quantize(x: float, step: float) -> float:
     return round(x / step) * step
 
 
+@njit
 def rate_limit(previous: float, target: float, rate_up: float, rate_down: float,
                dt_s: float) -> float:
     """Move ``previous`` towards ``target`` by at most the given rates.
@@ -227,11 +279,7 @@ class FirstOrderLag:
     __slots__ = ("y", "_a")
 
     def __init__(self, tau_s: float, dt_s: float, initial: float = 0.0) -> None:
-        if not (math.isfinite(tau_s) and tau_s >= 0.0):
-            raise ValueError(f"tau_s={tau_s!r} must be finite and >= 0")
-        if not (math.isfinite(dt_s) and dt_s > 0.0):
-            raise ValueError(f"dt_s={dt_s!r} must be finite and > 0")
-        self._a = _lag_factor(tau_s, dt_s)
+        self._a = lag_line_factor(tau_s, dt_s)
         self.y = float(initial)
 
     def step(self, u: float) -> float:

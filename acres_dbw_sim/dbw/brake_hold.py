@@ -20,17 +20,82 @@ gives (§7); the emulation's rule set, with the parameters ``dbw.brake.hold_*``
 ``DbwSystem`` acts on the requests (system.py): with ``req_shift_park`` at
 stand-still it shifts to PARK, rejects gear commands out of PARK with
 ``BRAKE_HOLD``, and once PARK is engaged lets the exhausted actuator release.
+
+The per-step logic is compiled functions over the DBW's state record
+(:mod:`acres_dbw_sim.dbw.record`; fields ``hold_*``, :data:`STATE`): ``hold_reset``,
+``hold_step``, ``hold_full``, ``hold_reported_duration_s``; ``BrakeHold`` is a view over the record.
 """
 
 from __future__ import annotations
 
+from ..model._jit import njit
 from .params import DbwParameters
+from .record import Field, Slot
 
-__all__ = ["BrakeHold"]
+__all__ = ["BrakeHold", "STATE", "hold_reset", "hold_step", "hold_full", "hold_reported_duration_s"]
+
+#: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the brake-hold budget (``hold_*``).
+STATE = (
+    Field("hold_budget_s", "s", "size of the budget, brake_hold_budget_s"),
+    Field("hold_low_s", "s", "low threshold, min(brake_hold_low_s, brake_hold_budget_s)"),
+    Field("hold_recharge", "s/s", "recharge rate, brake_hold_recharge_ratio"),
+    Field("hold_min_bar", "bar", "actuator pressure above which the budget drains, brake_hold_min_bar"),
+    Field("hold_speed_mps", "m/s", "speed below which the budget drains, brake_hold_speed_mps"),
+    Field("hold_remaining_s", "s", "remaining hold time, 0..hold_budget_s"),
+    Field("hold_req_park_brake", "bool", "the budget is low (below hold_low_s)", 0, "bool"),
+    Field("hold_req_shift_park", "bool", "the budget was exhausted and has not recharged above hold_low_s", 0,
+          "bool"),
+)
+
+
+@njit
+def hold_reset(s) -> None:
+    """Power-on state of the brake hold: full budget, no requests."""
+    s.hold_remaining_s = s.hold_budget_s
+    s.hold_req_park_brake = False
+    s.hold_req_shift_park = False
+
+
+@njit
+def hold_full(s) -> bool:
+    """The budget is full (``brake_available_full``, §4.7)."""
+    return s.hold_remaining_s >= s.hold_budget_s
+
+
+@njit
+def hold_step(s, dt_s: float, actuator_bar: float, speed_mps: float) -> None:
+    """Drain or recharge the budget for one step of ``dt_s`` [s] (the module's rules, §4.7).
+
+    ``actuator_bar``: pressure the DBW actuator produces [bar] (the driver's pedal excluded);
+    ``speed_mps``: vehicle speed magnitude [m/s].
+    """
+    r = s.hold_remaining_s
+    if actuator_bar > s.hold_min_bar and speed_mps < s.hold_speed_mps:
+        r -= dt_s
+        if r <= 0.0:
+            r = 0.0
+            s.hold_req_shift_park = True
+    else:
+        r += s.hold_recharge * dt_s
+        if r > s.hold_budget_s:
+            r = s.hold_budget_s
+    s.hold_remaining_s = r
+    s.hold_req_park_brake = r < s.hold_low_s
+    if s.hold_req_shift_park and r > s.hold_low_s:
+        s.hold_req_shift_park = False
+
+
+@njit
+def hold_reported_duration_s(s) -> float:
+    """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)."""
+    r = s.hold_remaining_s
+    if s.hold_budget_s <= 25.4:
+        return round(r * 10.0) * 0.1
+    return min(508.0, round(r * 0.5) * 2.0)
 
 
 class BrakeHold:
-    """Brake-hold budget (dbw-interface.md §4.7).
+    """Brake-hold budget (dbw-interface.md §4.7): a view of the record's ``hold_*`` fields.
 
     Parameters
     ----------
@@ -40,6 +105,8 @@ class BrakeHold:
         ``brake_hold_speed_mps``.
     dt_s : float
         Physics step [s].
+    s : record
+        The DBW's state record (:mod:`acres_dbw_sim.dbw.record`).
 
     Attributes
     ----------
@@ -51,31 +118,39 @@ class BrakeHold:
         The budget was exhausted and has not recharged above ``hold_low_s``.
     """
 
-    __slots__ = ("budget_s", "low_s", "recharge", "min_bar", "speed_mps", "dt_s", "remaining_s",
-                 "req_park_brake", "req_shift_park")
+    __slots__ = ("_s", "dt_s", "_dt")
 
-    def __init__(self, p: DbwParameters, dt_s: float) -> None:
-        self.budget_s = p.brake_hold_budget_s
-        self.low_s = min(p.brake_hold_low_s, p.brake_hold_budget_s)
-        self.recharge = p.brake_hold_recharge_ratio
-        self.min_bar = p.brake_hold_min_bar
-        self.speed_mps = p.brake_hold_speed_mps
+    budget_s = Slot("hold_budget_s")
+    low_s = Slot("hold_low_s")
+    recharge = Slot("hold_recharge")
+    min_bar = Slot("hold_min_bar")
+    speed_mps = Slot("hold_speed_mps")
+    remaining_s = Slot("hold_remaining_s")
+    req_park_brake = Slot("hold_req_park_brake", "bool")
+    req_shift_park = Slot("hold_req_shift_park", "bool")
+
+    def __init__(self, p: DbwParameters, dt_s: float, s) -> None:
+        self._s = s
+        s.hold_budget_s = p.brake_hold_budget_s
+        s.hold_low_s = min(p.brake_hold_low_s, p.brake_hold_budget_s)
+        s.hold_recharge = p.brake_hold_recharge_ratio
+        s.hold_min_bar = p.brake_hold_min_bar
+        s.hold_speed_mps = p.brake_hold_speed_mps
         self.dt_s = dt_s
+        self._dt = float(dt_s)
         self.reset()
 
     def reset(self) -> None:
-        """Power-on state: full budget, no requests."""
-        self.remaining_s = self.budget_s
-        self.req_park_brake = False
-        self.req_shift_park = False
+        """Power-on state: full budget, no requests (:func:`hold_reset`)."""
+        hold_reset(self._s)
 
     @property
     def full(self) -> bool:
-        """The budget is full (``brake_available_full``)."""
-        return self.remaining_s >= self.budget_s
+        """The budget is full (``brake_available_full``; :func:`hold_full`)."""
+        return bool(hold_full(self._s))
 
     def step(self, actuator_bar: float, speed_mps: float) -> None:
-        """Drain or recharge the budget for one step.
+        """Drain or recharge the budget for one step (:func:`hold_step`).
 
         Parameters
         ----------
@@ -84,24 +159,9 @@ class BrakeHold:
         speed_mps : float
             Vehicle speed magnitude [m/s].
         """
-        r = self.remaining_s
-        if actuator_bar > self.min_bar and speed_mps < self.speed_mps:
-            r -= self.dt_s
-            if r <= 0.0:
-                r = 0.0
-                self.req_shift_park = True
-        else:
-            r += self.recharge * self.dt_s
-            if r > self.budget_s:
-                r = self.budget_s
-        self.remaining_s = r
-        self.req_park_brake = r < self.low_s
-        if self.req_shift_park and r > self.low_s:
-            self.req_shift_park = False
+        hold_step(self._s, self._dt, float(actuator_bar), float(speed_mps))
 
     def reported_duration_s(self) -> float:
-        """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)."""
-        r = self.remaining_s
-        if self.budget_s <= 25.4:
-            return round(r * 10.0) * 0.1
-        return min(508.0, round(r * 0.5) * 2.0)
+        """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)
+        (:func:`hold_reported_duration_s`)."""
+        return hold_reported_duration_s(self._s)

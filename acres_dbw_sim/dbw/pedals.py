@@ -24,22 +24,80 @@ Throttle (gaps.md; §2.4, §4.8): percent 0..100 (``CMD_PEDAL_RAW`` treated as
 ``CMD_PERCENT``), rates %/s (step 10, floor 100) -> dead time 0.02 s -> lag
 0.05 s -> pedal = percent / 100. When not enabled the pedal is the driver's
 and the chain winds down to 0.
+
+The per-step logic is compiled functions over the DBW's state record
+(:mod:`acres_dbw_sim.dbw.record`; fields ``brk_*`` and ``thr_*``, :data:`STATE`):
+``brake_reset``/``brake_hold``/``brake_step`` and ``throttle_reset``/``throttle_hold``/
+``throttle_step``; the classes are views over the record that decode the commands in Python
+(``command``) into it.
 """
 
 from __future__ import annotations
 
 import math
 
-from .actuators import DeadTime, FirstOrderLag, clamp, quantize, rate_limit
+from ..model._jit import njit
+from ..model.filters import delay_push, lag_toward
+from .actuators import DELAY_CELLS, clamp, delay_fill, delay_line_steps, lag_line_factor, quantize, rate_limit
 from .commands import BrakeCmd, ThrottleCmd
 from .decode import as_enum, as_flag, as_float, decode_rate
 from .params import DbwParameters
-from .status import BRAKE, THROTTLE, ActuatorStatus
+from .record import Field, Slot, param_record
+from .status import BRAKE, THROTTLE, ActuatorStatus, status_reset
 
-__all__ = ["BrakeActuator", "ThrottleActuator"]
+__all__ = ["BrakeActuator", "ThrottleActuator", "STATE", "brake_reset", "brake_hold", "brake_step",
+           "throttle_reset", "throttle_hold", "throttle_step"]
 
 _BRAKE_TYPES = frozenset({0, 1, 2, 8, 9, 10, 13, 14})
 _THROTTLE_TYPES = frozenset({0, 13, 14})
+
+#: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the brake actuator (``brk_*``) and
+#: the throttle actuator (``thr_*``). Their statuses are the ``st_*`` slots BRAKE and THROTTLE.
+STATE = (
+    Field("brk_gain_nm_per_bar", "Nm/bar", "total brake torque per bar of line pressure, 2 (G_f + G_r)"),
+    Field("brk_bar_per_mps2", "bar/(m/s^2)", "line pressure per m/s^2 of deceleration (longitudinal model)"),
+    Field("brk_default_inc", "bar/s", "default rise rate of the set-point (inf: none)"),
+    Field("brk_default_dec", "bar/s", "default fall rate of the set-point (inf: none)"),
+    Field("brk_dead_buf", "bar", "dead-time line of the set-point (first brk_dead_n cells in use)", DELAY_CELLS),
+    Field("brk_dead_head", "-", "index of the oldest cell of the dead-time line", 0, "int"),
+    Field("brk_dead_n", "-", "cells of the dead-time line in use, round(dead_time / dt)", 0, "int"),
+    Field("brk_lag_factor", "-", "factor of the actuator lag, exp(-dt / max(1e-4, lag_s))"),
+    Field("brk_lag_y", "bar", "output of the actuator lag (after the actuator rate limit)"),
+    Field("brk_invalid_count", "-", "commands with a NaN value and a type other than NONE (kept by reset)", 0,
+          "int"),
+    Field("brk_cmd_type", "enum", "user command type in force (after decoding)", 0, "int"),
+    Field("brk_cmd_value", "-", "decoded command value in its command's unit (NaN: none)"),
+    Field("brk_target_bar", "bar", "decoded set-point of the user command"),
+    Field("brk_setpoint_bar", "bar", "rate-limited set-point (pressure_cmd)"),
+    Field("brk_actuator_bar", "bar", "pressure produced by the actuator"),
+    Field("brk_line_bar", "bar", "line pressure sent to the model, max(actuator, driver)"),
+    Field("brk_driver_bar", "bar", "pressure of the driver's pedal at the last step"),
+    Field("brk_rate_inc", "bar/s", "rise rate of the user command in force (inf: none)"),
+    Field("brk_rate_dec", "bar/s", "fall rate of the user command in force (inf: none)"),
+    Field("brk_limiting_value", "bool", "the user command was clipped to its range", 0, "bool"),
+    Field("brk_limiting_rate", "bool", "the set-point is held back by the rate limit", 0, "bool"),
+    Field("brk_ulc_bar", "bar", "ULC pressure request at the last step"),
+    Field("brk_hold_exhausted", "bool", "brake-hold budget used up and PARK holds: release (§4.7)", 0, "bool"),
+    Field("thr_default_inc", "%/s", "default rise rate of the set-point (inf: none)"),
+    Field("thr_default_dec", "%/s", "default fall rate of the set-point (inf: none)"),
+    Field("thr_dead_buf", "%", "dead-time line of the set-point (first thr_dead_n cells in use)", DELAY_CELLS),
+    Field("thr_dead_head", "-", "index of the oldest cell of the dead-time line", 0, "int"),
+    Field("thr_dead_n", "-", "cells of the dead-time line in use, round(dead_time / dt)", 0, "int"),
+    Field("thr_lag_factor", "-", "factor of the actuator lag, exp(-dt / max(1e-4, lag_s))"),
+    Field("thr_lag_y", "%", "output of the actuator lag"),
+    Field("thr_invalid_count", "-", "commands with a NaN value and a type other than NONE (kept by reset)", 0,
+          "int"),
+    Field("thr_cmd_type", "enum", "user command type in force (after decoding)", 0, "int"),
+    Field("thr_target_pct", "%", "decoded set-point of the user command"),
+    Field("thr_setpoint_pct", "%", "rate-limited set-point (percent_cmd)"),
+    Field("thr_actuator_pct", "%", "pedal signal produced by the actuator"),
+    Field("thr_output_pct", "%", "pedal signal sent to the vehicle (percent_output)"),
+    Field("thr_driver_pct", "%", "driver's accelerator pedal at the last step"),
+    Field("thr_rate_inc", "%/s", "rise rate of the user command in force (inf: none)"),
+    Field("thr_rate_dec", "%/s", "fall rate of the user command in force (inf: none)"),
+    Field("thr_limiting_value", "bool", "the user command was clipped to 100 %", 0, "bool"),
+    Field("thr_limiting_rate", "bool", "the set-point is held back by the rate limit", 0, "bool"),
+)
 
 
 def _inf_if_zero(x: float) -> float:
@@ -47,8 +105,83 @@ def _inf_if_zero(x: float) -> float:
     return math.inf if x == 0.0 else x
 
 
+# --------------------------------------------------------------------------- brake
+
+
+@njit
+def brake_reset(s) -> None:
+    """Power-on state of the brake: status reset, released (dead time and lag at 0), nothing received, default
+    rates. ``brk_invalid_count`` and the constants are kept."""
+    status_reset(s, BRAKE, s.st_timeout_s[BRAKE])
+    delay_fill(s.brk_dead_buf, s.brk_dead_n, 0.0)
+    s.brk_lag_y = 0.0
+    s.brk_cmd_type = 0
+    s.brk_cmd_value = math.nan
+    s.brk_target_bar = 0.0
+    s.brk_setpoint_bar = 0.0
+    s.brk_actuator_bar = 0.0
+    s.brk_line_bar = 0.0
+    s.brk_driver_bar = 0.0
+    s.brk_rate_inc = s.brk_default_inc
+    s.brk_rate_dec = s.brk_default_dec
+    s.brk_limiting_value = False
+    s.brk_limiting_rate = False
+    s.brk_ulc_bar = 0.0
+    s.brk_hold_exhausted = False
+
+
+@njit
+def brake_hold(s, p, bar: float) -> None:
+    """Settle the brake at ``bar`` [bar] (finite; clamped to 0..``brake_max_bar``): set-point, dead-time cells,
+    lag and output (:meth:`BrakeActuator.hold`)."""
+    b = clamp(bar, 0.0, p.brake_max_bar)
+    delay_fill(s.brk_dead_buf, s.brk_dead_n, b)
+    s.brk_lag_y = b
+    s.brk_target_bar = b
+    s.brk_setpoint_bar = b
+    s.brk_actuator_bar = b
+    s.brk_line_bar = b
+
+
+@njit
+def brake_step(s, p, dt_s: float, driver_bar: float, ulc_bar: float) -> float:
+    """Advance the brake one step of ``dt_s`` [s]; return the line pressure [bar] in [0, ``brake_max_bar``].
+
+    Target: the user set-point with its rates when the brake is enabled by the user, the ULC request
+    ``ulc_bar`` [bar] (no rate limit) when the ULC drives it, else 0; 0 when the hold budget is exhausted
+    and PARK holds (``brk_hold_exhausted``, §4.7). Then command rate limit -> dead time -> lag -> actuator
+    rate limit ``brake_rate_bar_s``; the line pressure is the larger of the actuator's and the driver's
+    ``driver_bar`` [bar] (finite, >= 0). Reads the status slot BRAKE (update it first).
+    """
+    dt = dt_s
+    s.brk_driver_bar = driver_bar
+    s.brk_ulc_bar = ulc_bar
+    enabled = s.st_enabled[BRAKE] != 0
+    if enabled and not s.st_driven_by_ulc[BRAKE]:
+        target, inc, dec = s.brk_target_bar, s.brk_rate_inc, s.brk_rate_dec
+    elif enabled:
+        target, inc, dec = ulc_bar, math.inf, math.inf
+    else:
+        target, inc, dec = 0.0, math.inf, math.inf
+    if s.brk_hold_exhausted:  # hold budget used up and PARK engaged: let go (§4.7, brake_hold.py)
+        target = 0.0
+    sp = rate_limit(s.brk_setpoint_bar, target, inc, dec, dt)
+    s.brk_limiting_rate = abs(sp - target) > 1e-6
+    s.brk_setpoint_bar = sp
+    u, head = delay_push(s.brk_dead_buf, s.brk_dead_head, sp, s.brk_dead_n)
+    s.brk_dead_head = head
+    y = lag_toward(s.brk_lag_y, u, s.brk_lag_factor)
+    r = p.brake_rate_bar_s * dt
+    a = s.brk_actuator_bar
+    y = clamp(y, a - r, a + r)
+    s.brk_lag_y = y
+    s.brk_actuator_bar = clamp(y, 0.0, p.brake_max_bar)
+    s.brk_line_bar = clamp(max(s.brk_actuator_bar, driver_bar), 0.0, p.brake_max_bar)
+    return s.brk_line_bar
+
+
 class BrakeActuator:
-    """Brake module of the DBW.
+    """Brake module of the DBW: a view of the record's ``brk_*`` fields.
 
     Parameters
     ----------
@@ -57,6 +190,8 @@ class BrakeActuator:
         ``vehicle.mass_kg``).
     dt_s : float
         Physics step [s].
+    s : record
+        The DBW's state record (:mod:`acres_dbw_sim.dbw.record`).
 
     Attributes
     ----------
@@ -75,41 +210,49 @@ class BrakeActuator:
         holds the vehicle, so the actuator releases (§4.7).
     """
 
+    gain_nm_per_bar = Slot("brk_gain_nm_per_bar")
+    bar_per_mps2 = Slot("brk_bar_per_mps2")
+    _default_inc = Slot("brk_default_inc")
+    _default_dec = Slot("brk_default_dec")
+    invalid_count = Slot("brk_invalid_count", "int")
+    cmd_type = Slot("brk_cmd_type", "int")
+    cmd_value = Slot("brk_cmd_value")
+    target_bar = Slot("brk_target_bar")
+    setpoint_bar = Slot("brk_setpoint_bar")
+    actuator_bar = Slot("brk_actuator_bar")
+    line_bar = Slot("brk_line_bar")
+    driver_bar = Slot("brk_driver_bar")
+    rate_inc = Slot("brk_rate_inc")
+    rate_dec = Slot("brk_rate_dec")
+    limiting_value = Slot("brk_limiting_value", "bool")
+    limiting_rate = Slot("brk_limiting_rate", "bool")
+    ulc_bar = Slot("brk_ulc_bar")
+    hold_exhausted = Slot("brk_hold_exhausted", "bool")
+
     def __init__(self, p: DbwParameters, dt_s: float, s) -> None:
         self.p = p
         self.dt_s = dt_s
+        self._dt = float(dt_s)
+        self._s = s
+        self._p = param_record(p)
         self.status = ActuatorStatus(p.command_timeout_s, s, BRAKE)
-        self.gain_nm_per_bar = 2.0 * (p.brakes_front_nm_per_bar + p.brakes_rear_nm_per_bar)
+        s.brk_gain_nm_per_bar = 2.0 * (p.brakes_front_nm_per_bar + p.brakes_rear_nm_per_bar)
         # bar per (m/s^2) of deceleration through the longitudinal model
-        self.bar_per_mps2 = p.vehicle_mass_kg * p.tyres_radius_m / max(1e-6, self.gain_nm_per_bar)
-        self._dead = DeadTime(p.brake_dead_time_s, dt_s, 0.0)
-        self._lag = FirstOrderLag(p.brake_lag_s, dt_s, 0.0)
-        self._default_inc = _inf_if_zero(p.brake_rate_inc_default_bar_s)
-        self._default_dec = _inf_if_zero(p.brake_rate_dec_default_bar_s)
-        self.invalid_count = 0
+        s.brk_bar_per_mps2 = p.vehicle_mass_kg * p.tyres_radius_m / max(1e-6, self.gain_nm_per_bar)
+        s.brk_dead_n = delay_line_steps(p.brake_dead_time_s, dt_s)
+        s.brk_dead_head = 0
+        s.brk_lag_factor = lag_line_factor(p.brake_lag_s, dt_s)
+        s.brk_default_inc = _inf_if_zero(p.brake_rate_inc_default_bar_s)
+        s.brk_default_dec = _inf_if_zero(p.brake_rate_dec_default_bar_s)
+        s.brk_invalid_count = 0
         self.reset()
 
     def reset(self) -> None:
-        """Power-on state: released, nothing received."""
-        self.status.reset()
-        self._dead.reset(0.0)
-        self._lag.y = 0.0
-        self.cmd_type = 0
-        self.cmd_value = math.nan
-        self.target_bar = 0.0
-        self.setpoint_bar = 0.0
-        self.actuator_bar = 0.0
-        self.line_bar = 0.0
-        self.driver_bar = 0.0
-        self.rate_inc = self._default_inc
-        self.rate_dec = self._default_dec
-        self.limiting_value = False
-        self.limiting_rate = False
-        self.ulc_bar = 0.0
-        self.hold_exhausted = False
+        """Power-on state: released, nothing received (:func:`brake_reset`)."""
+        brake_reset(self._s)
 
     def hold(self, bar: float) -> None:
-        """Settle the actuator at ``bar`` [bar]: set-point, dead-time cells, lag and output.
+        """Settle the actuator at ``bar`` [bar]: set-point, dead-time cells, lag and output (:func:`brake_hold`).
 
         For a start from a recorded state (:meth:`acres_dbw_sim.simulation.Simulation.reset`
         with a :class:`~acres_dbw_sim.simulation.RecordedStart`): the next command of the same
@@ -123,13 +266,10 @@ class BrakeActuator:
         """
         if not math.isfinite(bar):
             raise ValueError(f"brake_bar={bar!r}: must be finite")
-        b = clamp(float(bar), 0.0, self.p.brake_max_bar)
-        self._dead.reset(b)
-        self._lag.y = b
-        self.target_bar = self.setpoint_bar = self.actuator_bar = self.line_bar = b
+        brake_hold(self._s, self._p, float(bar))
 
     def command(self, t_s: float, msg: BrakeCmd, dbw_enabled: bool, auto_clear: bool) -> None:
-        """Decode one ``BrakeCmd`` (see the module docstring and decode.py)."""
+        """Decode one ``BrakeCmd`` (see the module docstring and decode.py) into the record."""
         typ = as_enum(getattr(msg, "cmd_type", 0), _BRAKE_TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
         if typ != 0 and val != val:
@@ -146,15 +286,17 @@ class BrakeActuator:
         elif typ == 2:
             v = quantize(clamp(val, 0.0, 65535.0), 1.0)
             self.cmd_value = v
-            bar = v / self.gain_nm_per_bar
-            unit, step, floor = self.gain_nm_per_bar, 1000.0, 2000.0
+            gain = self.gain_nm_per_bar
+            bar = v / gain
+            unit, step, floor = gain, 1000.0, 2000.0
         elif typ in (8, 9, 10):
             v = quantize(clamp(val, -32.767, 32.767), 0.001)
             limiting = v < -10.0 or v > 2.0
             v = clamp(v, -10.0, 2.0)
             self.cmd_value = v
-            bar = max(0.0, -v) * self.bar_per_mps2
-            unit, step, floor = 1.0 / self.bar_per_mps2, 1.0, 5.0
+            k = self.bar_per_mps2
+            bar = max(0.0, -v) * k
+            unit, step, floor = 1.0 / k, 1.0, 5.0
         elif typ in (13, 14):
             v = quantize(clamp(val, 0.0, 655.35), 0.01)
             limiting = v > 100.0
@@ -181,7 +323,7 @@ class BrakeActuator:
                             as_flag(getattr(msg, "ignore", False)))
 
     def step(self, driver_bar: float, ulc_bar: float) -> float:
-        """Advance one step; return the line pressure [bar] in [0, max_bar].
+        """Advance one step; return the line pressure [bar] in [0, max_bar] (:func:`brake_step`).
 
         Parameters
         ----------
@@ -190,32 +332,75 @@ class BrakeActuator:
         ulc_bar : float
             ULC pressure request [bar], used when the ULC drives the brake.
         """
-        s = self.status
-        dt = self.dt_s
-        self.driver_bar = driver_bar
-        self.ulc_bar = ulc_bar
-        if s.enabled and not s.driven_by_ulc:
-            target, inc, dec = self.target_bar, self.rate_inc, self.rate_dec
-        elif s.enabled:
-            target, inc, dec = ulc_bar, math.inf, math.inf
-        else:
-            target, inc, dec = 0.0, math.inf, math.inf
-        if self.hold_exhausted:  # hold budget used up and PARK engaged: let go (§4.7, brake_hold.py)
-            target = 0.0
-        sp = rate_limit(self.setpoint_bar, target, inc, dec, dt)
-        self.limiting_rate = abs(sp - target) > 1e-6
-        self.setpoint_bar = sp
-        y = self._lag.step(self._dead.step(sp))
-        r = self.p.brake_rate_bar_s * dt
-        y = clamp(y, self.actuator_bar - r, self.actuator_bar + r)
-        self._lag.y = y
-        self.actuator_bar = clamp(y, 0.0, self.p.brake_max_bar)
-        self.line_bar = clamp(max(self.actuator_bar, driver_bar), 0.0, self.p.brake_max_bar)
-        return self.line_bar
+        return brake_step(self._s, self._p, self._dt, float(driver_bar), float(ulc_bar))
+
+
+# --------------------------------------------------------------------------- throttle
+
+
+@njit
+def throttle_reset(s) -> None:
+    """Power-on state of the throttle: status reset, pedal released (dead time and lag at 0), nothing
+    received, default rates. ``thr_invalid_count`` and the constants are kept."""
+    status_reset(s, THROTTLE, s.st_timeout_s[THROTTLE])
+    delay_fill(s.thr_dead_buf, s.thr_dead_n, 0.0)
+    s.thr_lag_y = 0.0
+    s.thr_cmd_type = 0
+    s.thr_target_pct = 0.0
+    s.thr_setpoint_pct = 0.0
+    s.thr_actuator_pct = 0.0
+    s.thr_output_pct = 0.0
+    s.thr_driver_pct = 0.0
+    s.thr_rate_inc = s.thr_default_inc
+    s.thr_rate_dec = s.thr_default_dec
+    s.thr_limiting_value = False
+    s.thr_limiting_rate = False
+
+
+@njit
+def throttle_hold(s, pct: float) -> None:
+    """Settle the throttle at ``pct`` [%] (finite; clamped to 0..100): set-point, dead-time cells, lag and
+    output (:meth:`ThrottleActuator.hold`)."""
+    v = clamp(pct, 0.0, 100.0)
+    delay_fill(s.thr_dead_buf, s.thr_dead_n, v)
+    s.thr_lag_y = v
+    s.thr_target_pct = v
+    s.thr_setpoint_pct = v
+    s.thr_actuator_pct = v
+    s.thr_output_pct = v
+
+
+@njit
+def throttle_step(s, dt_s: float, driver_pct: float, ulc_pct: float) -> float:
+    """Advance the throttle one step of ``dt_s`` [s]; return the pedal position 0..1 sent to the model.
+
+    Target: the user set-point with its rates when enabled by the user, the ULC request ``ulc_pct`` [%]
+    (no rate limit) when the ULC drives it, else 0. Then rate limit -> dead time -> lag -> clamp to
+    0..100 %; when not enabled the pedal is the driver's ``driver_pct`` [%] (finite, 0..100). Reads the
+    status slot THROTTLE (update it first).
+    """
+    s.thr_driver_pct = driver_pct
+    enabled = s.st_enabled[THROTTLE] != 0
+    if enabled and not s.st_driven_by_ulc[THROTTLE]:
+        target, inc, dec = s.thr_target_pct, s.thr_rate_inc, s.thr_rate_dec
+    elif enabled:
+        target, inc, dec = ulc_pct, math.inf, math.inf
+    else:
+        target, inc, dec = 0.0, math.inf, math.inf
+    sp = rate_limit(s.thr_setpoint_pct, target, inc, dec, dt_s)
+    s.thr_limiting_rate = abs(sp - target) > 1e-6
+    s.thr_setpoint_pct = sp
+    u, head = delay_push(s.thr_dead_buf, s.thr_dead_head, sp, s.thr_dead_n)
+    s.thr_dead_head = head
+    y = lag_toward(s.thr_lag_y, u, s.thr_lag_factor)
+    s.thr_lag_y = y
+    s.thr_actuator_pct = clamp(y, 0.0, 100.0)
+    s.thr_output_pct = s.thr_actuator_pct if enabled else clamp(driver_pct, 0.0, 100.0)
+    return s.thr_output_pct * 0.01
 
 
 class ThrottleActuator:
-    """Throttle module of the DBW (accelerator pedal emulation).
+    """Throttle module of the DBW (accelerator pedal emulation): a view of the record's ``thr_*`` fields.
 
     Parameters
     ----------
@@ -223,6 +408,8 @@ class ThrottleActuator:
         Parameters (``dbw.throttle.*``).
     dt_s : float
         Physics step [s].
+    s : record
+        The DBW's state record (:mod:`acres_dbw_sim.dbw.record`).
 
     Attributes
     ----------
@@ -234,35 +421,40 @@ class ThrottleActuator:
         Pedal signal sent to the vehicle [%] (``percent_output``).
     """
 
+    _default_inc = Slot("thr_default_inc")
+    _default_dec = Slot("thr_default_dec")
+    invalid_count = Slot("thr_invalid_count", "int")
+    cmd_type = Slot("thr_cmd_type", "int")
+    target_pct = Slot("thr_target_pct")
+    setpoint_pct = Slot("thr_setpoint_pct")
+    actuator_pct = Slot("thr_actuator_pct")
+    output_pct = Slot("thr_output_pct")
+    driver_pct = Slot("thr_driver_pct")
+    rate_inc = Slot("thr_rate_inc")
+    rate_dec = Slot("thr_rate_dec")
+    limiting_value = Slot("thr_limiting_value", "bool")
+    limiting_rate = Slot("thr_limiting_rate", "bool")
+
     def __init__(self, p: DbwParameters, dt_s: float, s) -> None:
         self.p = p
         self.dt_s = dt_s
+        self._dt = float(dt_s)
+        self._s = s
         self.status = ActuatorStatus(p.command_timeout_s, s, THROTTLE)
-        self._dead = DeadTime(p.throttle_dead_time_s, dt_s, 0.0)
-        self._lag = FirstOrderLag(p.throttle_lag_s, dt_s, 0.0)
-        self._default_inc = _inf_if_zero(p.throttle_rate_inc_default_pct_s)
-        self._default_dec = _inf_if_zero(p.throttle_rate_dec_default_pct_s)
-        self.invalid_count = 0
+        s.thr_dead_n = delay_line_steps(p.throttle_dead_time_s, dt_s)
+        s.thr_dead_head = 0
+        s.thr_lag_factor = lag_line_factor(p.throttle_lag_s, dt_s)
+        s.thr_default_inc = _inf_if_zero(p.throttle_rate_inc_default_pct_s)
+        s.thr_default_dec = _inf_if_zero(p.throttle_rate_dec_default_pct_s)
+        s.thr_invalid_count = 0
         self.reset()
 
     def reset(self) -> None:
-        """Power-on state: pedal released, nothing received."""
-        self.status.reset()
-        self._dead.reset(0.0)
-        self._lag.y = 0.0
-        self.cmd_type = 0
-        self.target_pct = 0.0
-        self.setpoint_pct = 0.0
-        self.actuator_pct = 0.0
-        self.output_pct = 0.0
-        self.driver_pct = 0.0
-        self.rate_inc = self._default_inc
-        self.rate_dec = self._default_dec
-        self.limiting_value = False
-        self.limiting_rate = False
+        """Power-on state: pedal released, nothing received (:func:`throttle_reset`)."""
+        throttle_reset(self._s)
 
     def hold(self, pct: float) -> None:
-        """Settle the actuator at ``pct`` [%] (as :meth:`BrakeActuator.hold`).
+        """Settle the actuator at ``pct`` [%] (as :meth:`BrakeActuator.hold`; :func:`throttle_hold`).
 
         Raises
         ------
@@ -271,13 +463,10 @@ class ThrottleActuator:
         """
         if not math.isfinite(pct):
             raise ValueError(f"pedal_pct={pct!r}: must be finite")
-        v = clamp(float(pct), 0.0, 100.0)
-        self._dead.reset(v)
-        self._lag.y = v
-        self.target_pct = self.setpoint_pct = self.actuator_pct = self.output_pct = v
+        throttle_hold(self._s, float(pct))
 
     def command(self, t_s: float, msg: ThrottleCmd, dbw_enabled: bool, auto_clear: bool) -> None:
-        """Decode one ``ThrottleCmd`` (see the module docstring and decode.py)."""
+        """Decode one ``ThrottleCmd`` (see the module docstring and decode.py) into the record."""
         typ = as_enum(getattr(msg, "cmd_type", 0), _THROTTLE_TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
         if typ != 0 and val != val:
@@ -298,7 +487,7 @@ class ThrottleActuator:
                             as_flag(getattr(msg, "ignore", False)))
 
     def step(self, driver_pct: float, ulc_pct: float) -> float:
-        """Advance one step; return the pedal position 0..1 sent to the model.
+        """Advance one step; return the pedal position 0..1 sent to the model (:func:`throttle_step`).
 
         Parameters
         ----------
@@ -307,17 +496,4 @@ class ThrottleActuator:
         ulc_pct : float
             ULC throttle request [%], used when the ULC drives the throttle.
         """
-        s = self.status
-        self.driver_pct = driver_pct
-        if s.enabled and not s.driven_by_ulc:
-            target, inc, dec = self.target_pct, self.rate_inc, self.rate_dec
-        elif s.enabled:
-            target, inc, dec = ulc_pct, math.inf, math.inf
-        else:
-            target, inc, dec = 0.0, math.inf, math.inf
-        sp = rate_limit(self.setpoint_pct, target, inc, dec, self.dt_s)
-        self.limiting_rate = abs(sp - target) > 1e-6
-        self.setpoint_pct = sp
-        self.actuator_pct = clamp(self._lag.step(self._dead.step(sp)), 0.0, 100.0)
-        self.output_pct = self.actuator_pct if s.enabled else clamp(driver_pct, 0.0, 100.0)
-        return self.output_pct * 0.01
+        return throttle_step(self._s, self._dt, float(driver_pct), float(ulc_pct))

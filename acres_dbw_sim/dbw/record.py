@@ -26,7 +26,7 @@ from dataclasses import dataclass, fields
 from ..model._jit import JIT
 
 __all__ = ["Field", "STATE_MODULES", "state_fields", "record_dtype", "state_dtype", "new_record", "new_state",
-           "StandIn", "param_record", "Slot"]
+           "StandIn", "param_record", "record_array", "Slot"]
 
 _KINDS = ("float", "int", "bool")
 
@@ -117,6 +117,16 @@ def new_record(declared: tuple, dtype=None):
         import numpy as np
         return np.zeros(1, record_dtype(declared) if dtype is None else dtype).view(np.recarray)[0]
     return StandIn(declared)
+
+
+def record_array(s):
+    """The one-element array a record ``s`` (of :func:`new_record`, :func:`param_record`) lives in, as a plain
+    ndarray: the form to pass from Python to a compiled entry point, which reads ``S[0]`` (numba unboxes an
+    array in about 0.1 us, a record in about 8 us); ``[s]`` when interpreted."""
+    if JIT:
+        import numpy as np
+        return s.base.view(np.ndarray)
+    return [s]
 
 
 def new_state():

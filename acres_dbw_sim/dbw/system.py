@@ -291,7 +291,7 @@ class DbwSystem:
         self.throttle = ThrottleActuator(params, self.dt_s, s)
         self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears), s)
         self.ulc = Ulc(params, self.dt_s, ulc_plant(params), s)
-        self.hold = BrakeHold(params, self.dt_s)
+        self.hold = BrakeHold(params, self.dt_s, s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
         self.log_events: list = []
         self.engage = EngageLogic(0.05, s)
