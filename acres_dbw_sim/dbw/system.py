@@ -218,6 +218,148 @@ def disengage_code(s) -> int:
     return 0
 
 
+@njit
+def any_override_active(s) -> bool:
+    """A driver override is active on steering, brake or throttle (status slots 0..2), the gear's check."""
+    return s.st_override_active[0] != 0 or s.st_override_active[1] != 0 or s.st_override_active[2] != 0
+
+
+@njit
+def dbw_step_begin(s, p, t_s: float) -> bool:
+    """Steps 1 to 3 of the DBW's physics step at ``t_s`` [s] (the module's docstring), from the record's
+    measured state (``m_*``) and driver input (``drv_*``): the driver's overrides, the ULC's status and its
+    pre-emption by fresh user pedal commands (§4.12), the actuator statuses (§4.3, §4.11), then the
+    driver's engage logic (§4.1) or the firmware's system state (§4.2).
+
+    Returns
+    -------
+    bool
+        The ULC drives the pedals this step: the caller runs the ULC with the vehicle's plant model
+        (:func:`acres_dbw_sim.dbw.ulc.ulc_reference`, the plant, :func:`~acres_dbw_sim.dbw.ulc.ulc_control`)
+        or, when False, :func:`dbw_ulc_idle`; then :func:`dbw_step_end`.
+    """
+    s.sys_t_s = t_s
+    driver_brake = s.drv_brake_pedal_pct
+    over_brake = driver_brake > p.brake_override_pct
+    over_throttle = s.drv_accel_pedal_pct > p.throttle_override_pct
+    over_steer = abs(s.drv_steering_torque_nm) > p.steering_override_torque_nm
+    s.gr_override_active = s.drv_gear != 0 and s.drv_gear != s.m_gear_target
+
+    # 1. ULC status and pre-emption by fresh, enabled user pedal commands (§4.12)
+    s.st_fault_injected[ULC] = s.st_fault_injected[BRAKE] != 0 or s.st_fault_injected[THROTTLE] != 0
+    fw = s.sys_firmware_managed != 0
+    permitted = s.sync_active != 0 or not fw  # §4.2: the firmware engages only while ACTIVE
+    status_update(s, ULC, t_s, over_brake or over_throttle, False, permitted, False, 0)
+    fresh_user = False
+    for i in (BRAKE, THROTTLE):
+        if (s.st_received[i] and s.st_enable_bit[i] and (t_s - s.st_last_cmd_t[i]) <= p.command_timeout_s + 1e-9):
+            fresh_user = True
+    ulc_enabled = s.st_enabled[ULC] != 0
+    s.u_preempted = fresh_user and ulc_enabled
+    ulc_drives = ulc_enabled and not fresh_user
+    if s.u_preempted and not s.sys_ulc_preempt_warned:  # one-time warning (§4.12, 2.1.8+)
+        s.sys_ulc_preempt_warned = True
+        log_push(s, LOG_ULC_PREEMPTED, 0.0)
+
+    # 2. actuator statuses
+    status_update(s, STEERING, t_s, over_steer, False, permitted, False, 0)
+    ulc_stream = s.st_enable_bit[ULC] != 0 and not s.st_timeout[ULC]
+    ulc_cause = s.st_disengage[ULC] if s.st_dropped[ULC] else 0
+    status_update(s, BRAKE, t_s, over_brake, ulc_drives, permitted, ulc_stream, ulc_cause)
+    status_update(s, THROTTLE, t_s, over_throttle, ulc_drives, permitted, ulc_stream, ulc_cause)
+    if s.st_dropped[STEERING] or s.st_dropped[BRAKE] or s.st_dropped[THROTTLE]:
+        subsystem_dropped(s)
+
+    # 3. driver logic (§4.1) or the firmware's system state (§4.2)
+    g_fault, g_over = s.gr_fault_injected != 0, s.gr_override_active != 0
+    if fw:
+        if sync_update(s, g_fault, g_over):
+            s.sys_disengage_reason = disengage_code(s)
+        sync_tick(s, t_s, g_fault, g_over)
+    else:
+        was = s.eng_enabled != 0
+        engage_update(s, g_fault, g_over)
+        if was and not s.eng_enabled:
+            s.sys_disengage_reason = disengage_code(s)
+        engage_tick(s, t_s)
+    return ulc_drives
+
+
+@njit
+def dbw_ulc_gear(s) -> None:
+    """Step 4's gear request of the ULC after it ran: forwarded to the gear actuator as a ``GearCmd`` of the
+    ULC (§4.12) when it asks for a gear that is not already pending."""
+    req = s.u_gear_request
+    if req != G_NONE and req != s.gr_pending:
+        gear_command(s, req, False, 0, dbw_enabled_of(s), s.m_v, s.m_gear, s.m_shifting != 0,
+                     any_override_active(s), SRC_ULC, s.hold_req_shift_park != 0)
+
+
+@njit
+def dbw_ulc_idle(s) -> None:
+    """Step 4 when the ULC does not drive: an engaged ULC (or one with an output left) disengages, else its
+    speed reference follows the vehicle."""
+    if s.u_engaged or s.u_throttle_pct or s.u_brake_bar:
+        ulc_disengage(s, s.m_v)
+    else:
+        s.u_v_ref = s.m_v
+
+
+@njit
+def dbw_step_end(s, p, t_s: float, dt_s: float) -> None:
+    """Steps 5 and 6 of the DBW's physics step (the module's docstring): brake (with its hold budget, §4.7),
+    throttle and steering dynamics, drive mode, the gear lever request, the 250 ms command timeouts,
+    the sensors, and the enable/disable log events; the outputs in ``out_*``."""
+    # 5. actuators
+    driver_bar = s.drv_brake_pedal_pct * 0.01 * p.brake_max_bar
+    s.out_brake_line_bar = brake_step(s, p, dt_s, driver_bar, s.u_brake_bar)
+    # brake-hold budget (§4.7, brake_hold.py); nothing to do when released and full
+    if s.brk_actuator_bar > s.hold_min_bar or s.hold_remaining_s < s.hold_budget_s:
+        hold_step(s, dt_s, s.brk_actuator_bar, s.m_speed)
+    if s.hold_req_park_brake != s.sys_logged_park_brake:
+        s.sys_logged_park_brake = s.hold_req_park_brake
+        if s.hold_req_park_brake:
+            log_push(s, LOG_HOLD_LOW, 0.0)
+    gear, shifting = s.m_gear, s.m_shifting != 0
+    if s.hold_req_shift_park:
+        gear_request_park(s, gear, shifting, s.m_v)
+        # once PARK holds the vehicle the exhausted actuator lets go
+        s.brk_hold_exhausted = gear == G_PARK and not shifting
+    else:
+        s.brk_hold_exhausted = False
+    if s.hold_req_shift_park != s.sys_logged_shift_park:
+        s.sys_logged_shift_park = s.hold_req_shift_park
+        if s.hold_req_shift_park:
+            log_push(s, LOG_HOLD_EXHAUSTED, 0.0)
+    s.out_pedal = clamp(throttle_step(s, dt_s, s.drv_accel_pedal_pct, s.u_throttle_pct), 0.0, 1.0)
+    angle = steering_step(s, p, s.m_v, s.drv_steering_torque_nm, s.drv_steering_wheel_deg, s.m_fy_front)
+    s.out_steering_wheel_deg = angle
+    s.sys_angle_rate = (angle - s.sys_angle_prev) / dt_s
+    s.sys_angle_prev = angle
+    if s.drv_drive_mode >= 0:
+        s.sys_drive_mode = s.drv_drive_mode
+    s.out_drive_mode = s.sys_drive_mode
+    req = gear_update(s, gear, shifting, s.m_gear_reject)
+    s.out_gear_request = s.drv_gear if s.drv_gear != 0 else req
+    s.out_gear_manual_request = gear_take_manual(s)
+    rj = s.gr_reject
+    if rj != s.sys_logged_reject:  # the driver logs each new reject once (§4.9)
+        s.sys_logged_reject = rj
+        if rj:
+            log_push(s, LOG_GEAR_REJECT, rj)
+    command_timeouts(s, t_s)
+
+    # 6. sensors integrated over the step
+    sensors_step(s, dt_s, p.wheel_counts_per_rev)
+    en = dbw_enabled_of(s)
+    if en != s.sys_logged_enabled:
+        s.sys_logged_enabled = en
+        if en:
+            log_push(s, LOG_ENABLED, 0.0)
+        else:
+            log_push(s, LOG_DISABLED, s.sys_disengage_reason)
+
+
 class DbwSystem:
     """Drive-by-wire emulation of the Polaris Ranger kit (ROS-free).
 
