@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from ..model._jit import njit
 from ..model.filters import MIN_TAU_S, delay_push, delay_steps, lag_factor, lag_toward, python_form
 
 __all__ = [
@@ -30,6 +31,7 @@ _lag_factor = python_form(lag_factor)
 _lag_toward = python_form(lag_toward)
 
 
+@njit
 def clamp(x: float, lo: float, hi: float) -> float:
     """Clamp ``x`` to ``[lo, hi]`` (``lo <= hi``); a NaN ``x`` returns ``lo``.
 
