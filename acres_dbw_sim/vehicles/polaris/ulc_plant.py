@@ -50,43 +50,241 @@ Engine braking (pedal released): ``T_c0 = -T_fr - T_pu - T_acc - J_e dw_e/dt``,
 limited to the capacities ``C`` and ``max(C, C_ebs)`` at ``R c``, gives the
 force ``F_0 = D(T_c0) / R_t`` (0 while the clutch slips).
 
-The full-load and friction curves, the clutch capacity, the shift speed, the
-ratio target and the efficiency clamp are the model's own functions
-(:mod:`acres_dbw_sim.vehicles.polaris.engine`, :mod:`acres_dbw_sim.vehicles.polaris.cvt`,
-:func:`acres_dbw_sim.model.energy.clamped_efficiency`), called in their Python
-form (a call from Python into compiled code would cost more than they do).
-Everything is built at construction; ``solve`` does float arithmetic only
-(STYLE.md "The hot loop").
+The full-load and friction curves, the clutch capacity, the shift speed and the
+ratio target are the model's own compiled functions
+(:mod:`acres_dbw_sim.vehicles.polaris.engine`, :mod:`acres_dbw_sim.vehicles.polaris.cvt`), called from the
+compiled functions here; the efficiency clamp
+(:func:`acres_dbw_sim.model.energy.clamped_efficiency`) is applied once at construction.
+
+Compiled form (the ULC's step composed per vehicle into one compiled call, dbw/ulc.py): the plant's
+constants and outputs are a record of their own, :data:`PLANT` (``pl_*`` fields; the DBW's record
+names no vehicle), made by :func:`new_plant` with the engine's curves as a plain tuple of floats
+(:func:`plant_curves`). A compiled caller calls, per ULC step, :func:`plant_rotating_mass_kg` (any
+time before the ULC's ``ulc_reference``) and, when that says the control stage runs,
+:func:`plant_solve`, then reads ``q.pl_force0_n``. :class:`PowertrainModel` is the Python view of that
+record (``q``, ``curves``) with the same functions as methods.
 """
 
 from __future__ import annotations
 
 import math
 
-from . import cvt as _cvt
 from . import engine as _engine
+from .cvt import clutch_capacity_nm, ratio_target, shift_speed_rpm
+from .engine import friction_torque_nm, full_load_torque_nm
+from ...model._jit import JIT, njit
 from ...model.energy import clamped_efficiency
-from ...model.filters import python_form
 from ...dbw.msg_fields import G_DRIVE, G_LOW, G_REVERSE
 from ...dbw.params import DbwParameters
+from ...dbw.record import Field, Slot, new_record, record_dtype
 
-__all__ = ["PowertrainModel"]
+__all__ = ["PowertrainModel", "PLANT", "GEARS", "new_plant", "plant_curves", "plant_rear_ratio",
+           "plant_rotating_mass_kg", "plant_rotating_mass_of_ratio_kg", "plant_solve"]
 
 _RPM_TO_RAD_S = math.pi / 30.0
-# The model's section functions, called from Python here (model/filters.py, python_form).
-_full_load_torque_nm = python_form(_engine.full_load_torque_nm)
-_friction_torque_nm = python_form(_engine.friction_torque_nm)
-_clutch_capacity_nm = python_form(_cvt.clutch_capacity_nm)
-_shift_speed_rpm = python_form(_cvt.shift_speed_rpm)
-_ratio_target = python_form(_cvt.ratio_target)
 #: The clutch counts as slipping when the engine turns faster than
 #: ``R c (1 + _SLIP_REL) + _SLIP_ABS_RAD_S`` (measurement tolerance of the lock test).
 _SLIP_REL = 0.05
 _SLIP_ABS_RAD_S = 5.0
+#: Cells of the rear-reduction table ``pl_ir``, indexed by ``Gear`` value.
+GEARS = 16
+
+#: The plant's record (:func:`acres_dbw_sim.dbw.record.new_record`): constants built from the parameters
+#: at construction, and the outputs of the last :func:`plant_solve`.
+PLANT = (
+    Field("pl_t_pu", "N m", "pumping torque T_pu"),
+    Field("pl_t_peak", "N m", "highest torque of the full-load curve T_peak"),
+    Field("pl_t_acc", "N m", "accessory drag T_acc"),
+    Field("pl_j_e", "kg m^2", "engine inertia J_e"),
+    Field("pl_r_low", "-", "lowest belt ratio r_low (largest number)"),
+    Field("pl_r_high", "-", "highest belt ratio r_high (smallest number)"),
+    Field("pl_w_eng", "rad/s", "clutch engagement speed"),
+    Field("pl_w_full", "rad/s", "clutch full-engagement speed"),
+    Field("pl_w_eng2", "rad^2/s^2", "square of the engagement speed"),
+    Field("pl_dw2", "rad^2/s^2", "w_full^2 - w_eng^2 (at least 1e-9)"),
+    Field("pl_c_max", "N m", "clutch capacity C_max"),
+    Field("pl_c_ebs", "N m", "EBS capacity C_ebs,max"),
+    Field("pl_w_idle", "rad/s", "idle speed"),
+    Field("pl_ebs_span", "rad/s", "max(1, w_eng - w_idle), the EBS ramp"),
+    Field("pl_n_light", "rev/min", "shift speed at light load"),
+    Field("pl_n_full", "rev/min", "shift speed at full load"),
+    Field("pl_tau_cvt", "s", "belt shift time constant (at least 1e-4)"),
+    Field("pl_eta", "-", "belt and gear efficiency eta (clamped 0.05..1)"),
+    Field("pl_rt", "m", "tyre radius R_t"),
+    Field("pl_ir", "-", "rear reduction i_r by Gear value (0 for P, N and NONE)", GEARS),
+    Field("pl_j_wheels", "kg m^2", "four wheels' inertia 4 J_w"),
+    Field("pl_j_s", "kg m^2", "secondary clutch inertia J_s"),
+    Field("pl_tau_slip", "s", "time constant towards the slip target speed (at least 1e-3)"),
+    Field("pl_u", "-", "torque request of the last solve, may lie outside 0..1"),
+    Field("pl_force0_n", "N", "tractive force with the pedal released of the last solve"),
+    Field("pl_slipping", "bool", "the last solve assumed a slipping clutch", 0, "bool"),
+)
+
+_DTYPE = record_dtype(PLANT) if JIT else None
+
+
+def plant_curves(p: DbwParameters) -> tuple:
+    """The engine's curves for the compiled functions: the fields of
+    :class:`~acres_dbw_sim.vehicles.polaris.engine.EngineCurves` as a plain tuple of floats (``rpm`` and
+    ``nm`` tuples of floats), built from the ``engine.*`` keys of ``p``."""
+    k_bar = 1e5 * p.engine_displacement_l * 1e-3 / (4.0 * math.pi)  # N m per bar of mean pressure
+    c = _engine.EngineCurves(
+        tuple(float(v) for v in p.engine_torque_curve_rpm), tuple(float(v) for v in p.engine_torque_curve_nm),
+        float(p.engine_max_rpm), float(k_bar), float(p.engine_fmep_bar), float(p.engine_fmep_bar_per_krpm),
+        float(p.engine_fmep_bar_per_krpm2), float(p.engine_pumping_bar * k_bar),
+        float(max(p.engine_torque_curve_nm)))
+    return tuple(c)
+
+
+def new_plant(p: DbwParameters):
+    """A new plant record (:data:`PLANT`) with the constants of ``p``, outputs zero.
+
+    Parameters
+    ----------
+    p : DbwParameters
+        Engine (``engine.*``), CVT (``cvt.*``), gear (``gearbox.rear_*_ratio``) and tyre
+        (``tyres.radius_m``, ``tyres.wheel_inertia_kg_m2``) keys, ``dbw.ulc.clutch_slip_tau_s``.
+    """
+    q = new_record(PLANT, _DTYPE)
+    k_bar = 1e5 * p.engine_displacement_l * 1e-3 / (4.0 * math.pi)
+    q.pl_t_pu = p.engine_pumping_bar * k_bar
+    q.pl_t_peak = max(p.engine_torque_curve_nm)
+    q.pl_t_acc = p.engine_accessory_drag_nm
+    q.pl_j_e = p.engine_inertia_kg_m2
+    q.pl_r_low, q.pl_r_high = p.cvt_low_ratio, p.cvt_high_ratio
+    w_eng = p.cvt_engage_rpm * _RPM_TO_RAD_S
+    w_full = p.cvt_full_engage_rpm * _RPM_TO_RAD_S
+    q.pl_w_eng, q.pl_w_full = w_eng, w_full
+    q.pl_w_eng2 = w_eng * w_eng
+    q.pl_dw2 = max(1e-9, w_full * w_full - w_eng * w_eng)
+    q.pl_c_max = p.cvt_clutch_capacity_nm
+    q.pl_c_ebs = p.cvt_ebs_capacity_nm
+    w_idle = p.engine_idle_rpm * _RPM_TO_RAD_S
+    q.pl_w_idle = w_idle
+    q.pl_ebs_span = max(1.0, w_eng - w_idle)
+    q.pl_n_light, q.pl_n_full = p.cvt_shift_rpm_light, p.cvt_shift_rpm_full
+    q.pl_tau_cvt = max(1e-4, p.cvt_shift_tau_s)
+    q.pl_eta = clamped_efficiency(p.cvt_belt_efficiency * p.cvt_gear_efficiency, 0.05, 1.0)
+    q.pl_rt = p.tyres_radius_m
+    ir = q.pl_ir  # rear reduction by Gear value (0, as made, for P, N and NONE)
+    ir[G_DRIVE] = p.gearbox_rear_high_ratio
+    ir[G_LOW] = p.gearbox_rear_low_ratio
+    ir[G_REVERSE] = p.gearbox_rear_reverse_ratio
+    q.pl_j_wheels = 4.0 * p.tyres_wheel_inertia_kg_m2
+    q.pl_j_s = p.cvt_secondary_inertia_kg_m2
+    q.pl_tau_slip = max(1e-3, p.ulc_clutch_slip_tau_s)
+    q.pl_u = 0.0
+    q.pl_force0_n = 0.0
+    q.pl_slipping = False
+    return q
+
+
+@njit
+def plant_rear_ratio(q, gear: int) -> float:
+    """Rear reduction ``i_r`` [-] of a forward/reverse gear (0 for P, N, NONE and any other value)."""
+    return q.pl_ir[gear] if 0 <= gear and gear < GEARS else 0.0
+
+
+@njit
+def plant_rotating_mass_of_ratio_kg(q, i_r: float) -> float:
+    """Wheels and secondary clutch as an equivalent mass [kg]: ``(4 J_w + J_s i_r^2) / R_t^2``."""
+    return (q.pl_j_wheels + q.pl_j_s * i_r * i_r) / (q.pl_rt * q.pl_rt)
+
+
+@njit
+def plant_rotating_mass_kg(q, gear: int) -> float:
+    """The rotating mass [kg] in ``gear`` (:func:`plant_rotating_mass_of_ratio_kg` of :func:`plant_rear_ratio`):
+    what the ULC adds to the vehicle's mass, ``m_r = m + (4 J_w + J_s i_r^2) / R_t^2``."""
+    return plant_rotating_mass_of_ratio_kg(q, plant_rear_ratio(q, gear))
+
+
+@njit
+def plant_solve(q, curves, force_n: float, accel_mps2: float, gear: int, speed_mps: float, engine_rpm: float,
+                cvt_ratio: float) -> float:
+    """Torque request for a tractive force (the inversion of the module's docstring); also writes
+    ``q.pl_u``, ``q.pl_force0_n`` and ``q.pl_slipping``.
+
+    Parameters
+    ----------
+    q : record
+        The plant's record (:func:`new_plant`).
+    curves : tuple
+        The engine's curves (:func:`plant_curves`).
+    force_n : float
+        Tractive force along the gear's direction [N] (wheels and secondary clutch included, engine
+        excluded).
+    accel_mps2 : float
+        Desired acceleration along the gear's direction [m/s^2].
+    gear : int
+        Present gear (``Gear``); DRIVE, LOW or REVERSE.
+    speed_mps : float
+        Speed along the gear's direction [m/s] (negative = rolling back).
+    engine_rpm : float
+        Measured engine speed [rev/min].
+    cvt_ratio : float
+        Measured belt ratio [-].
+
+    Returns
+    -------
+    float
+        Torque request ``u`` [-] (outside 0..1 when the engine cannot do it).
+    """
+    i_r = q.pl_ir[gear] if 0 <= gear and gear < GEARS else 0.0
+    rt = q.pl_rt
+    eta = q.pl_eta
+    r = cvt_ratio if cvt_ratio > q.pl_r_high else q.pl_r_high
+    big_r = r * i_r
+    if big_r <= 0.0:
+        q.pl_u = 0.0
+        q.pl_force0_n = 0.0
+        q.pl_slipping = False
+        return 0.0
+    t = force_n * rt
+    t_c = t / (eta * big_r) if t >= 0.0 else t * eta / big_r
+    c = speed_mps / rt if speed_mps > 0.0 else 0.0
+    w_lock = big_r * c
+    w_e = engine_rpm * _RPM_TO_RAD_S
+    c_max = q.pl_c_max
+    cap_lock = clutch_capacity_nm(w_lock, q.pl_w_eng, q.pl_w_full, c_max)
+    slip = t_c > cap_lock or w_e > w_lock * (1.0 + _SLIP_REL) + _SLIP_ABS_RAD_S
+    j_e = q.pl_j_e
+    t_pu = q.pl_t_pu
+    t_acc = q.pl_t_acc
+    if slip:
+        y = t_c / c_max if t_c > 0.0 else 0.0
+        w_t = math.sqrt(q.pl_w_eng2 + (y if y < 1.0 else 1.0) * q.pl_dw2)
+        if w_t < w_lock:
+            w_t = w_lock
+        w_dot = (w_t - w_e) / q.pl_tau_slip
+        t_e = (t_c if t_c > 0.0 else 0.0) + t_acc + j_e * w_dot
+    else:
+        n_s = shift_speed_rpm(t_c, q.pl_t_peak, q.pl_n_light, q.pl_n_full)
+        r_t = ratio_target(True, n_s, c * i_r, q.pl_r_high, q.pl_r_low)
+        w_dot = i_r * (c * (r_t - r) / q.pl_tau_cvt + r * accel_mps2 / rt)
+        t_e = t_c + t_acc + j_e * w_dot
+    n = w_e / _RPM_TO_RAD_S
+    t_wot = full_load_torque_nm(n, curves)
+    t_fr = friction_torque_nm(n, curves)
+    den = t_wot + t_fr + t_pu
+    u = (t_e + t_fr + t_pu) / (den if den > 1.0 else 1.0)
+    if slip:
+        f0 = 0.0
+    else:
+        t_c0 = -t_fr - t_pu - t_acc - j_e * w_dot
+        x = (w_lock - q.pl_w_idle) / q.pl_ebs_span
+        c_e = q.pl_c_ebs * (0.0 if x < 0.0 else 1.0 if x > 1.0 else x)
+        c_rev = c_e if c_e > cap_lock else cap_lock   # max(cap_lock, c_e), Python's order
+        t_c0 = -c_rev if t_c0 < -c_rev else cap_lock if t_c0 > cap_lock else t_c0
+        f0 = (t_c0 * big_r * eta if t_c0 >= 0.0 else t_c0 * big_r / eta) / rt
+    q.pl_u = u
+    q.pl_force0_n = f0
+    q.pl_slipping = slip
+    return u
 
 
 class PowertrainModel:
-    """Inverse model of engine, primary clutch, CVT and gears for the ULC.
+    """Inverse model of engine, primary clutch, CVT and gears for the ULC: a view of its plant record
+    (:data:`PLANT`).
 
     Parameters
     ----------
@@ -103,66 +301,47 @@ class PowertrainModel:
         Tractive force with the pedal released [N] (<= 0 when engine braking).
     slipping : bool
         The last ``solve`` assumed a slipping clutch.
+    q : record
+        The plant's record (:func:`new_plant`), for a compiled caller.
+    curves : tuple
+        The engine's curves (:func:`plant_curves`), for a compiled caller.
     """
 
-    __slots__ = ("_curves", "_k_bar", "_t_pu", "_t_acc", "_j_e", "_r_low", "_r_high", "_w_eng", "_w_full",
-                 "_w_eng2", "_dw2", "_c_max", "_c_ebs", "_w_idle", "_ebs_span", "_n_light", "_n_full", "_t_peak",
-                 "_tau_cvt", "_eta", "_rt", "_ir", "_j_wheels", "_j_s", "_tau_slip", "u", "force0_n", "slipping")
+    __slots__ = ("_s", "curves")
+
+    u = Slot("pl_u")
+    force0_n = Slot("pl_force0_n")
+    slipping = Slot("pl_slipping", "bool")
 
     def __init__(self, p: DbwParameters) -> None:
-        self._k_bar = 1e5 * p.engine_displacement_l * 1e-3 / (4.0 * math.pi)  # N m per bar of mean pressure
-        self._t_pu = p.engine_pumping_bar * self._k_bar
-        self._t_peak = max(p.engine_torque_curve_nm)
-        self._curves = _engine.EngineCurves(
-            tuple(p.engine_torque_curve_rpm), tuple(p.engine_torque_curve_nm), p.engine_max_rpm, self._k_bar,
-            p.engine_fmep_bar, p.engine_fmep_bar_per_krpm, p.engine_fmep_bar_per_krpm2, self._t_pu, self._t_peak)
-        self._t_acc = p.engine_accessory_drag_nm
-        self._j_e = p.engine_inertia_kg_m2
-        self._r_low, self._r_high = p.cvt_low_ratio, p.cvt_high_ratio
-        w_eng = p.cvt_engage_rpm * _RPM_TO_RAD_S
-        w_full = p.cvt_full_engage_rpm * _RPM_TO_RAD_S
-        self._w_eng, self._w_full = w_eng, w_full
-        self._w_eng2 = w_eng * w_eng
-        self._dw2 = max(1e-9, w_full * w_full - w_eng * w_eng)
-        self._c_max = p.cvt_clutch_capacity_nm
-        self._c_ebs = p.cvt_ebs_capacity_nm
-        self._w_idle = p.engine_idle_rpm * _RPM_TO_RAD_S
-        self._ebs_span = max(1.0, w_eng - self._w_idle)
-        self._n_light, self._n_full = p.cvt_shift_rpm_light, p.cvt_shift_rpm_full
-        self._tau_cvt = max(1e-4, p.cvt_shift_tau_s)
-        self._eta = clamped_efficiency(p.cvt_belt_efficiency * p.cvt_gear_efficiency, 0.05, 1.0)
-        self._rt = p.tyres_radius_m
-        ir = [0.0] * 16  # rear reduction by Gear value (0 for P, N and NONE)
-        ir[G_DRIVE] = p.gearbox_rear_high_ratio
-        ir[G_LOW] = p.gearbox_rear_low_ratio
-        ir[G_REVERSE] = p.gearbox_rear_reverse_ratio
-        self._ir = tuple(ir)
-        self._j_wheels = 4.0 * p.tyres_wheel_inertia_kg_m2
-        self._j_s = p.cvt_secondary_inertia_kg_m2
-        self._tau_slip = max(1e-3, p.ulc_clutch_slip_tau_s)
-        self.u = 0.0
-        self.force0_n = 0.0
-        self.slipping = False
+        self._s = new_plant(p)
+        self.curves = plant_curves(p)
+
+    @property
+    def q(self):
+        """The plant's record (:data:`PLANT`)."""
+        return self._s
 
     def rear_ratio(self, gear: int) -> float:
-        """Rear reduction ``i_r`` of a forward/reverse gear (0 for P, N, NONE)."""
-        return self._ir[gear] if 0 <= gear < 16 else 0.0
+        """Rear reduction ``i_r`` of a forward/reverse gear (0 for P, N, NONE) (:func:`plant_rear_ratio`)."""
+        return float(plant_rear_ratio(self._s, int(gear)))
 
     def rotating_mass_kg(self, i_r: float) -> float:
-        """Wheels and secondary clutch as an equivalent mass [kg]: ``(4 J_w + J_s i_r^2) / R_t^2``."""
-        return (self._j_wheels + self._j_s * i_r * i_r) / (self._rt * self._rt)
+        """Wheels and secondary clutch as an equivalent mass [kg]: ``(4 J_w + J_s i_r^2) / R_t^2``
+        (:func:`plant_rotating_mass_of_ratio_kg`)."""
+        return float(plant_rotating_mass_of_ratio_kg(self._s, float(i_r)))
 
     def full_load_nm(self, n_rpm: float) -> float:
         """Full-load torque ``T_wot`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.vehicles.polaris.engine.full_load_torque_nm`)."""
-        return _full_load_torque_nm(n_rpm, self._curves)
+        return float(full_load_torque_nm(float(n_rpm), self.curves))
 
     def friction_nm(self, n_rpm: float) -> float:
         """Friction torque ``T_fr`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.vehicles.polaris.engine.friction_torque_nm`)."""
-        return _friction_torque_nm(n_rpm, self._curves)
+        return float(friction_torque_nm(float(n_rpm), self.curves))
 
     def solve(self, force_n: float, accel_mps2: float, gear: int, speed_mps: float, engine_rpm: float,
               cvt_ratio: float) -> float:
-        """Torque request for a tractive force; also sets ``force0_n`` and ``slipping``.
+        """Torque request for a tractive force; also sets ``force0_n`` and ``slipping`` (:func:`plant_solve`).
 
         Parameters
         ----------
@@ -185,50 +364,5 @@ class PowertrainModel:
         float
             Torque request ``u`` [-] (outside 0..1 when the engine cannot do it).
         """
-        i_r = self._ir[gear] if 0 <= gear < 16 else 0.0
-        rt = self._rt
-        eta = self._eta
-        r = cvt_ratio if cvt_ratio > self._r_high else self._r_high
-        big_r = r * i_r
-        if big_r <= 0.0:
-            self.u = 0.0
-            self.force0_n = 0.0
-            self.slipping = False
-            return 0.0
-        t = force_n * rt
-        t_c = t / (eta * big_r) if t >= 0.0 else t * eta / big_r
-        c = speed_mps / rt if speed_mps > 0.0 else 0.0
-        w_lock = big_r * c
-        w_e = engine_rpm * _RPM_TO_RAD_S
-        cap_lock = _clutch_capacity_nm(w_lock, self._w_eng, self._w_full, self._c_max)
-        slip = t_c > cap_lock or w_e > w_lock * (1.0 + _SLIP_REL) + _SLIP_ABS_RAD_S
-        j_e = self._j_e
-        if slip:
-            y = t_c / self._c_max if t_c > 0.0 else 0.0
-            w_t = math.sqrt(self._w_eng2 + (y if y < 1.0 else 1.0) * self._dw2)
-            if w_t < w_lock:
-                w_t = w_lock
-            w_dot = (w_t - w_e) / self._tau_slip
-            t_e = (t_c if t_c > 0.0 else 0.0) + self._t_acc + j_e * w_dot
-        else:
-            n_s = _shift_speed_rpm(t_c, self._t_peak, self._n_light, self._n_full)
-            r_t = _ratio_target(True, n_s, c * i_r, self._r_high, self._r_low)
-            w_dot = i_r * (c * (r_t - r) / self._tau_cvt + r * accel_mps2 / rt)
-            t_e = t_c + self._t_acc + j_e * w_dot
-        n = w_e / _RPM_TO_RAD_S
-        t_wot = _full_load_torque_nm(n, self._curves)
-        t_fr = _friction_torque_nm(n, self._curves)
-        den = t_wot + t_fr + self._t_pu
-        u = (t_e + t_fr + self._t_pu) / (den if den > 1.0 else 1.0)
-        if slip:
-            f0 = 0.0
-        else:
-            t_c0 = -t_fr - self._t_pu - self._t_acc - j_e * w_dot
-            x = (w_lock - self._w_idle) / self._ebs_span
-            c_rev = max(cap_lock, self._c_ebs * (0.0 if x < 0.0 else 1.0 if x > 1.0 else x))
-            t_c0 = -c_rev if t_c0 < -c_rev else cap_lock if t_c0 > cap_lock else t_c0
-            f0 = (t_c0 * big_r * eta if t_c0 >= 0.0 else t_c0 * big_r / eta) / rt
-        self.u = u
-        self.force0_n = f0
-        self.slipping = slip
-        return u
+        return float(plant_solve(self._s, self.curves, float(force_n), float(accel_mps2), int(gear),
+                                 float(speed_mps), float(engine_rpm), float(cvt_ratio)))
