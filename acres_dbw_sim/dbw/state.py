@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..model._jit import njit
 from . import reports as R
 from .msg_fields import G_PARK, G_REVERSE
-from .record import Field, Slot
+from .record import Field, Slot, record_array
 
 __all__ = ["DriverInput", "DbwOutputs", "DbwReports", "MeasuredState", "measured_store", "driver_store", "STATE", "finite_or", "vin_ok",
            "SIM_VIN", "EPOCH_S", "DIR_PRNDL", "DIR_SENSOR", "TURF", "TWO_WD", "AWD"]
@@ -66,9 +66,9 @@ class DriverInput:
     drive_mode: int = -1
 
 
+@dataclass(slots=True)
 class DbwOutputs:
-    """Model inputs produced by the DBW (field names of the model's ``VehicleInputs``): a view of the record's
-    ``out_*`` fields (:data:`STATE`).
+    """Model inputs produced by the DBW (field names of the model's ``VehicleInputs``).
 
     Attributes
     ----------
@@ -87,26 +87,12 @@ class DbwOutputs:
         for a vehicle with manual gears (``dbw.gear.manual_gears`` > 0).
     """
 
-    __slots__ = ("_s",)
-
-    pedal = Slot("out_pedal")
-    brake_line_bar = Slot("out_brake_line_bar")
-    steering_wheel_deg = Slot("out_steering_wheel_deg")
-    gear_request = Slot("out_gear_request", "int")
-    drive_mode = Slot("out_drive_mode", "int")
-    gear_manual_request = Slot("out_gear_manual_request", "int")
-
-    def __init__(self, s=None) -> None:
-        if s is None:
-            from .record import new_state
-            s = new_state()
-        self._s = s
-        s.out_drive_mode = AWD
-
-    def __repr__(self) -> str:
-        return (f"DbwOutputs(pedal={self.pedal!r}, brake_line_bar={self.brake_line_bar!r}, steering_wheel_deg="
-                f"{self.steering_wheel_deg!r}, gear_request={self.gear_request!r}, drive_mode={self.drive_mode!r}, "
-                f"gear_manual_request={self.gear_manual_request!r})")
+    pedal: float = 0.0
+    brake_line_bar: float = 0.0
+    steering_wheel_deg: float = 0.0
+    gear_request: int = 0
+    drive_mode: int = AWD
+    gear_manual_request: int = 0
 
 
 @dataclass(slots=True)
@@ -201,13 +187,15 @@ STATE = (
 
 
 @njit
-def measured_store(s, v: float, speed: float, w0: float, w1: float, w2: float, f0: float, f1: float, f2: float,
+def measured_store(S, v: float, speed: float, w0: float, w1: float, w2: float, f0: float, f1: float, f2: float,
                    ws0: float, ws1: float, ws2: float, ws3: float, gear: int, gear_target: int, shifting: bool,
                    gear_reject: int, gear_manual: int, drive_mode: int, engine_rpm: float, engine_torque: float,
                    cvt_ratio: float, brake_torque: float, fuel_l: float, fy_front: float) -> None:
-    """Store one reading of the vehicle in the record's ``m_*`` fields (units of :data:`STATE`): with
-    ``m_prndl`` the speed and wheel spins take the lever's sign (negative in REVERSE, positive
-    otherwise, whatever way the wheels turn; dbw-interface.md §2.10 ``dir_src``), else their own."""
+    """Store one reading of the vehicle in the ``m_*`` fields of the record ``S[0]`` (``S``: its one-element
+    array, :func:`~acres_dbw_sim.dbw.record.record_array`; units of :data:`STATE`): with ``m_prndl`` the
+    speed and wheel spins take the lever's sign (negative in REVERSE, positive otherwise, whatever way
+    the wheels turn; dbw-interface.md §2.10 ``dir_src``), else their own."""
+    s = S[0]
     s.m_speed = abs(speed)
     s.m_omega[0] = w0
     s.m_omega[1] = w1
@@ -284,7 +272,7 @@ class MeasuredState:
     FIELDS = ("v", "speed", "omega", "f_spec", "wheel_spin", "gear", "gear_target", "shifting", "gear_reject",
               "drive_mode", "engine_rpm", "engine_torque", "cvt_ratio", "brake_torque", "fuel_l", "prndl",
               "fy_front", "gear_manual")
-    __slots__ = ("_s",)
+    __slots__ = ("_s", "_S")
 
     v = Slot("m_v")
     speed = Slot("m_speed")
@@ -310,8 +298,9 @@ class MeasuredState:
             from .record import new_state
             s = new_state()
         self._s = s
+        self._S = record_array(s)
         s.m_prndl = dir_src == DIR_PRNDL
-        measured_store(s, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 9.80665, 0.0, 0.0, 0.0, 0.0, G_PARK, G_PARK, False,
+        measured_store(self._S, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 9.80665, 0.0, 0.0, 0.0, 0.0, G_PARK, G_PARK, False,
                        0, 0, AWD, 0.0, 0.0, 0.0, math.nan, math.nan, 0.0)
 
     def read(self, s: object) -> None:
@@ -348,7 +337,7 @@ class MeasuredState:
         if not fast:
             self._read_checked(s)
             return
-        measured_store(self._s, float(vb[0]), float(speed), float(w[0]), float(w[1]), float(w[2]), float(fs[0]),
+        measured_store(self._S, float(vb[0]), float(speed), float(w[0]), float(w[1]), float(w[2]), float(fs[0]),
                        float(fs[1]), float(fs[2]), float(ws[0]), float(ws[1]), float(ws[2]), float(ws[3]),
                        int(gear), int(gear_target), bool(shifting), int(finite_or(reject)),
                        int(finite_or(getattr(s, "manual_gear", 0))), int(finite_or(mode, AWD)), float(rpm), float(te),
@@ -373,7 +362,7 @@ class MeasuredState:
         bt = getattr(s, "brake_torque_nm", None)
         fl = getattr(s, "fuel_l", None)
         fy = getattr(s, "wheel_fy_n", None)  # front tyres' lateral forces (steering column)
-        measured_store(self._s, float(v), float(speed), float(omega[0]), float(omega[1]), float(omega[2]),
+        measured_store(self._S, float(v), float(speed), float(omega[0]), float(omega[1]), float(omega[2]),
                        float(f_spec[0]), float(f_spec[1]), float(f_spec[2]), float(spin[0]), float(spin[1]),
                        float(spin[2]), float(spin[3]), gear, gear_target, bool(getattr(s, "shift_in_progress", False)),
                        int(finite_or(getattr(s, "last_gear_reject", 0))), int(finite_or(getattr(s, "manual_gear", 0))),

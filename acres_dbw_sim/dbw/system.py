@@ -45,26 +45,27 @@ import numpy as np
 from collections.abc import Iterable
 
 from . import reports as R
-from ..model._jit import njit
+from ..model._jit import njit, specialise
 from ..model.filters import lag_factor, lag_toward
 from .actuators import clamp
-from .brake_hold import BrakeHold
 from .commands import (
     BrakeCmd, DisableEvent, DriveModeCmd, EnableEvent, GearCmd, MiscCmd, SteeringCalibrateEvent,
     SteeringCmd, ThrottleCmd, TurnSignalCmd, UlcCmd,
 )
 from .decode import as_enum
-from .gear import GearActuator
 from .msg_fields import G_NONE, G_PARK, SRC_ULC, SRC_USER, AwdMode, DiffLock, TurnSignal
 from .params import DbwParameters
-from .record import Field, Slot, new_state
-from .pedals import BrakeActuator, ThrottleActuator
+from .record import Field, Slot, new_state, param_record
+from .brake_hold import BrakeHold, hold_step
+from .gear import GearActuator, gear_command, gear_request_park, gear_take_manual, gear_update
+from .pedals import BrakeActuator, ThrottleActuator, brake_step, throttle_step
+from .status import (BRAKE, STEERING, THROTTLE, ULC, EngageLogic, FirmwareEngage, engage_tick, engage_update,
+                     status_update, sync_tick, sync_update)
+from .steering import SteeringActuator, steering_step
+from .ulc import Ulc, ulc_disengage
 from .report_content import ALWAYS_FILLED, FILLERS, REASON_DISENGAGE, fill_ecu_identities
 from .state import (AWD, EPOCH_S, SIM_VIN, TURF, TWO_WD, DbwOutputs, DbwReports, DriverInput, MeasuredState,
                     driver_store)
-from .status import EngageLogic, FirmwareEngage
-from .steering import SteeringActuator
-from .ulc import Ulc
 
 __all__ = ["DbwSystem", "SUBSYSTEMS", "GEAR_REJECT_TEXT", "STATE", "LOG_CELLS", "log_push", "command_timeouts",
            "sensors_step", "dbw_enabled_of", "subsystem_dropped", "disengage_code"]
@@ -433,6 +434,10 @@ class DbwSystem:
         self.throttle = ThrottleActuator(params, self.dt_s, s)
         self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears), s)
         self.ulc = Ulc(params, self.dt_s, ulc_plant(params), s)
+        # the compiled step with the vehicle's plant (its ``dbw_step``), entered with these arguments
+        fn, args = self.ulc.powertrain.dbw_step(s, param_record(params))
+        self._step_args = args
+        self._step_entry = specialise(fn, args + (0.0, self.dt_s))
         self.hold = BrakeHold(params, self.dt_s, s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
         self.log_events: list = []
@@ -440,7 +445,7 @@ class DbwSystem:
         self.sync = FirmwareEngage(0.05, s)
         #: Firmware-managed engagement (SystemSyncMode ALL_OR_NONE, §4.2).
         self.firmware_managed = params.system_sync_mode == 2
-        self.outputs = DbwOutputs(s)
+        self.outputs = DbwOutputs()
         self.driver = DriverInput()
         self.measured = MeasuredState(params.vehicle_velocity_dir_src, s)
         self._rep = DbwReports()
@@ -746,118 +751,11 @@ class DbwSystem:
         DbwOutputs
             The same object every step (overwritten), finite and within limits.
         """
-        p = self.p
-        dt = self.dt_s
-        self.t_s = t_s
-        s = self.measured
-        s.read(vehicle_state)
-        d = self.driver
-        driver_bar = d.brake_pedal_pct * 0.01 * p.brake_max_bar
-        over_brake = d.brake_pedal_pct > p.brake_override_pct
-        over_throttle = d.accel_pedal_pct > p.throttle_override_pct
-        over_steer = abs(d.steering_torque_nm) > p.steering_override_torque_nm
-        self.gear.override_active = d.gear != 0 and d.gear != s.gear_target
-
-        # 1. ULC status and pre-emption by fresh, enabled user pedal commands (§4.12)
-        ulc = self.ulc
-        ulc.status.fault_injected = self.brake.status.fault_injected or self.throttle.status.fault_injected
-        fw = self.firmware_managed
-        permitted = self.sync.active or not fw  # §4.2: the firmware engages only while ACTIVE
-        ulc.status.update(t_s, over_brake or over_throttle, False, permitted)
-        fresh_user = False
-        for act in (self.brake, self.throttle):
-            st = act.status
-            if (st.received and st.enable_bit and (t_s - st.last_cmd_t) <= p.command_timeout_s + 1e-9):
-                fresh_user = True
-        ulc.preempted = fresh_user and ulc.status.enabled
-        ulc_drives = ulc.status.enabled and not fresh_user
-        if ulc.preempted and not self.ulc_preempt_warned:  # one-time warning (§4.12, 2.1.8+)
-            self.ulc_preempt_warned = True
-            log_push(self._s, LOG_ULC_PREEMPTED, 0.0)
-
-        # 2. actuator statuses
-        st_s, st_b, st_t = self.statuses
-        st_s.update(t_s, over_steer, False, permitted)
-        ulc_stream = ulc.status.enable_bit and not ulc.status.timeout
-        ulc_cause = ulc.status.disengage if ulc.status.dropped else 0
-        st_b.update(t_s, over_brake, ulc_drives, permitted, ulc_stream, ulc_cause)
-        st_t.update(t_s, over_throttle, ulc_drives, permitted, ulc_stream, ulc_cause)
-        if st_s.dropped or st_b.dropped or st_t.dropped:
-            subsystem_dropped(self._s)
-
-        # 3. driver logic (§4.1) or the firmware's system state (§4.2)
-        if fw:
-            g_fault, g_over = self.gear.fault_injected, self.gear.override_active
-            if self.sync.update(g_fault, g_over):
-                self.disengage_reason = disengage_code(self._s)
-            self.sync.tick(t_s, g_fault, g_over)
-        else:
-            was = self.engage.enabled
-            self.engage.update(self.gear.fault_injected, self.gear.override_active)
-            if was and not self.engage.enabled:
-                self.disengage_reason = disengage_code(self._s)
-            self.engage.tick(t_s)
-
-        # 4. ULC control and its gear requests
-        if ulc_drives:
-            ulc.step(s.v, s.gear, s.shifting, self.grade_mps2, self.accel_meas, s.engine_rpm, s.cvt_ratio)
-            if ulc.gear_request != G_NONE and ulc.gear_request != self.gear.pending:
-                self.gear.command(GearCmd(cmd=ulc.gear_request), self.dbw_enabled, s.v, s.gear,
-                                  s.shifting, self._any_override(), SRC_ULC, self.hold.req_shift_park)
-        elif ulc.engaged or ulc.throttle_pct or ulc.brake_bar:
-            ulc.disengage(s.v)
-        else:
-            ulc.v_ref = s.v
-
-        # 5. actuators
+        self.measured.read(vehicle_state)
         o = self.outputs
-        o.brake_line_bar = self.brake.step(driver_bar, ulc.brake_bar)
-        hold = self.hold  # brake-hold budget (§4.7, brake_hold.py); nothing to do when released and full
-        if self.brake.actuator_bar > hold.min_bar or hold.remaining_s < hold.budget_s:
-            hold.step(self.brake.actuator_bar, s.speed)
-        rec = self._s
-        if hold.req_park_brake != rec.sys_logged_park_brake:
-            rec.sys_logged_park_brake = hold.req_park_brake
-            if hold.req_park_brake:
-                log_push(rec, LOG_HOLD_LOW, 0.0)
-        if hold.req_shift_park:
-            self.gear.request_park(s.gear, s.shifting, s.v)
-            # once PARK holds the vehicle the exhausted actuator lets go
-            self.brake.hold_exhausted = s.gear == G_PARK and not s.shifting
-        else:
-            self.brake.hold_exhausted = False
-        if hold.req_shift_park != rec.sys_logged_shift_park:
-            rec.sys_logged_shift_park = hold.req_shift_park
-            if hold.req_shift_park:
-                log_push(rec, LOG_HOLD_EXHAUSTED, 0.0)
-        o.pedal = clamp(self.throttle.step(d.accel_pedal_pct, ulc.throttle_pct), 0.0, 1.0)
-        drv_angle = d.steering_wheel_deg
-        o.steering_wheel_deg = self.steering.step(s.v, d.steering_torque_nm, drv_angle, s.fy_front)
-        rec.sys_angle_rate = (o.steering_wheel_deg - rec.sys_angle_prev) / dt
-        rec.sys_angle_prev = o.steering_wheel_deg
-        if d.drive_mode >= 0:
-            self.drive_mode = d.drive_mode
-        o.drive_mode = self.drive_mode
-        req = self.gear.update(s.gear, s.shifting, s.gear_reject)
-        o.gear_request = d.gear if d.gear != 0 else req
-        o.gear_manual_request = self.gear.take_manual()
-        rj = self.gear.reject
-        if rj != rec.sys_logged_reject:  # the driver logs each new reject once (§4.9)
-            rec.sys_logged_reject = rj
-            if rj:
-                log_push(rec, LOG_GEAR_REJECT, rj)
-        command_timeouts(rec, t_s)
-
-        # 6. sensors integrated over the step
-        sensors_step(rec, dt, p.wheel_counts_per_rev)
-        en = self.sync.active if fw else self.engage.enabled  # dbw_enabled
-        if en != rec.sys_logged_enabled:
-            rec.sys_logged_enabled = en
-            if en:
-                log_push(rec, LOG_ENABLED, 0.0)
-            else:
-                log_push(rec, LOG_DISABLED, rec.sys_disengage_reason)
-        if rec.log_n:
+        (o.pedal, o.brake_line_bar, o.steering_wheel_deg, o.gear_request, o.drive_mode, o.gear_manual_request,
+         n_log) = self._step_entry(*self._step_args, t_s, self.dt_s)
+        if n_log:
             self._take_log()
         return o
 

@@ -76,7 +76,9 @@ from ...model._jit import JIT, njit
 from ...model.energy import clamped_efficiency
 from ...dbw.msg_fields import G_DRIVE, G_LOW, G_REVERSE
 from ...dbw.params import DbwParameters
-from ...dbw.record import Field, Slot, new_record, record_dtype
+from ...dbw.record import Field, Slot, new_record, record_array, record_dtype
+from ...dbw.system import dbw_step_begin, dbw_step_end, dbw_ulc_gear, dbw_ulc_idle
+from ...dbw.ulc import ulc_control, ulc_reference
 
 __all__ = ["PowertrainModel", "PLANT", "GEARS", "new_plant", "plant_curves", "plant_rear_ratio",
            "plant_rotating_mass_kg", "plant_rotating_mass_of_ratio_kg", "plant_solve"]
@@ -322,6 +324,12 @@ class PowertrainModel:
         """The plant's record (:data:`PLANT`)."""
         return self._s
 
+    def dbw_step(self, s, p) -> tuple:
+        """``(entry, arguments)``: the compiled DBW step with this plant (:func:`dbw_step`) and the first four of
+        its arguments for the DBW's record ``s`` and parameter record ``p``; the caller appends the time
+        and the step."""
+        return dbw_step, (record_array(s), record_array(p), record_array(self._s), self.curves)
+
     def rear_ratio(self, gear: int) -> float:
         """Rear reduction ``i_r`` of a forward/reverse gear (0 for P, N, NONE) (:func:`plant_rear_ratio`)."""
         return float(plant_rear_ratio(self._s, int(gear)))
@@ -366,3 +374,48 @@ class PowertrainModel:
         """
         return float(plant_solve(self._s, self.curves, float(force_n), float(accel_mps2), int(gear),
                                  float(speed_mps), float(engine_rpm), float(cvt_ratio)))
+
+
+@njit
+def dbw_step(S, P, Q, curves, t_s: float, dt_s: float) -> tuple:
+    """One physics step of the DBW with this plant as the ULC's powertrain model, in one compiled call.
+
+    The DBW's step (:func:`acres_dbw_sim.dbw.system.dbw_step_begin`, the ULC's two parts around this
+    plant's solve, :func:`~acres_dbw_sim.dbw.system.dbw_step_end`; dbw/ulc.py's docstring gives the order)
+    from the measured state and driver input in the record to the outputs ``out_*``.
+
+    Parameters
+    ----------
+    S, P, Q : one-element arrays
+        The DBW's record, its parameter record and this plant's record (:func:`record_array` of each).
+    curves : tuple
+        The engine's curves (:func:`plant_curves`).
+    t_s : float
+        Simulation time at the start of the step [s].
+    dt_s : float
+        Physics step [s].
+
+    Returns
+    -------
+    tuple
+        The outputs (``out_*``: pedal [-], line pressure [bar], steering-wheel angle [deg], gear request,
+        drive mode, manual gear request) and the number of queued log events (``log_n``), for a Python
+        caller that would otherwise read them one by one from the record.
+    """
+    s = S[0]
+    p = P[0]
+    q = Q[0]
+    if dbw_step_begin(s, p, t_s):
+        gear = s.m_gear
+        m_rot = plant_rotating_mass_kg(q, gear)
+        go, f, a_dir, v_d = ulc_reference(s, p, s.m_v, gear, s.m_shifting != 0, s.sys_grade_mps2, s.sys_accel_meas,
+                                          m_rot)
+        if go:
+            u = plant_solve(q, curves, f, a_dir, gear, v_d, s.m_engine_rpm, s.m_cvt_ratio)
+            ulc_control(s, p, u, q.pl_force0_n)
+        dbw_ulc_gear(s)
+    else:
+        dbw_ulc_idle(s)
+    dbw_step_end(s, p, t_s, dt_s)
+    return (s.out_pedal, s.out_brake_line_bar, s.out_steering_wheel_deg, s.out_gear_request, s.out_drive_mode,
+            s.out_gear_manual_request, s.log_n)
