@@ -119,13 +119,33 @@ def new_record(declared: tuple, dtype=None):
     return StandIn(declared)
 
 
+def _rebuild_record(data: bytes, dtype):
+    """A record of ``dtype`` holding ``data``, in a one-element array of its own (unpickling, deep copies)."""
+    import numpy as np
+    return np.frombuffer(bytearray(data), dtype=dtype).view(np.recarray)[0]
+
+
+def _reduce_record(rec) -> tuple:
+    """Pickle a numpy record as its bytes and dtype: numpy's own pickle of a record scalar comes back
+    detached from any array, and writes into its array fields would be lost."""
+    return _rebuild_record, (rec.tobytes(), rec.dtype)
+
+
+if JIT:
+    import copyreg
+
+    import numpy as _np
+    copyreg.pickle(_np.record, _reduce_record)
+
+
 def record_array(s):
     """The one-element array a record ``s`` (of :func:`new_record`, :func:`param_record`) lives in, as a plain
     ndarray: the form to pass from Python to a compiled entry point, which reads ``S[0]`` (numba unboxes an
     array in about 0.1 us, a record in about 8 us); ``[s]`` when interpreted."""
     if JIT:
         import numpy as np
-        return s.base.view(np.ndarray)
+        a = s.base.view(np.ndarray)
+        return a if a.ndim == 1 else a.reshape(1)   # a rebuilt record (unpickled, copied) sits in a 0-d array
     return [s]
 
 

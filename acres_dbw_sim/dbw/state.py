@@ -303,6 +303,13 @@ class MeasuredState:
         measured_store(self._S, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 9.80665, 0.0, 0.0, 0.0, 0.0, G_PARK, G_PARK, False,
                        0, 0, AWD, 0.0, 0.0, 0.0, math.nan, math.nan, 0.0)
 
+    def __getstate__(self):
+        return self._s
+
+    def __setstate__(self, s) -> None:
+        self._s = s
+        self._S = record_array(s)
+
     def read(self, s: object) -> None:
         """Copy the quantities from the vehicle ``s`` (its attributes, see the class) into the record.
 

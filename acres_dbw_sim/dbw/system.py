@@ -434,10 +434,7 @@ class DbwSystem:
         self.throttle = ThrottleActuator(params, self.dt_s, s)
         self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears), s)
         self.ulc = Ulc(params, self.dt_s, ulc_plant(params), s)
-        # the compiled step with the vehicle's plant (its ``dbw_step``), entered with these arguments
-        fn, args = self.ulc.powertrain.dbw_step(s, param_record(params))
-        self._step_args = args
-        self._step_entry = specialise(fn, args + (0.0, self.dt_s))
+        self._enter_step()
         self.hold = BrakeHold(params, self.dt_s, s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
         self.log_events: list = []
@@ -459,6 +456,22 @@ class DbwSystem:
         self._fill_every = tuple(dict.fromkeys(f for name, f in FILLERS.items() if name not in ALWAYS_FILLED))
         self.statuses = (self.steering.status, self.brake.status, self.throttle.status)
         self.reset(steering_wheel_deg, drive_mode)
+
+    def _enter_step(self) -> None:
+        """The compiled step with the vehicle's ULC plant (its ``dbw_step``) and the arguments it is entered with
+        (the records as one-element arrays)."""
+        fn, args = self.ulc.powertrain.dbw_step(self.state, param_record(self.p))
+        self._step_args = args
+        self._step_entry = specialise(fn, args + (0.0, self.dt_s))
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_step_args"], state["_step_entry"]   # arrays over the record and machine code: made anew
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._enter_step()
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, steering_wheel_deg: float | None = None, drive_mode: int = AWD) -> None:
