@@ -182,13 +182,44 @@ def param_record(p):
     return rec[0]
 
 
+_ACCESS: dict = {}
+_LAYOUTS: dict = {}
+_CODE = {"f": "d", "i": "q", "u": "B"}
+
+
+def _layout(dtype) -> dict:
+    """``{field: (memoryview format, first element's index, elements)}`` of a record dtype (computed once)."""
+    lay = _LAYOUTS.get(dtype)
+    if lay is None:
+        lay = {}
+        for name, (sub, offset) in dtype.fields.items():
+            code = _CODE[sub.base.kind]
+            size = sub.base.itemsize
+            lay[name] = (code, offset // size, int(sub.shape[0]) if sub.shape else 0)
+        _LAYOUTS[dtype] = lay
+    return lay
+
+
+def _accessor(rec) -> tuple:
+    """``(layout, {format: memoryview})`` of record ``rec``'s bytes, kept while ``rec`` lives: a read through a
+    memoryview costs about 40 ns, numpy's attribute access on a record about 1.4 us."""
+    key = id(rec)
+    buf = memoryview(record_array(rec).view("u1"))
+    acc = (_layout(rec.dtype), {"d": buf.cast("d"), "q": buf.cast("q"), "B": buf})
+    _ACCESS[key] = acc
+    import weakref
+    weakref.finalize(rec, _ACCESS.pop, key, None)
+    return acc
+
+
 class Slot:
     """A view class's attribute over one field of the record: ``enabled = Slot("st_enabled", "bool")``.
 
     The owning object keeps the record in ``_s`` and, for a field with a shape, its slot index in
     ``_i`` (``indexed``), or reads the whole array as a new ``list`` or ``tuple`` (``whole``).
     Reading converts to the Python type of ``kind`` (float, int, bool); writing stores into the
-    record (a test that sets a flag, a command that is decoded in Python).
+    record (a test that sets a flag, a command that is decoded in Python). Compiled, the record's
+    bytes are read and written through memoryviews (:func:`_accessor`).
     """
 
     __slots__ = ("field", "conv", "indexed", "whole")
@@ -203,18 +234,38 @@ class Slot:
     def __get__(self, obj, cls=None):
         if obj is None:
             return self
-        v = getattr(obj._s, self.field)
+        rec = obj._s
+        if not JIT:
+            v = getattr(rec, self.field)
+            if self.whole is not None:
+                return self.whole([self.conv(x) for x in v])
+            return self.conv(v[obj._i] if self.indexed else v)
+        acc = _ACCESS.get(id(rec)) or _accessor(rec)
+        code, k, n = acc[0][self.field]
+        mv = acc[1][code]
         if self.whole is not None:
             conv = self.conv
-            return self.whole([conv(x) for x in v])
-        return self.conv(v[obj._i] if self.indexed else v)
+            return self.whole([conv(mv[j]) for j in range(k, k + n)])
+        return self.conv(mv[k + obj._i] if self.indexed else mv[k])
 
     def __set__(self, obj, value) -> None:
+        rec = obj._s
+        if not JIT:
+            if self.whole is not None:
+                arr = getattr(rec, self.field)
+                for j, x in enumerate(value):
+                    arr[j] = x
+            elif self.indexed:
+                getattr(rec, self.field)[obj._i] = value
+            else:
+                setattr(rec, self.field, value)
+            return
+        acc = _ACCESS.get(id(rec)) or _accessor(rec)
+        code, k, n = acc[0][self.field]
+        mv = acc[1][code]
+        put = float if code == "d" else int
         if self.whole is not None:
-            arr = getattr(obj._s, self.field)
-            for k, x in enumerate(value):
-                arr[k] = x
-        elif self.indexed:
-            getattr(obj._s, self.field)[obj._i] = value
+            for j, x in enumerate(value):
+                mv[k + j] = put(x)
         else:
-            setattr(obj._s, self.field, value)
+            mv[k + obj._i if self.indexed else k] = put(value)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..model._jit import njit
+from ..model._jit import njit, specialise
 from . import reports as R
 from .msg_fields import G_PARK, G_REVERSE
 from .record import Field, Slot, record_array
@@ -241,6 +241,13 @@ def driver_store(s, d: DriverInput) -> None:
     s.drv_drive_mode = d.drive_mode
 
 
+def _store_entry(S):
+    """:func:`measured_store`'s compiled entry point for the record array ``S`` (``_jit.specialise``: a call with
+    24 numbers through numba's dispatcher would cost about 10 us in working out their types)."""
+    return specialise(measured_store, (S, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, False, 0, 0,
+                                       0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+
+
 class MeasuredState:
     """The vehicle-state quantities the DBW reads, copied once per step: a view of the record's ``m_*``
     fields (:data:`STATE`).
@@ -272,7 +279,7 @@ class MeasuredState:
     FIELDS = ("v", "speed", "omega", "f_spec", "wheel_spin", "gear", "gear_target", "shifting", "gear_reject",
               "drive_mode", "engine_rpm", "engine_torque", "cvt_ratio", "brake_torque", "fuel_l", "prndl",
               "fy_front", "gear_manual")
-    __slots__ = ("_s", "_S")
+    __slots__ = ("_s", "_S", "_store")
 
     v = Slot("m_v")
     speed = Slot("m_speed")
@@ -300,7 +307,8 @@ class MeasuredState:
         self._s = s
         self._S = record_array(s)
         s.m_prndl = dir_src == DIR_PRNDL
-        measured_store(self._S, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 9.80665, 0.0, 0.0, 0.0, 0.0, G_PARK, G_PARK, False,
+        self._store = _store_entry(self._S)
+        self._store(self._S, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 9.80665, 0.0, 0.0, 0.0, 0.0, G_PARK, G_PARK, False,
                        0, 0, AWD, 0.0, 0.0, 0.0, math.nan, math.nan, 0.0)
 
     def __getstate__(self):
@@ -309,6 +317,7 @@ class MeasuredState:
     def __setstate__(self, s) -> None:
         self._s = s
         self._S = record_array(s)
+        self._store = _store_entry(self._S)
 
     def read(self, s: object) -> None:
         """Copy the quantities from the vehicle ``s`` (its attributes, see the class) into the record.
@@ -344,7 +353,7 @@ class MeasuredState:
         if not fast:
             self._read_checked(s)
             return
-        measured_store(self._S, float(vb[0]), float(speed), float(w[0]), float(w[1]), float(w[2]), float(fs[0]),
+        self._store(self._S, float(vb[0]), float(speed), float(w[0]), float(w[1]), float(w[2]), float(fs[0]),
                        float(fs[1]), float(fs[2]), float(ws[0]), float(ws[1]), float(ws[2]), float(ws[3]),
                        int(gear), int(gear_target), bool(shifting), int(finite_or(reject)),
                        int(finite_or(getattr(s, "manual_gear", 0))), int(finite_or(mode, AWD)), float(rpm), float(te),
@@ -369,7 +378,7 @@ class MeasuredState:
         bt = getattr(s, "brake_torque_nm", None)
         fl = getattr(s, "fuel_l", None)
         fy = getattr(s, "wheel_fy_n", None)  # front tyres' lateral forces (steering column)
-        measured_store(self._S, float(v), float(speed), float(omega[0]), float(omega[1]), float(omega[2]),
+        self._store(self._S, float(v), float(speed), float(omega[0]), float(omega[1]), float(omega[2]),
                        float(f_spec[0]), float(f_spec[1]), float(f_spec[2]), float(spin[0]), float(spin[1]),
                        float(spin[2]), float(spin[3]), gear, gear_target, bool(getattr(s, "shift_in_progress", False)),
                        int(finite_or(getattr(s, "last_gear_reject", 0))), int(finite_or(getattr(s, "manual_gear", 0))),
