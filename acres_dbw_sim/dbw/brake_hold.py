@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from ..model._jit import njit
 from .params import DbwParameters
-from .record import Field, Slot
+from .record import Field, Slot, record_array
 
 __all__ = ["BrakeHold", "STATE", "hold_reset", "hold_step", "hold_full", "hold_reported_duration_s"]
 
@@ -49,26 +49,29 @@ STATE = (
 
 
 @njit
-def hold_reset(s) -> None:
+def hold_reset(S) -> None:
     """Power-on state of the brake hold: full budget, no requests."""
+    s = S[0]
     s.hold_remaining_s = s.hold_budget_s
     s.hold_req_park_brake = False
     s.hold_req_shift_park = False
 
 
 @njit
-def hold_full(s) -> bool:
+def hold_full(S) -> bool:
     """The budget is full (``brake_available_full``, §4.7)."""
+    s = S[0]
     return s.hold_remaining_s >= s.hold_budget_s
 
 
 @njit
-def hold_step(s, dt_s: float, actuator_bar: float, speed_mps: float) -> None:
+def hold_step(S, dt_s: float, actuator_bar: float, speed_mps: float) -> None:
     """Drain or recharge the budget for one step of ``dt_s`` [s] (the module's rules, §4.7).
 
     ``actuator_bar``: pressure the DBW actuator produces [bar] (the driver's pedal excluded);
     ``speed_mps``: vehicle speed magnitude [m/s].
     """
+    s = S[0]
     r = s.hold_remaining_s
     if actuator_bar > s.hold_min_bar and speed_mps < s.hold_speed_mps:
         r -= dt_s
@@ -86,8 +89,9 @@ def hold_step(s, dt_s: float, actuator_bar: float, speed_mps: float) -> None:
 
 
 @njit
-def hold_reported_duration_s(s) -> float:
+def hold_reported_duration_s(S) -> float:
     """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)."""
+    s = S[0]
     r = s.hold_remaining_s
     if s.hold_budget_s <= 25.4:
         return round(r * 10.0) * 0.1
@@ -142,12 +146,12 @@ class BrakeHold:
 
     def reset(self) -> None:
         """Power-on state: full budget, no requests (:func:`hold_reset`)."""
-        hold_reset(self._s)
+        hold_reset(record_array(self._s))
 
     @property
     def full(self) -> bool:
         """The budget is full (``brake_available_full``; :func:`hold_full`)."""
-        return bool(hold_full(self._s))
+        return bool(hold_full(record_array(self._s)))
 
     def step(self, actuator_bar: float, speed_mps: float) -> None:
         """Drain or recharge the budget for one step (:func:`hold_step`).
@@ -159,9 +163,9 @@ class BrakeHold:
         speed_mps : float
             Vehicle speed magnitude [m/s].
         """
-        hold_step(self._s, self._dt, float(actuator_bar), float(speed_mps))
+        hold_step(record_array(self._s), self._dt, float(actuator_bar), float(speed_mps))
 
     def reported_duration_s(self) -> float:
         """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)
         (:func:`hold_reported_duration_s`)."""
-        return hold_reported_duration_s(self._s)
+        return hold_reported_duration_s(record_array(self._s))

@@ -42,7 +42,7 @@ from ..model._jit import njit
 from .commands import GearCmd
 from .decode import as_enum
 from .msg_fields import G_CALIBRATE, G_DRIVE, G_LOW, G_MANUAL, G_NONE, G_PARK, SRC_USER, GearReject
-from .record import Field, Slot
+from .record import Field, Slot, record_array
 
 __all__ = ["GearActuator", "STATE", "gear_reset", "gear_command", "gear_lever_checks", "gear_take_manual",
            "gear_request_park", "gear_update"]
@@ -71,8 +71,9 @@ STATE = (
 
 
 @njit
-def gear_reset(s) -> None:
+def gear_reset(S) -> None:
     """Power-on state of the gear actuator: no request, no reject (the constants are kept)."""
+    s = S[0]
     s.gr_pending = G_NONE
     s.gr_reject = R_NONE
     s.gr_cmd_src = SRC_USER
@@ -85,8 +86,9 @@ def gear_reset(s) -> None:
 
 
 @njit
-def gear_lever_checks(s, cmd: int, gear: int, shifting: bool, speed_mps: float, park_locked: bool) -> int:
+def gear_lever_checks(S, cmd: int, gear: int, shifting: bool, speed_mps: float, park_locked: bool) -> int:
     """The lever's reject for a move to ``cmd`` (checks 4 to 6 of the module docstring), NONE if it may."""
+    s = S[0]
     if shifting:
         return R_SHIFT_IN_PROGRESS
     if abs(speed_mps) >= s.gr_max_shift_speed_mps:
@@ -97,7 +99,7 @@ def gear_lever_checks(s, cmd: int, gear: int, shifting: bool, speed_mps: float, 
 
 
 @njit
-def gear_command(s, cmd: int, return_to_park: bool, cmd_manual: int, dbw_enabled: bool, speed_mps: float,
+def gear_command(S, cmd: int, return_to_park: bool, cmd_manual: int, dbw_enabled: bool, speed_mps: float,
                  gear: int, shifting: bool, override_any: bool, src: int, park_locked: bool) -> int:
     """Handle one decoded gear command event (§4.1, §4.9; the checks of the module docstring); return the
     reject reason (``GearReject``), also left in ``gr_reject``.
@@ -108,6 +110,7 @@ def gear_command(s, cmd: int, return_to_park: bool, cmd_manual: int, dbw_enabled
     moving; ``override_any``: a driver override is active on steering, brake or throttle; ``src``: ``CmdSrc``
     of the request; ``park_locked``: the brake-hold budget is exhausted (no shift out of PARK).
     """
+    s = S[0]
     if cmd == G_CALIBRATE:
         return s.gr_reject
     if not dbw_enabled or cmd == G_NONE:
@@ -128,7 +131,7 @@ def gear_command(s, cmd: int, return_to_park: bool, cmd_manual: int, dbw_enabled
         # a powershift in DRIVE at any speed; from another position the lever's checks apply
         r = R_NONE
         if gear != G_DRIVE or shifting:
-            r = gear_lever_checks(s, G_DRIVE, gear, shifting, speed_mps, park_locked)
+            r = gear_lever_checks(S, G_DRIVE, gear, shifting, speed_mps, park_locked)
         if r == R_NONE:
             s.gr_manual_request = manual
             s.gr_manual_cmd = manual
@@ -141,7 +144,7 @@ def gear_command(s, cmd: int, return_to_park: bool, cmd_manual: int, dbw_enabled
     elif cmd == gear and not shifting:
         r = R_NONE
     else:
-        r = gear_lever_checks(s, cmd, gear, shifting, speed_mps, park_locked)
+        r = gear_lever_checks(S, cmd, gear, shifting, speed_mps, park_locked)
         if r == R_NONE:
             s.gr_pending = cmd
             s.gr_cmd_src = src
@@ -151,18 +154,20 @@ def gear_command(s, cmd: int, return_to_park: bool, cmd_manual: int, dbw_enabled
 
 
 @njit
-def gear_take_manual(s) -> int:
+def gear_take_manual(S) -> int:
     """The manual gear to pass to the vehicle this step (0: none); forgets it."""
+    s = S[0]
     n = s.gr_manual_request
     s.gr_manual_request = 0
     return n
 
 
 @njit
-def gear_request_park(s, gear: int, shifting: bool, speed_mps: float) -> bool:
+def gear_request_park(S, gear: int, shifting: bool, speed_mps: float) -> bool:
     """The brake actuator's shift to PARK (``req_shift_park``, §4.7); True if requested now. No request in
     PARK, with PARK pending, while ``shifting``, with a gear fault or at or above the shift speed
     (``speed_mps`` [m/s])."""
+    s = S[0]
     if (gear == G_PARK or s.gr_pending == G_PARK or shifting or s.gr_fault_injected
             or abs(speed_mps) >= s.gr_max_shift_speed_mps):
         return False
@@ -172,10 +177,11 @@ def gear_request_park(s, gear: int, shifting: bool, speed_mps: float) -> bool:
 
 
 @njit
-def gear_update(s, gear: int, shifting: bool, model_reject: int) -> int:
+def gear_update(S, gear: int, shifting: bool, model_reject: int) -> int:
     """Follow the lever: the present ``gear``, ``shifting`` and the model's ``last_gear_reject``
     (``model_reject``, 0 if none); return the ``Gear`` value to request this step (NONE when nothing is
     pending)."""
+    s = S[0]
     if s.gr_pending != G_NONE:
         if s.gr_sent:  # judge the lever only after it has seen the request
             if gear == s.gr_pending and not shifting:
@@ -239,7 +245,7 @@ class GearActuator:
 
     def reset(self) -> None:
         """Power-on state: no request, no reject (:func:`gear_reset`)."""
-        gear_reset(self._s)
+        gear_reset(record_array(self._s))
 
     def command(self, msg: GearCmd, dbw_enabled: bool, speed_mps: float, gear: int,
                 shifting: bool, override_any: bool, src: int = SRC_USER,
@@ -273,12 +279,12 @@ class GearActuator:
             n = getattr(msg, "cmd_manual", 0)
             manual = int(n) if isinstance(n, int) and not isinstance(n, bool) and 0 < n < 1 << 63 else 0
         rtp = getattr(msg, "return_to_park", False) is True
-        return int(gear_command(self._s, cmd, rtp, manual, bool(dbw_enabled), float(speed_mps), int(gear),
+        return int(gear_command(record_array(self._s), cmd, rtp, manual, bool(dbw_enabled), float(speed_mps), int(gear),
                                 bool(shifting), bool(override_any), int(src), bool(park_locked)))
 
     def take_manual(self) -> int:
         """The manual gear to pass to the vehicle this step (0: none); forgets it (:func:`gear_take_manual`)."""
-        return int(gear_take_manual(self._s))
+        return int(gear_take_manual(record_array(self._s)))
 
     def request_park(self, gear: int, shifting: bool, speed_mps: float) -> bool:
         """The brake actuator's shift to PARK (``req_shift_park``, §4.7); True if requested now
@@ -293,7 +299,7 @@ class GearActuator:
         speed_mps : float
             Vehicle speed [m/s]; no request at or above ``max_shift_speed_mps``.
         """
-        return bool(gear_request_park(self._s, int(gear), bool(shifting), float(speed_mps)))
+        return bool(gear_request_park(record_array(self._s), int(gear), bool(shifting), float(speed_mps)))
 
     def update(self, gear: int, shifting: bool, model_reject: int) -> int:
         """Follow the lever; return the request to pass to the model this step (:func:`gear_update`).
@@ -312,4 +318,4 @@ class GearActuator:
         int
             ``Gear`` value to request, NONE when nothing is pending.
         """
-        return int(gear_update(self._s, int(gear), bool(shifting), int(model_reject)))
+        return int(gear_update(record_array(self._s), int(gear), bool(shifting), int(model_reject)))

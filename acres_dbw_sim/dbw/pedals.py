@@ -42,7 +42,7 @@ from .actuators import DELAY_CELLS, clamp, delay_fill, delay_line_steps, lag_lin
 from .commands import BrakeCmd, ThrottleCmd
 from .decode import as_enum, as_flag, as_float, decode_rate
 from .params import DbwParameters
-from .record import Field, Slot, param_record
+from .record import Field, Slot, param_record, record_array
 from .status import BRAKE, THROTTLE, ActuatorStatus, status_reset
 
 __all__ = ["BrakeActuator", "ThrottleActuator", "STATE", "brake_reset", "brake_hold", "brake_step",
@@ -109,10 +109,11 @@ def _inf_if_zero(x: float) -> float:
 
 
 @njit
-def brake_reset(s) -> None:
+def brake_reset(S) -> None:
     """Power-on state of the brake: status reset, released (dead time and lag at 0), nothing received, default
     rates. ``brk_invalid_count`` and the constants are kept."""
-    status_reset(s, BRAKE, s.st_timeout_s[BRAKE])
+    s = S[0]
+    status_reset(S, BRAKE, s.st_timeout_s[BRAKE])
     delay_fill(s.brk_dead_buf, s.brk_dead_n, 0.0)
     s.brk_lag_y = 0.0
     s.brk_cmd_type = 0
@@ -131,9 +132,11 @@ def brake_reset(s) -> None:
 
 
 @njit
-def brake_hold(s, p, bar: float) -> None:
+def brake_hold(S, P, bar: float) -> None:
     """Settle the brake at ``bar`` [bar] (finite; clamped to 0..``brake_max_bar``): set-point, dead-time cells,
     lag and output (:meth:`BrakeActuator.hold`)."""
+    s = S[0]
+    p = P[0]
     b = clamp(bar, 0.0, p.brake_max_bar)
     delay_fill(s.brk_dead_buf, s.brk_dead_n, b)
     s.brk_lag_y = b
@@ -144,7 +147,7 @@ def brake_hold(s, p, bar: float) -> None:
 
 
 @njit
-def brake_step(s, p, dt_s: float, driver_bar: float, ulc_bar: float) -> float:
+def brake_step(S, P, dt_s: float, driver_bar: float, ulc_bar: float) -> float:
     """Advance the brake one step of ``dt_s`` [s]; return the line pressure [bar] in [0, ``brake_max_bar``].
 
     Target: the user set-point with its rates when the brake is enabled by the user, the ULC request
@@ -153,6 +156,8 @@ def brake_step(s, p, dt_s: float, driver_bar: float, ulc_bar: float) -> float:
     rate limit ``brake_rate_bar_s``; the line pressure is the larger of the actuator's and the driver's
     ``driver_bar`` [bar] (finite, >= 0). Reads the status slot BRAKE (update it first).
     """
+    s = S[0]
+    p = P[0]
     dt = dt_s
     s.brk_driver_bar = driver_bar
     s.brk_ulc_bar = ulc_bar
@@ -249,7 +254,7 @@ class BrakeActuator:
 
     def reset(self) -> None:
         """Power-on state: released, nothing received (:func:`brake_reset`)."""
-        brake_reset(self._s)
+        brake_reset(record_array(self._s))
 
     def hold(self, bar: float) -> None:
         """Settle the actuator at ``bar`` [bar]: set-point, dead-time cells, lag and output (:func:`brake_hold`).
@@ -266,7 +271,7 @@ class BrakeActuator:
         """
         if not math.isfinite(bar):
             raise ValueError(f"brake_bar={bar!r}: must be finite")
-        brake_hold(self._s, self._p, float(bar))
+        brake_hold(record_array(self._s), self._p, float(bar))
 
     def command(self, t_s: float, msg: BrakeCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``BrakeCmd`` (see the module docstring and decode.py) into the record."""
@@ -332,17 +337,18 @@ class BrakeActuator:
         ulc_bar : float
             ULC pressure request [bar], used when the ULC drives the brake.
         """
-        return brake_step(self._s, self._p, self._dt, float(driver_bar), float(ulc_bar))
+        return brake_step(record_array(self._s), self._p, self._dt, float(driver_bar), float(ulc_bar))
 
 
 # --------------------------------------------------------------------------- throttle
 
 
 @njit
-def throttle_reset(s) -> None:
+def throttle_reset(S) -> None:
     """Power-on state of the throttle: status reset, pedal released (dead time and lag at 0), nothing
     received, default rates. ``thr_invalid_count`` and the constants are kept."""
-    status_reset(s, THROTTLE, s.st_timeout_s[THROTTLE])
+    s = S[0]
+    status_reset(S, THROTTLE, s.st_timeout_s[THROTTLE])
     delay_fill(s.thr_dead_buf, s.thr_dead_n, 0.0)
     s.thr_lag_y = 0.0
     s.thr_cmd_type = 0
@@ -358,9 +364,10 @@ def throttle_reset(s) -> None:
 
 
 @njit
-def throttle_hold(s, pct: float) -> None:
+def throttle_hold(S, pct: float) -> None:
     """Settle the throttle at ``pct`` [%] (finite; clamped to 0..100): set-point, dead-time cells, lag and
     output (:meth:`ThrottleActuator.hold`)."""
+    s = S[0]
     v = clamp(pct, 0.0, 100.0)
     delay_fill(s.thr_dead_buf, s.thr_dead_n, v)
     s.thr_lag_y = v
@@ -371,7 +378,7 @@ def throttle_hold(s, pct: float) -> None:
 
 
 @njit
-def throttle_step(s, dt_s: float, driver_pct: float, ulc_pct: float) -> float:
+def throttle_step(S, dt_s: float, driver_pct: float, ulc_pct: float) -> float:
     """Advance the throttle one step of ``dt_s`` [s]; return the pedal position 0..1 sent to the model.
 
     Target: the user set-point with its rates when enabled by the user, the ULC request ``ulc_pct`` [%]
@@ -379,6 +386,7 @@ def throttle_step(s, dt_s: float, driver_pct: float, ulc_pct: float) -> float:
     0..100 %; when not enabled the pedal is the driver's ``driver_pct`` [%] (finite, 0..100). Reads the
     status slot THROTTLE (update it first).
     """
+    s = S[0]
     s.thr_driver_pct = driver_pct
     enabled = s.st_enabled[THROTTLE] != 0
     if enabled and not s.st_driven_by_ulc[THROTTLE]:
@@ -451,7 +459,7 @@ class ThrottleActuator:
 
     def reset(self) -> None:
         """Power-on state: pedal released, nothing received (:func:`throttle_reset`)."""
-        throttle_reset(self._s)
+        throttle_reset(record_array(self._s))
 
     def hold(self, pct: float) -> None:
         """Settle the actuator at ``pct`` [%] (as :meth:`BrakeActuator.hold`; :func:`throttle_hold`).
@@ -463,7 +471,7 @@ class ThrottleActuator:
         """
         if not math.isfinite(pct):
             raise ValueError(f"pedal_pct={pct!r}: must be finite")
-        throttle_hold(self._s, float(pct))
+        throttle_hold(record_array(self._s), float(pct))
 
     def command(self, t_s: float, msg: ThrottleCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``ThrottleCmd`` (see the module docstring and decode.py) into the record."""
@@ -496,4 +504,4 @@ class ThrottleActuator:
         ulc_pct : float
             ULC throttle request [%], used when the ULC drives the throttle.
         """
-        return throttle_step(self._s, self._dt, float(driver_pct), float(ulc_pct))
+        return throttle_step(record_array(self._s), self._dt, float(driver_pct), float(ulc_pct))

@@ -139,14 +139,13 @@ if JIT:
 
 
 def record_array(s):
-    """The one-element array a record ``s`` (of :func:`new_record`, :func:`param_record`) lives in, as a plain
-    ndarray: the form to pass from Python to a compiled entry point, which reads ``S[0]`` (numba unboxes an
-    array in about 0.1 us, a record in about 8 us); ``[s]`` when interpreted."""
-    if JIT:
-        import numpy as np
-        a = s.base.view(np.ndarray)
-        return a if a.ndim == 1 else a.reshape(1)   # a rebuilt record (unpickled, copied) sits in a 0-d array
-    return [s]
+    """The one-element array a record ``s`` (of :func:`new_record`) lives in, as a plain ndarray: what the
+    compiled functions take (``S``, reading ``s = S[0]``; numba unboxes an array in about 0.1 us, a record
+    scalar in about 8 us); ``[s]`` when interpreted. Kept with the record's memoryviews (:func:`_accessor`)."""
+    if not JIT:
+        return [s]
+    acc = _ACCESS.get(id(s))
+    return (acc if acc is not None else _accessor(s))[2]
 
 
 def new_state():
@@ -156,11 +155,11 @@ def new_state():
 
 @functools.lru_cache(maxsize=64)
 def param_record(p):
-    """The numeric fields of ``p`` (a :class:`~acres_dbw_sim.dbw.params.DbwParameters`) as a numpy record
-    of the same names (tuples as arrays, booleans as uint8; texts left out), for compiled code; ``p``
-    itself when interpreted. Built once per parameter set."""
+    """The numeric fields of ``p`` (a :class:`~acres_dbw_sim.dbw.params.DbwParameters`) as a record of the same
+    names (tuples as arrays, booleans as uint8; texts left out) in a one-element array, as the compiled
+    functions take it (``P``, reading ``p = P[0]``); ``[p]`` when interpreted. Built once per parameter set."""
     if not JIT:
-        return p
+        return [p]
     import numpy as np
     spec, values = [], []
     for f in fields(p):
@@ -176,10 +175,10 @@ def param_record(p):
         else:
             continue
         values.append(v)
-    rec = np.zeros(1, np.dtype(spec, align=True)).view(np.recarray)
+    rec = np.zeros(1, np.dtype(spec, align=True))
     for (name, *_), v in zip(spec, values):
         rec[name][0] = v
-    return rec[0]
+    return rec
 
 
 _ACCESS: dict = {}
@@ -201,13 +200,18 @@ def _layout(dtype) -> dict:
 
 
 def _accessor(rec) -> tuple:
-    """``(layout, {format: memoryview})`` of record ``rec``'s bytes, kept while ``rec`` lives: a read through a
-    memoryview costs about 40 ns, numpy's attribute access on a record about 1.4 us."""
-    key = id(rec)
-    buf = memoryview(record_array(rec).view("u1"))
-    acc = (_layout(rec.dtype), {"d": buf.cast("d"), "q": buf.cast("q"), "B": buf})
-    _ACCESS[key] = acc
+    """``(layout, {format: memoryview}, one-element array)`` of record ``rec``, kept while ``rec`` lives: a read
+    through a memoryview costs about 40 ns, numpy's attribute access on a record about 1.4 us."""
     import weakref
+
+    import numpy as np
+    key = id(rec)
+    arr = rec.base.view(np.ndarray)
+    if arr.ndim != 1:
+        arr = arr.reshape(1)   # a rebuilt record (unpickled, copied) sits in a 0-d array
+    buf = memoryview(arr.view("u1"))
+    acc = (_layout(rec.dtype), {"d": buf.cast("d"), "q": buf.cast("q"), "B": buf}, arr)
+    _ACCESS[key] = acc
     weakref.finalize(rec, _ACCESS.pop, key, None)
     return acc
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 
 from ..model._jit import njit
-from .record import Field, Slot
+from .record import Field, Slot, record_array
 
 __all__ = ["ActuatorStatus", "EngageLogic", "FirmwareEngage", "STATE", "STEERING", "BRAKE", "THROTTLE", "ULC",
            "status_reset", "status_command", "status_clear_latch", "status_update", "any_fault", "any_override",
@@ -85,8 +85,9 @@ STATE = (
 
 
 @njit
-def status_reset(s, i: int, timeout_s: float) -> None:
+def status_reset(S, i: int, timeout_s: float) -> None:
     """Power-on state of status slot ``i``: nothing received, no flags; command timeout ``timeout_s`` [s]."""
+    s = S[0]
     s.st_timeout_s[i] = timeout_s
     s.st_ready[i] = True
     s.st_enabled[i] = False
@@ -105,27 +106,29 @@ def status_reset(s, i: int, timeout_s: float) -> None:
 
 
 @njit
-def status_clear_latch(s, i: int) -> None:
+def status_clear_latch(S, i: int) -> None:
     """Clear a latched override of slot ``i`` if the driver has let go (``clear`` bit)."""
+    s = S[0]
     if not s.st_override_active[i]:
         s.st_override_latched[i] = False
 
 
 @njit
-def status_command(s, i: int, t_s: float, active: bool, enable: bool, clear: bool, ignore: bool) -> None:
+def status_command(S, i: int, t_s: float, active: bool, enable: bool, clear: bool, ignore: bool) -> None:
     """Accept one command frame for slot ``i`` at ``t_s`` [s]: ``active`` (a command type other than NONE),
     ``enable`` (after the driver's masking, §4.1), ``clear`` (the user's or the driver's automatic clear),
     ``ignore``."""
+    s = S[0]
     s.st_last_cmd_t[i] = t_s
     s.st_received[i] = True
     s.st_enable_bit[i] = enable and active
     s.st_ignore[i] = ignore
     if clear:
-        status_clear_latch(s, i)
+        status_clear_latch(S, i)
 
 
 @njit
-def status_update(s, i: int, t_s: float, driver_override: bool, ulc_driving: bool, permitted: bool,
+def status_update(S, i: int, t_s: float, driver_override: bool, ulc_driving: bool, permitted: bool,
                   ulc_stream: bool, ulc_cause: int) -> None:
     """Recompute the flags of slot ``i`` at ``t_s`` [s] (the module's rules; dbw-interface.md §4.3, §4.11).
 
@@ -136,6 +139,7 @@ def status_update(s, i: int, t_s: float, driver_override: bool, ulc_driving: boo
     overridden, §4.1, §4.12); ``ulc_cause``: the ULC's own ``disengage`` code when it dropped out in
     this step, else 0 (a pedal that only the ULC drove and is let go takes it).
     """
+    s = S[0]
     was_enabled = s.st_enabled[i] != 0
     was_ulc = s.st_driven_by_ulc[i] != 0
     s.st_driven_by_ulc[i] = ulc_driving
@@ -169,9 +173,10 @@ def status_update(s, i: int, t_s: float, driver_override: bool, ulc_driving: boo
 
 
 @njit
-def any_fault(s, n: int, gear_fault: bool) -> bool:
+def any_fault(S, n: int, gear_fault: bool) -> bool:
     """The driver's fault predicate over status slots ``0..n-1``: an unmasked (not timed-out) fault, or a
     gear fault (§4.1)."""
+    s = S[0]
     for i in range(n):
         if s.st_fault[i] and not s.st_timeout[i]:
             return True
@@ -179,9 +184,10 @@ def any_fault(s, n: int, gear_fault: bool) -> bool:
 
 
 @njit
-def any_override(s, n: int, gear_override: bool) -> bool:
+def any_override(S, n: int, gear_override: bool) -> bool:
     """The driver's override predicate over status slots ``0..n-1``: an active or latched override that is
     not timed out, or the gear's override (§4.1)."""
+    s = S[0]
     for i in range(n):
         if (s.st_override_active[i] or s.st_override_latched[i]) and not s.st_timeout[i]:
             return True
@@ -250,20 +256,20 @@ class ActuatorStatus:
 
     def reset(self) -> None:
         """Return to the power-on state: nothing received, no flags (:func:`status_reset`)."""
-        status_reset(self._s, self._i, self.timeout_s)
+        status_reset(record_array(self._s), self._i, self.timeout_s)
 
     def command(self, t_s: float, active: bool, enable: bool, clear: bool, ignore: bool) -> None:
         """Accept one command frame (:func:`status_command`)."""
-        status_command(self._s, self._i, t_s, bool(active), bool(enable), bool(clear), bool(ignore))
+        status_command(record_array(self._s), self._i, t_s, bool(active), bool(enable), bool(clear), bool(ignore))
 
     def clear_latch(self) -> None:
         """Clear a latched override if the driver has let go (:func:`status_clear_latch`)."""
-        status_clear_latch(self._s, self._i)
+        status_clear_latch(record_array(self._s), self._i)
 
     def update(self, t_s: float, driver_override: bool, ulc_driving: bool = False,
                permitted: bool = True, ulc_stream: bool = False, ulc_cause: int = 0) -> None:
         """Recompute the flags at time ``t_s`` [s] (:func:`status_update`)."""
-        status_update(self._s, self._i, t_s, bool(driver_override), bool(ulc_driving), bool(permitted),
+        status_update(record_array(self._s), self._i, t_s, bool(driver_override), bool(ulc_driving), bool(permitted),
                       bool(ulc_stream), int(ulc_cause))
 
 
@@ -271,8 +277,9 @@ class ActuatorStatus:
 
 
 @njit
-def engage_reset(s, tick_s: float) -> None:
+def engage_reset(S, tick_s: float) -> None:
     """Power-on state of the driver's engage logic: no request, not enabled; auto-clear period ``tick_s``."""
+    s = S[0]
     s.eng_tick_s = tick_s
     s.eng_request = False
     s.eng_enabled = False
@@ -281,39 +288,43 @@ def engage_reset(s, tick_s: float) -> None:
 
 
 @njit
-def engage_update(s, gear_fault: bool, gear_override: bool) -> None:
+def engage_update(S, gear_fault: bool, gear_override: bool) -> None:
     """Recompute ``eng_enabled`` from steering, brake and throttle (slots 0..2) and the gear; drop the request
     on a true -> false edge (§4.1 event 4)."""
-    en = (s.eng_request != 0 and not any_fault(s, 3, gear_fault) and not any_override(s, 3, gear_override))
+    s = S[0]
+    en = (s.eng_request != 0 and not any_fault(S, 3, gear_fault) and not any_override(S, 3, gear_override))
     if s.eng_enabled and not en:
         s.eng_request = False
     s.eng_enabled = en
 
 
 @njit
-def engage_on_enable(s, gear_fault: bool, gear_override: bool) -> bool:
+def engage_on_enable(S, gear_fault: bool, gear_override: bool) -> bool:
     """``enable`` event (§4.1 event 1); False if refused by a fault."""
+    s = S[0]
     if s.eng_request:
         return True
-    if any_fault(s, 3, gear_fault):
+    if any_fault(S, 3, gear_fault):
         s.eng_refused += 1
         return False
     s.eng_request = True
-    engage_update(s, gear_fault, gear_override)
+    engage_update(S, gear_fault, gear_override)
     return True
 
 
 @njit
-def engage_on_disable(s) -> None:
+def engage_on_disable(S) -> None:
     """``disable`` event (§4.1 event 2): drop the request."""
+    s = S[0]
     s.eng_request = False
     s.eng_enabled = False
 
 
 @njit
-def engage_tick(s, t_s: float) -> None:
+def engage_tick(S, t_s: float) -> None:
     """The 50 ms timer (§4.1 event 3) at ``t_s`` [s]: clear-only frames for the latched overrides of all
     four statuses while the request stands."""
+    s = S[0]
     if t_s + 1e-9 < s.eng_next_tick_s:
         return
     while s.eng_next_tick_s <= t_s + 1e-9:
@@ -321,7 +332,7 @@ def engage_tick(s, t_s: float) -> None:
     if s.eng_request:
         for i in range(4):
             if s.st_override_latched[i]:
-                status_clear_latch(s, i)
+                status_clear_latch(S, i)
 
 
 class EngageLogic:
@@ -360,35 +371,36 @@ class EngageLogic:
 
     def __init__(self, tick_s: float, s) -> None:
         self._s = s
-        engage_reset(s, tick_s)
+        engage_reset(record_array(s), tick_s)
 
     def reset(self) -> None:
         """Power-on state: no request, not enabled (:func:`engage_reset`)."""
-        engage_reset(self._s, self.tick_s)
+        engage_reset(record_array(self._s), self.tick_s)
 
     def on_enable(self, gear_fault: bool, gear_override: bool) -> bool:
         """``enable`` event (:func:`engage_on_enable`). Returns False if refused by a fault."""
-        return bool(engage_on_enable(self._s, bool(gear_fault), bool(gear_override)))
+        return bool(engage_on_enable(record_array(self._s), bool(gear_fault), bool(gear_override)))
 
     def on_disable(self) -> None:
         """``disable`` event (:func:`engage_on_disable`)."""
-        engage_on_disable(self._s)
+        engage_on_disable(record_array(self._s))
 
     def update(self, gear_fault: bool, gear_override: bool) -> None:
         """Recompute ``enabled`` (:func:`engage_update`)."""
-        engage_update(self._s, bool(gear_fault), bool(gear_override))
+        engage_update(record_array(self._s), bool(gear_fault), bool(gear_override))
 
     def tick(self, t_s: float) -> None:
         """50 ms timer (:func:`engage_tick`)."""
-        engage_tick(self._s, t_s)
+        engage_tick(record_array(self._s), t_s)
 
 
 # --------------------------------------------------------------------------- firmware engagement (ALL_OR_NONE)
 
 
 @njit
-def sync_reset(s, tick_s: float) -> None:
+def sync_reset(S, tick_s: float) -> None:
     """Power-on state of the firmware engagement: not active, nothing pending; tick period ``tick_s`` [s]."""
+    s = S[0]
     s.sync_tick_s = tick_s
     s.sync_active = False
     s.sync_enable_pending = False
@@ -400,9 +412,10 @@ def sync_reset(s, tick_s: float) -> None:
 
 
 @njit
-def sync_on_enable(s) -> None:
+def sync_on_enable(S) -> None:
     """``enable`` event: queue the clears of the latched overrides (all four statuses) and the System
     *Enable*."""
+    s = S[0]
     for i in range(4):
         if s.st_override_latched[i]:
             s.sync_pending_clear[i] = True
@@ -410,8 +423,9 @@ def sync_on_enable(s) -> None:
 
 
 @njit
-def sync_on_disable(s) -> bool:
+def sync_on_disable(S) -> bool:
     """``disable`` event: System *Disable*; True if the system was ACTIVE."""
+    s = S[0]
     for i in range(4):
         s.sync_pending_clear[i] = False
     s.sync_enable_pending = False
@@ -422,23 +436,25 @@ def sync_on_disable(s) -> bool:
 
 
 @njit
-def sync_take_clear(s, i: int) -> bool:
+def sync_take_clear(S, i: int) -> bool:
     """The one-shot clear bit for the next command of status slot ``i`` (0..3)."""
+    s = S[0]
     c = s.sync_pending_clear[i] != 0
     s.sync_pending_clear[i] = False
     return c
 
 
 @njit
-def sync_update(s, gear_fault: bool, gear_override: bool) -> bool:
+def sync_update(S, gear_fault: bool, gear_override: bool) -> bool:
     """Firmware: leave ACTIVE on a fault or an override of steering, brake or throttle (slots 0..2) or the
     gear; True on that transition."""
+    s = S[0]
     if not s.sync_active:
         return False
-    if any_fault(s, 3, gear_fault):
+    if any_fault(S, 3, gear_fault):
         s.sync_active = False
         return True
-    if any_override(s, 3, gear_override):
+    if any_override(S, 3, gear_override):
         s.sync_active = False
         s.sync_override_other = True
         return True
@@ -446,10 +462,11 @@ def sync_update(s, gear_fault: bool, gear_override: bool) -> bool:
 
 
 @njit
-def sync_tick(s, t_s: float, gear_fault: bool, gear_override: bool) -> bool:
+def sync_tick(S, t_s: float, gear_fault: bool, gear_override: bool) -> bool:
     """The 50 ms timer at ``t_s`` [s]: send the pending System *Enable* once the clears of all four statuses
     are out (or timed out); True when it made the system ACTIVE. The firmware's readiness reads steering,
     brake and throttle."""
+    s = S[0]
     if t_s + 1e-9 < s.sync_next_tick_s:
         return False
     while s.sync_next_tick_s <= t_s + 1e-9:
@@ -460,7 +477,7 @@ def sync_tick(s, t_s: float, gear_fault: bool, gear_override: bool) -> bool:
         if s.sync_pending_clear[i] and not s.st_timeout[i]:
             return False  # its clear has not gone out yet
     s.sync_enable_pending = False  # clears still pending (timed-out subsystems) go with their next command
-    if any_fault(s, 3, gear_fault) or any_override(s, 3, gear_override):
+    if any_fault(S, 3, gear_fault) or any_override(S, 3, gear_override):
         s.sync_refused += 1
         return False
     s.sync_active = True
@@ -555,28 +572,28 @@ class FirmwareEngage:
     def __init__(self, tick_s: float, s) -> None:
         self._s = s
         self.pending_clear = _PendingClear(s)
-        sync_reset(s, tick_s)
+        sync_reset(record_array(s), tick_s)
 
     def reset(self) -> None:
         """Power-on state: not active, nothing pending (:func:`sync_reset`)."""
-        sync_reset(self._s, self.tick_s)
+        sync_reset(record_array(self._s), self.tick_s)
 
     def on_enable(self) -> None:
         """``enable`` event (:func:`sync_on_enable`)."""
-        sync_on_enable(self._s)
+        sync_on_enable(record_array(self._s))
 
     def on_disable(self) -> bool:
         """``disable`` event (:func:`sync_on_disable`). Returns True if the system was ACTIVE."""
-        return bool(sync_on_disable(self._s))
+        return bool(sync_on_disable(record_array(self._s)))
 
     def take_clear(self, index: int) -> bool:
         """The one-shot clear bit for the next command of subsystem ``index`` (:func:`sync_take_clear`)."""
-        return bool(sync_take_clear(self._s, index))
+        return bool(sync_take_clear(record_array(self._s), index))
 
     def update(self, gear_fault: bool, gear_override: bool) -> bool:
         """Firmware: leave ACTIVE on a fault or an override (:func:`sync_update`)."""
-        return bool(sync_update(self._s, bool(gear_fault), bool(gear_override)))
+        return bool(sync_update(record_array(self._s), bool(gear_fault), bool(gear_override)))
 
     def tick(self, t_s: float, gear_fault: bool, gear_override: bool) -> bool:
         """50 ms timer (:func:`sync_tick`)."""
-        return bool(sync_tick(self._s, t_s, bool(gear_fault), bool(gear_override)))
+        return bool(sync_tick(record_array(self._s), t_s, bool(gear_fault), bool(gear_override)))

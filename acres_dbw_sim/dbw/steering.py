@@ -68,7 +68,7 @@ from .actuators import DELAY_CELLS, clamp, quantize, rate_accel_limit
 from .commands import SteeringCmd
 from .decode import as_flag, as_enum, as_float, decode_rate
 from .params import DbwParameters
-from .record import Field, Slot, param_record
+from .record import Field, Slot, param_record, record_array
 from .status import STEERING, ActuatorStatus, status_reset
 from .steering_column import SteeringColumn, column_step
 
@@ -109,24 +109,27 @@ STATE = (
 
 
 @njit
-def _servo_to(s, a: float) -> None:
+def _servo_to(S, a: float) -> None:
     """Settle the servo's dead-time line and lag at the raw angle ``a`` [deg] (the head stays)."""
+    s = S[0]
     for k in range(s.str_dead_n):
         s.str_dead_buf[k] = a
     s.str_lag_y = a
 
 
 @njit
-def steering_reset(s, p, angle_deg: float) -> None:
+def steering_reset(S, P, angle_deg: float) -> None:
     """Power-on state of the steering actuator and its status at the raw angle ``angle_deg`` [deg] (clamped
     to the lock ``p.steering_lock_deg``); the power-on offset, the default rate and acceleration limits."""
+    s = S[0]
+    p = P[0]
     lock = p.steering_lock_deg
     a = clamp(angle_deg, -lock, lock)
-    status_reset(s, STEERING, s.st_timeout_s[STEERING])
+    status_reset(S, STEERING, s.st_timeout_s[STEERING])
     s.str_angle_deg = a
     s.str_ref_deg = a
     s.str_ref_rate = 0.0
-    _servo_to(s, a)
+    _servo_to(S, a)
     s.str_offset_deg = s.str_offset0_deg
     s.str_cmd_type = 0
     s.str_cmd_value = math.nan
@@ -142,16 +145,18 @@ def steering_reset(s, p, angle_deg: float) -> None:
 
 
 @njit
-def steering_raw_of_curvature(s, p, kappa: float) -> float:
+def steering_raw_of_curvature(S, P, kappa: float) -> float:
     """Raw steering-wheel angle [deg] for a path curvature ``kappa`` [1/m] (bicycle kinematics,
     ``center + i_s atan(L kappa)``, clamped to the lock; module docstring)."""
+    s = S[0]
+    p = P[0]
     delta = math.atan(p.geometry_wheelbase_m * kappa)
     lock = p.steering_lock_deg
     return clamp(p.steering_center_deg + s.str_k_deg * delta, -lock, lock)
 
 
 @njit
-def steering_step(s, p, speed_mps: float, driver_torque_nm: float, driver_angle_deg: float,
+def steering_step(S, P, speed_mps: float, driver_torque_nm: float, driver_angle_deg: float,
                   fy_front_n: float) -> float:
     """Advance the steering one physics step; return the raw steering-wheel angle [deg], within the lock.
 
@@ -165,6 +170,8 @@ def steering_step(s, p, speed_mps: float, driver_torque_nm: float, driver_angle_
     ``driver_angle_deg``: raw angle the driver holds [deg] (NaN: hands-off); ``fy_front_n``: the front
     tyres' lateral force of the model's last step [N] (wheel frame, left positive).
     """
+    s = S[0]
+    p = P[0]
     dt = s.str_dt_s
     lock = p.steering_lock_deg
     s.str_driver_torque_nm = driver_torque_nm
@@ -184,7 +191,7 @@ def steering_step(s, p, speed_mps: float, driver_torque_nm: float, driver_angle_
             max_kappa = s.str_max_kappa
             kappa = clamp(s.str_cmd_value / v_eff, -max_kappa, max_kappa)
             limiting = abs(s.str_cmd_value / v_eff) > max_kappa
-            s.str_target_raw = steering_raw_of_curvature(s, p, kappa)
+            s.str_target_raw = steering_raw_of_curvature(S, P, kappa)
         target = s.str_target_raw
         lim = s.str_angle_limit_deg
         if lim < lock:
@@ -209,17 +216,17 @@ def steering_step(s, p, speed_mps: float, driver_torque_nm: float, driver_angle_
         fy_front_n = 0.0
     if enabled and typ == 1:
         tau = s.str_torque_cmd_nm + (driver_torque_nm if s.st_ignore[STEERING] else 0.0)
-        a = column_step(s, s.str_angle_deg, tau, fy_front_n)
+        a = column_step(S, s.str_angle_deg, tau, fy_front_n)
     elif driver_angle_deg == driver_angle_deg:
         a = driver_angle_deg
     else:
-        a = column_step(s, s.str_angle_deg, driver_torque_nm, fy_front_n)
+        a = column_step(S, s.str_angle_deg, driver_torque_nm, fy_front_n)
     a = clamp(a, -lock, lock)
     s.str_angle_deg = a
     # the servo follows the free wheel so that a new engagement starts from here
     s.str_ref_deg = a
     s.str_ref_rate = 0.0
-    _servo_to(s, a)
+    _servo_to(S, a)
     return a
 
 
@@ -307,7 +314,7 @@ class SteeringActuator:
 
     def reset(self, angle_deg: float = 0.0) -> None:
         """Power-on state at the raw angle ``angle_deg`` [deg]; the power-on offset (:func:`steering_reset`)."""
-        steering_reset(self._s, self._p, float(angle_deg))
+        steering_reset(record_array(self._s), self._p, float(angle_deg))
 
     # ------------------------------------------------------------------ commands
     def command(self, t_s: float, msg: SteeringCmd, dbw_enabled: bool, auto_clear: bool) -> None:
@@ -394,7 +401,7 @@ class SteeringActuator:
     def _raw_of_curvature(self, kappa: float) -> float:
         """Raw steering-wheel angle [deg] for a path curvature [1/m] (bicycle kinematics;
         :func:`steering_raw_of_curvature`)."""
-        return float(steering_raw_of_curvature(self._s, self._p, kappa))
+        return float(steering_raw_of_curvature(record_array(self._s), self._p, kappa))
 
     # ------------------------------------------------------------------ dynamics
     def step(self, speed_mps: float, driver_torque_nm: float, driver_angle_deg: float,
@@ -419,7 +426,7 @@ class SteeringActuator:
         float
             Raw angle [deg], finite, within the lock.
         """
-        return float(steering_step(self._s, self._p, float(speed_mps), float(driver_torque_nm),
+        return float(steering_step(record_array(self._s), self._p, float(speed_mps), float(driver_torque_nm),
                                    float(driver_angle_deg), float(fy_front_n)))
 
     @property

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from ..model._jit import njit
 from .params import DbwParameters
-from .record import Field, new_record
+from .record import Field, new_record, record_array
 
 __all__ = ["SteeringColumn", "STATE", "column_init", "column_aligning_torque_nm", "column_step"]
 
@@ -58,19 +58,21 @@ def column_init(s, p: DbwParameters, dt_s: float) -> None:
 
 
 @njit
-def column_aligning_torque_nm(s, fy_front_n: float) -> float:
+def column_aligning_torque_nm(S, fy_front_n: float) -> float:
     """Aligning moment of the front tyres at the steering wheel [N m]: ``(t_p + t_m) F_y,f / i_s``, positive
     when it turns the wheel to the right; ``fy_front_n`` [N] is the front tyres' lateral force, wheel frame,
     left positive (module docstring)."""
+    s = S[0]
     return s.col_trail_per_ratio * fy_front_n
 
 
 @njit
-def column_step(s, angle_deg: float, tau_nm: float, fy_front_n: float) -> float:
+def column_step(S, angle_deg: float, tau_nm: float, fy_front_n: float) -> float:
     """Raw steering-wheel angle [deg] after one explicit Euler step of the column (module docstring), not
     clamped to the lock: ``angle_deg`` the present raw angle [deg], ``tau_nm`` the column torque before the
     assist [N m] (left positive), ``fy_front_n`` the front tyres' lateral force [N] (wheel frame, left
     positive)."""
+    s = S[0]
     return angle_deg + (s.col_gain * tau_nm - s.col_trail_per_ratio * fy_front_n) * s.col_dt_per_c
 
 
@@ -110,7 +112,7 @@ class SteeringColumn:
             ``(t_p + t_m) F_y,f / i_s`` [N m], positive when it turns the wheel to the right
             (:func:`column_aligning_torque_nm`).
         """
-        return float(column_aligning_torque_nm(self._s, fy_front_n))
+        return float(column_aligning_torque_nm(record_array(self._s), fy_front_n))
 
     def step(self, angle_deg: float, tau_nm: float, fy_front_n: float) -> float:
         """Raw steering-wheel angle [deg] after one step (not clamped to the lock; :func:`column_step`).
@@ -124,4 +126,4 @@ class SteeringColumn:
         fy_front_n : float
             Sum of the front tyres' lateral forces [N] (wheel frame, left positive).
         """
-        return float(column_step(self._s, angle_deg, tau_nm, fy_front_n))
+        return float(column_step(record_array(self._s), angle_deg, tau_nm, fy_front_n))

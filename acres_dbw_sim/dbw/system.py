@@ -127,8 +127,9 @@ STATE = (
 
 
 @njit
-def log_push(s, code: int, arg: float) -> None:
+def log_push(S, code: int, arg: float) -> None:
     """Queue log event ``code`` (``LOG_*``) with ``arg``; when the queue is full the oldest goes."""
+    s = S[0]
     n = s.log_n
     if n == LOG_CELLS:
         for k in range(1, LOG_CELLS):
@@ -141,9 +142,10 @@ def log_push(s, code: int, arg: float) -> None:
 
 
 @njit
-def command_timeouts(s, t_s: float) -> None:
+def command_timeouts(S, t_s: float) -> None:
     """The turn-signal and drive-mode commands' 250 ms timeouts at ``t_s`` [s] (§4.4): the command in force
     returns to none."""
+    s = S[0]
     if t_s - s.sys_turn_signal_t > 0.25 + 1e-9:
         s.sys_turn_signal_cmd = 0
     if t_s - s.sys_drive_mode_t > 0.25 + 1e-9:  # drive-mode command timeout 250 ms (§4.4)
@@ -152,11 +154,12 @@ def command_timeouts(s, t_s: float) -> None:
 
 
 @njit
-def sensors_step(s, dt_s: float, counts_per_rev: float) -> None:
+def sensors_step(S, dt_s: float, counts_per_rev: float) -> None:
     """The sensors integrated over one step of ``dt_s`` [s] from the measured state (``m_*``): the wheel
     encoders (``counts_per_rev`` per turn, modulo 65536), the odometer, the measured acceleration (the
     speed's difference quotient through its lag) and the grade estimate (specific force along x minus
     that acceleration, clamped to +/-9.81 m/s^2, through its lag; gaps.md "Drive-by-Wire and ULC")."""
+    s = S[0]
     cpr = counts_per_rev / (2.0 * math.pi)
     for i in range(4):
         c = s.sys_wheel_counts[i] + s.m_wheel_spin[i] * dt_s * cpr
@@ -171,14 +174,15 @@ def sensors_step(s, dt_s: float, counts_per_rev: float) -> None:
 
 
 @njit
-def dbw_enabled_of(s) -> bool:
+def dbw_enabled_of(S) -> bool:
     """What ``/vehicle/dbw_enabled`` publishes: the driver's ``eng_enabled`` (§4.1) or, firmware-managed, the
     system state ACTIVE (§4.2)."""
+    s = S[0]
     return s.sync_active != 0 if s.sys_firmware_managed else s.eng_enabled != 0
 
 
 @njit
-def subsystem_dropped(s) -> None:
+def subsystem_dropped(S) -> None:
     """§4.11: steering, brake or throttle (status slots 0..2) left ``enabled`` because of its own command
     stream in this step.
 
@@ -189,23 +193,25 @@ def subsystem_dropped(s) -> None:
     override keeps the reason of that event). Overrides and faults are coded when ``dbw_enabled``
     drops (:func:`disengage_code`).
     """
+    s = S[0]
     for k in range(3):
         if not s.st_dropped[k]:
             continue
         base = 0x20 * (k + 1)
         if s.st_disengage[k] == 4:
             s.sys_disengage_reason = base + 4
-            if dbw_enabled_of(s):
-                log_push(s, LOG_TIMEOUT, k)
-        elif s.st_disengage[k] == 1 and dbw_enabled_of(s):
+            if dbw_enabled_of(S):
+                log_push(S, LOG_TIMEOUT, k)
+        elif s.st_disengage[k] == 1 and dbw_enabled_of(S):
             s.sys_disengage_reason = base + 1
 
 
 @njit
-def disengage_code(s) -> int:
+def disengage_code(S) -> int:
     """ReasonDisengage of the transition that just dropped ``dbw_enabled`` (§4.11): the gear's fault (0x85)
     or override (0x86), else the first unmasked fault (+5) or override (+6) of steering, brake,
     throttle (0x20, 0x40, 0x60), else 0."""
+    s = S[0]
     if s.gr_fault_injected:
         return 0x85
     if s.gr_override_active:
@@ -220,13 +226,14 @@ def disengage_code(s) -> int:
 
 
 @njit
-def any_override_active(s) -> bool:
+def any_override_active(S) -> bool:
     """A driver override is active on steering, brake or throttle (status slots 0..2), the gear's check."""
+    s = S[0]
     return s.st_override_active[0] != 0 or s.st_override_active[1] != 0 or s.st_override_active[2] != 0
 
 
 @njit
-def dbw_step_begin(s, p, t_s: float) -> bool:
+def dbw_step_begin(S, P, t_s: float) -> bool:
     """Steps 1 to 3 of the DBW's physics step at ``t_s`` [s] (the module's docstring), from the record's
     measured state (``m_*``) and driver input (``drv_*``): the driver's overrides, the ULC's status and its
     pre-emption by fresh user pedal commands (§4.12), the actuator statuses (§4.3, §4.11), then the
@@ -239,6 +246,8 @@ def dbw_step_begin(s, p, t_s: float) -> bool:
         (:func:`acres_dbw_sim.dbw.ulc.ulc_reference`, the plant, :func:`~acres_dbw_sim.dbw.ulc.ulc_control`)
         or, when False, :func:`dbw_ulc_idle`; then :func:`dbw_step_end`.
     """
+    s = S[0]
+    p = P[0]
     s.sys_t_s = t_s
     driver_brake = s.drv_brake_pedal_pct
     over_brake = driver_brake > p.brake_override_pct
@@ -250,7 +259,7 @@ def dbw_step_begin(s, p, t_s: float) -> bool:
     s.st_fault_injected[ULC] = s.st_fault_injected[BRAKE] != 0 or s.st_fault_injected[THROTTLE] != 0
     fw = s.sys_firmware_managed != 0
     permitted = s.sync_active != 0 or not fw  # §4.2: the firmware engages only while ACTIVE
-    status_update(s, ULC, t_s, over_brake or over_throttle, False, permitted, False, 0)
+    status_update(S, ULC, t_s, over_brake or over_throttle, False, permitted, False, 0)
     fresh_user = False
     for i in (BRAKE, THROTTLE):
         if (s.st_received[i] and s.st_enable_bit[i] and (t_s - s.st_last_cmd_t[i]) <= p.command_timeout_s + 1e-9):
@@ -260,70 +269,74 @@ def dbw_step_begin(s, p, t_s: float) -> bool:
     ulc_drives = ulc_enabled and not fresh_user
     if s.u_preempted and not s.sys_ulc_preempt_warned:  # one-time warning (§4.12, 2.1.8+)
         s.sys_ulc_preempt_warned = True
-        log_push(s, LOG_ULC_PREEMPTED, 0.0)
+        log_push(S, LOG_ULC_PREEMPTED, 0.0)
 
     # 2. actuator statuses
-    status_update(s, STEERING, t_s, over_steer, False, permitted, False, 0)
+    status_update(S, STEERING, t_s, over_steer, False, permitted, False, 0)
     ulc_stream = s.st_enable_bit[ULC] != 0 and not s.st_timeout[ULC]
     ulc_cause = s.st_disengage[ULC] if s.st_dropped[ULC] else 0
-    status_update(s, BRAKE, t_s, over_brake, ulc_drives, permitted, ulc_stream, ulc_cause)
-    status_update(s, THROTTLE, t_s, over_throttle, ulc_drives, permitted, ulc_stream, ulc_cause)
+    status_update(S, BRAKE, t_s, over_brake, ulc_drives, permitted, ulc_stream, ulc_cause)
+    status_update(S, THROTTLE, t_s, over_throttle, ulc_drives, permitted, ulc_stream, ulc_cause)
     if s.st_dropped[STEERING] or s.st_dropped[BRAKE] or s.st_dropped[THROTTLE]:
-        subsystem_dropped(s)
+        subsystem_dropped(S)
 
     # 3. driver logic (§4.1) or the firmware's system state (§4.2)
     g_fault, g_over = s.gr_fault_injected != 0, s.gr_override_active != 0
     if fw:
-        if sync_update(s, g_fault, g_over):
-            s.sys_disengage_reason = disengage_code(s)
-        sync_tick(s, t_s, g_fault, g_over)
+        if sync_update(S, g_fault, g_over):
+            s.sys_disengage_reason = disengage_code(S)
+        sync_tick(S, t_s, g_fault, g_over)
     else:
         was = s.eng_enabled != 0
-        engage_update(s, g_fault, g_over)
+        engage_update(S, g_fault, g_over)
         if was and not s.eng_enabled:
-            s.sys_disengage_reason = disengage_code(s)
-        engage_tick(s, t_s)
+            s.sys_disengage_reason = disengage_code(S)
+        engage_tick(S, t_s)
     return ulc_drives
 
 
 @njit
-def dbw_ulc_gear(s) -> None:
+def dbw_ulc_gear(S) -> None:
     """Step 4's gear request of the ULC after it ran: forwarded to the gear actuator as a ``GearCmd`` of the
     ULC (§4.12) when it asks for a gear that is not already pending."""
+    s = S[0]
     req = s.u_gear_request
     if req != G_NONE and req != s.gr_pending:
-        gear_command(s, req, False, 0, dbw_enabled_of(s), s.m_v, s.m_gear, s.m_shifting != 0,
-                     any_override_active(s), SRC_ULC, s.hold_req_shift_park != 0)
+        gear_command(S, req, False, 0, dbw_enabled_of(S), s.m_v, s.m_gear, s.m_shifting != 0,
+                     any_override_active(S), SRC_ULC, s.hold_req_shift_park != 0)
 
 
 @njit
-def dbw_ulc_idle(s) -> None:
+def dbw_ulc_idle(S) -> None:
     """Step 4 when the ULC does not drive: an engaged ULC (or one with an output left) disengages, else its
     speed reference follows the vehicle."""
+    s = S[0]
     if s.u_engaged or s.u_throttle_pct or s.u_brake_bar:
-        ulc_disengage(s, s.m_v)
+        ulc_disengage(S, s.m_v)
     else:
         s.u_v_ref = s.m_v
 
 
 @njit
-def dbw_step_end(s, p, t_s: float, dt_s: float) -> None:
+def dbw_step_end(S, P, t_s: float, dt_s: float) -> None:
     """Steps 5 and 6 of the DBW's physics step (the module's docstring): brake (with its hold budget, §4.7),
     throttle and steering dynamics, drive mode, the gear lever request, the 250 ms command timeouts,
     the sensors, and the enable/disable log events; the outputs in ``out_*``."""
+    s = S[0]
+    p = P[0]
     # 5. actuators
     driver_bar = s.drv_brake_pedal_pct * 0.01 * p.brake_max_bar
-    s.out_brake_line_bar = brake_step(s, p, dt_s, driver_bar, s.u_brake_bar)
+    s.out_brake_line_bar = brake_step(S, P, dt_s, driver_bar, s.u_brake_bar)
     # brake-hold budget (§4.7, brake_hold.py); nothing to do when released and full
     if s.brk_actuator_bar > s.hold_min_bar or s.hold_remaining_s < s.hold_budget_s:
-        hold_step(s, dt_s, s.brk_actuator_bar, s.m_speed)
+        hold_step(S, dt_s, s.brk_actuator_bar, s.m_speed)
     if s.hold_req_park_brake != s.sys_logged_park_brake:
         s.sys_logged_park_brake = s.hold_req_park_brake
         if s.hold_req_park_brake:
-            log_push(s, LOG_HOLD_LOW, 0.0)
+            log_push(S, LOG_HOLD_LOW, 0.0)
     gear, shifting = s.m_gear, s.m_shifting != 0
     if s.hold_req_shift_park:
-        gear_request_park(s, gear, shifting, s.m_v)
+        gear_request_park(S, gear, shifting, s.m_v)
         # once PARK holds the vehicle the exhausted actuator lets go
         s.brk_hold_exhausted = gear == G_PARK and not shifting
     else:
@@ -331,34 +344,34 @@ def dbw_step_end(s, p, t_s: float, dt_s: float) -> None:
     if s.hold_req_shift_park != s.sys_logged_shift_park:
         s.sys_logged_shift_park = s.hold_req_shift_park
         if s.hold_req_shift_park:
-            log_push(s, LOG_HOLD_EXHAUSTED, 0.0)
-    s.out_pedal = clamp(throttle_step(s, dt_s, s.drv_accel_pedal_pct, s.u_throttle_pct), 0.0, 1.0)
-    angle = steering_step(s, p, s.m_v, s.drv_steering_torque_nm, s.drv_steering_wheel_deg, s.m_fy_front)
+            log_push(S, LOG_HOLD_EXHAUSTED, 0.0)
+    s.out_pedal = clamp(throttle_step(S, dt_s, s.drv_accel_pedal_pct, s.u_throttle_pct), 0.0, 1.0)
+    angle = steering_step(S, P, s.m_v, s.drv_steering_torque_nm, s.drv_steering_wheel_deg, s.m_fy_front)
     s.out_steering_wheel_deg = angle
     s.sys_angle_rate = (angle - s.sys_angle_prev) / dt_s
     s.sys_angle_prev = angle
     if s.drv_drive_mode >= 0:
         s.sys_drive_mode = s.drv_drive_mode
     s.out_drive_mode = s.sys_drive_mode
-    req = gear_update(s, gear, shifting, s.m_gear_reject)
+    req = gear_update(S, gear, shifting, s.m_gear_reject)
     s.out_gear_request = s.drv_gear if s.drv_gear != 0 else req
-    s.out_gear_manual_request = gear_take_manual(s)
+    s.out_gear_manual_request = gear_take_manual(S)
     rj = s.gr_reject
     if rj != s.sys_logged_reject:  # the driver logs each new reject once (§4.9)
         s.sys_logged_reject = rj
         if rj:
-            log_push(s, LOG_GEAR_REJECT, rj)
-    command_timeouts(s, t_s)
+            log_push(S, LOG_GEAR_REJECT, rj)
+    command_timeouts(S, t_s)
 
     # 6. sensors integrated over the step
-    sensors_step(s, dt_s, p.wheel_counts_per_rev)
-    en = dbw_enabled_of(s)
+    sensors_step(S, dt_s, p.wheel_counts_per_rev)
+    en = dbw_enabled_of(S)
     if en != s.sys_logged_enabled:
         s.sys_logged_enabled = en
         if en:
-            log_push(s, LOG_ENABLED, 0.0)
+            log_push(S, LOG_ENABLED, 0.0)
         else:
-            log_push(s, LOG_DISABLED, s.sys_disengage_reason)
+            log_push(S, LOG_DISABLED, s.sys_disengage_reason)
 
 
 class DbwSystem:

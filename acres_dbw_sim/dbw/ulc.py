@@ -94,7 +94,7 @@ from .commands import UlcCmd
 from .decode import as_enum, as_flag, as_float, decode_ulc_limit
 from .msg_fields import G_DRIVE, G_LOW, G_NONE, G_PARK, G_REVERSE
 from .params import DbwParameters
-from .record import Field, Slot, param_record
+from .record import Field, Slot, param_record, record_array
 from .status import ULC, ActuatorStatus, status_reset
 
 #: Acceleration [m/s^2] along the wanted direction above which the vehicle counts as
@@ -142,10 +142,12 @@ STATE = (
 
 
 @njit
-def ulc_reset(s, p) -> None:
+def ulc_reset(S, P) -> None:
     """Power-on state of the ULC and its status (:func:`~acres_dbw_sim.dbw.status.status_reset` of slot
     :data:`~acres_dbw_sim.dbw.status.ULC`); the default limits of ``p``. ``u_invalid_count`` is kept."""
-    status_reset(s, ULC, s.st_timeout_s[ULC])
+    s = S[0]
+    p = P[0]
+    status_reset(S, ULC, s.st_timeout_s[ULC])
     s.u_cmd_type = 0
     s.u_cmd = 0.0
     s.u_limit_accel = p.ulc_limit_accel_default_mps2
@@ -178,7 +180,7 @@ def ulc_wanted_gear(gear: int, direction: int) -> int:
 
 
 @njit
-def ulc_reference(s, p, v_mps: float, gear: int, shifting: bool, grade_mps2: float, accel_mps2: float,
+def ulc_reference(S, P, v_mps: float, gear: int, shifting: bool, grade_mps2: float, accel_mps2: float,
                   m_rot_kg: float) -> tuple:
     """First part of the ULC's step (call only while it drives the pedals): bumpless start, reference
     shaping, gear management, stand-still hold, and the feed-forward force (the module's docstring).
@@ -207,6 +209,8 @@ def ulc_reference(s, p, v_mps: float, gear: int, shifting: bool, grade_mps2: flo
         then call the plant's solve and :func:`ulc_control`. Updates ``u_gear_request``, ``u_v_ref``,
         ``u_a_ref`` and the hand-over fields.
     """
+    s = S[0]
+    p = P[0]
     dt = s.u_dt_s
     if not s.u_engaged:  # bumpless start from the measured state
         s.u_engaged = True
@@ -319,7 +323,7 @@ def ulc_reference(s, p, v_mps: float, gear: int, shifting: bool, grade_mps2: flo
 
 
 @njit
-def ulc_control(s, p, u: float, f0_n: float) -> None:
+def ulc_control(S, P, u: float, f0_n: float) -> None:
     """Second part of the ULC's step, after the plant's solve (only when :func:`ulc_reference` returned
     ``go``): brake/throttle hysteresis, the outputs ``u_throttle_pct`` [%] and ``u_brake_bar`` [bar], and
     the conditional integration (the module's docstring).
@@ -331,6 +335,8 @@ def ulc_control(s, p, u: float, f0_n: float) -> None:
     f0_n : float
         The plant's tractive force with the pedal released [N].
     """
+    s = S[0]
+    p = P[0]
     dt = s.u_dt_s
     f = s.u_f_n
     err = s.u_err_mps
@@ -362,8 +368,9 @@ def ulc_control(s, p, u: float, f0_n: float) -> None:
 
 
 @njit
-def ulc_disengage(s, v_mps: float) -> None:
+def ulc_disengage(S, v_mps: float) -> None:
     """The ULC stops driving: outputs to zero, references follow the vehicle (speed ``v_mps`` [m/s])."""
+    s = S[0]
     s.u_engaged = False
     s.u_throttle_pct = 0.0
     s.u_brake_bar = 0.0
@@ -439,7 +446,7 @@ class Ulc:
 
     def reset(self) -> None:
         """Power-on state (:func:`ulc_reset`)."""
-        ulc_reset(self._s, self._p)
+        ulc_reset(record_array(self._s), self._p)
 
     def command(self, t_s: float, msg: UlcCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``UlcCmd`` with the decoder's clamps (§4.5, §4.12).
@@ -508,12 +515,12 @@ class Ulc:
         gear = int(gear)
         pt = self.powertrain
         m_rot = pt.rotating_mass_kg(pt.rear_ratio(gear))
-        go, f, a_dir, v_d = ulc_reference(self._s, self._p, float(v_mps), gear, bool(shifting),
+        go, f, a_dir, v_d = ulc_reference(record_array(self._s), self._p, float(v_mps), gear, bool(shifting),
                                           float(grade_mps2), float(accel_mps2), m_rot)
         if go:
             u = pt.solve(f, a_dir, gear, v_d, engine_rpm, cvt_ratio)
-            ulc_control(self._s, self._p, u, pt.force0_n)
+            ulc_control(record_array(self._s), self._p, u, pt.force0_n)
 
     def disengage(self, v_mps: float) -> None:
         """The ULC stops driving: outputs to zero, references follow the vehicle (:func:`ulc_disengage`)."""
-        ulc_disengage(self._s, float(v_mps))
+        ulc_disengage(record_array(self._s), float(v_mps))

@@ -182,26 +182,28 @@ def new_plant(p: DbwParameters):
 
 
 @njit
-def plant_rear_ratio(q, gear: int) -> float:
+def plant_rear_ratio(Q, gear: int) -> float:
     """Rear reduction ``i_r`` [-] of a forward/reverse gear (0 for P, N, NONE and any other value)."""
+    q = Q[0]
     return q.pl_ir[gear] if 0 <= gear and gear < GEARS else 0.0
 
 
 @njit
-def plant_rotating_mass_of_ratio_kg(q, i_r: float) -> float:
+def plant_rotating_mass_of_ratio_kg(Q, i_r: float) -> float:
     """Wheels and secondary clutch as an equivalent mass [kg]: ``(4 J_w + J_s i_r^2) / R_t^2``."""
+    q = Q[0]
     return (q.pl_j_wheels + q.pl_j_s * i_r * i_r) / (q.pl_rt * q.pl_rt)
 
 
 @njit
-def plant_rotating_mass_kg(q, gear: int) -> float:
+def plant_rotating_mass_kg(Q, gear: int) -> float:
     """The rotating mass [kg] in ``gear`` (:func:`plant_rotating_mass_of_ratio_kg` of :func:`plant_rear_ratio`):
     what the ULC adds to the vehicle's mass, ``m_r = m + (4 J_w + J_s i_r^2) / R_t^2``."""
-    return plant_rotating_mass_of_ratio_kg(q, plant_rear_ratio(q, gear))
+    return plant_rotating_mass_of_ratio_kg(Q, plant_rear_ratio(Q, gear))
 
 
 @njit
-def plant_solve(q, curves, force_n: float, accel_mps2: float, gear: int, speed_mps: float, engine_rpm: float,
+def plant_solve(Q, curves, force_n: float, accel_mps2: float, gear: int, speed_mps: float, engine_rpm: float,
                 cvt_ratio: float) -> float:
     """Torque request for a tractive force (the inversion of the module's docstring); also writes
     ``q.pl_u``, ``q.pl_force0_n`` and ``q.pl_slipping``.
@@ -231,6 +233,7 @@ def plant_solve(q, curves, force_n: float, accel_mps2: float, gear: int, speed_m
     float
         Torque request ``u`` [-] (outside 0..1 when the engine cannot do it).
     """
+    q = Q[0]
     i_r = q.pl_ir[gear] if 0 <= gear and gear < GEARS else 0.0
     rt = q.pl_rt
     eta = q.pl_eta
@@ -326,18 +329,19 @@ class PowertrainModel:
 
     def dbw_step(self, s, p) -> tuple:
         """``(entry, arguments)``: the compiled DBW step with this plant (:func:`dbw_step`) and the first four of
-        its arguments for the DBW's record ``s`` and parameter record ``p``; the caller appends the time
+        its arguments for the DBW's record ``s`` and parameter array ``p`` (:func:`~acres_dbw_sim.dbw.record.param_record`);
+        the caller appends the time
         and the step."""
-        return dbw_step, (record_array(s), record_array(p), record_array(self._s), self.curves)
+        return dbw_step, (record_array(s), p, record_array(self._s), self.curves)
 
     def rear_ratio(self, gear: int) -> float:
         """Rear reduction ``i_r`` of a forward/reverse gear (0 for P, N, NONE) (:func:`plant_rear_ratio`)."""
-        return float(plant_rear_ratio(self._s, int(gear)))
+        return float(plant_rear_ratio(record_array(self._s), int(gear)))
 
     def rotating_mass_kg(self, i_r: float) -> float:
         """Wheels and secondary clutch as an equivalent mass [kg]: ``(4 J_w + J_s i_r^2) / R_t^2``
         (:func:`plant_rotating_mass_of_ratio_kg`)."""
-        return float(plant_rotating_mass_of_ratio_kg(self._s, float(i_r)))
+        return float(plant_rotating_mass_of_ratio_kg(record_array(self._s), float(i_r)))
 
     def full_load_nm(self, n_rpm: float) -> float:
         """Full-load torque ``T_wot`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.vehicles.polaris.engine.full_load_torque_nm`)."""
@@ -372,7 +376,7 @@ class PowertrainModel:
         float
             Torque request ``u`` [-] (outside 0..1 when the engine cannot do it).
         """
-        return float(plant_solve(self._s, self.curves, float(force_n), float(accel_mps2), int(gear),
+        return float(plant_solve(record_array(self._s), self.curves, float(force_n), float(accel_mps2), int(gear),
                                  float(speed_mps), float(engine_rpm), float(cvt_ratio)))
 
 
@@ -403,19 +407,18 @@ def dbw_step(S, P, Q, curves, t_s: float, dt_s: float) -> tuple:
         caller that would otherwise read them one by one from the record.
     """
     s = S[0]
-    p = P[0]
     q = Q[0]
-    if dbw_step_begin(s, p, t_s):
+    if dbw_step_begin(S, P, t_s):
         gear = s.m_gear
-        m_rot = plant_rotating_mass_kg(q, gear)
-        go, f, a_dir, v_d = ulc_reference(s, p, s.m_v, gear, s.m_shifting != 0, s.sys_grade_mps2, s.sys_accel_meas,
+        m_rot = plant_rotating_mass_kg(Q, gear)
+        go, f, a_dir, v_d = ulc_reference(S, P, s.m_v, gear, s.m_shifting != 0, s.sys_grade_mps2, s.sys_accel_meas,
                                           m_rot)
         if go:
-            u = plant_solve(q, curves, f, a_dir, gear, v_d, s.m_engine_rpm, s.m_cvt_ratio)
-            ulc_control(s, p, u, q.pl_force0_n)
-        dbw_ulc_gear(s)
+            u = plant_solve(Q, curves, f, a_dir, gear, v_d, s.m_engine_rpm, s.m_cvt_ratio)
+            ulc_control(S, P, u, q.pl_force0_n)
+        dbw_ulc_gear(S)
     else:
-        dbw_ulc_idle(s)
-    dbw_step_end(s, p, t_s, dt_s)
+        dbw_ulc_idle(S)
+    dbw_step_end(S, P, t_s, dt_s)
     return (s.out_pedal, s.out_brake_line_bar, s.out_steering_wheel_deg, s.out_gear_request, s.out_drive_mode,
             s.out_gear_manual_request, s.log_n)
