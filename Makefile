@@ -18,9 +18,10 @@ ARGS ?=
 
 INTERFACE_SOURCES := $(shell find msg_adapters/interfaces -type f \( -name '*.msg' -o -name '*.srv' -o -name CMakeLists.txt -o -name package.xml \) 2>/dev/null)
 PACKAGE_SOURCES := setup.py setup.cfg package.xml tools/bootstrap.py $(wildcard launch/* config/* rviz/*)
-# The numba kernels are cached under acres_dbw_sim/model/__pycache__/numba-<digest of these
-# modules> (model/_jit.py); a change compiles them again.
-KERNEL_SOURCES := $(wildcard acres_dbw_sim/model/*.py) $(wildcard acres_dbw_sim/vehicles/*/*.py)
+# The numba kernels (the model's and the DBW's) are cached under acres_dbw_sim/model/__pycache__/
+# numba-<digest of every compiled module> (model/_jit.py); a change compiles them again.
+KERNEL_SOURCES := $(wildcard acres_dbw_sim/model/*.py) $(wildcard acres_dbw_sim/vehicles/*/*.py) \
+                  $(wildcard acres_dbw_sim/dbw/*.py)
 
 # The venv is self-contained: a ROS installation or another venv sourced in the
 # calling shell must not leak in (pip would take their packages as installed,

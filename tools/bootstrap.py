@@ -320,7 +320,8 @@ def write_env(prefix: Path) -> Path:
 
 
 def warm_kernels() -> float:
-    """Step a simulation so that numba compiles and caches the model's kernels.
+    """Step a simulation, with a command of each kind, so that numba compiles and caches the model's kernels
+    and the DBW's compiled functions.
 
     Returns
     -------
@@ -336,8 +337,12 @@ def warm_kernels() -> float:
         from acres_dbw_sim.vehicles.polaris.params import load_parameters
         from acres_dbw_sim.model.terrain import FlatTerrain
         from acres_dbw_sim.simulation import Simulation
+        from acres_dbw_sim.dbw import commands as C
         sim = Simulation(load_parameters(), FlatTerrain(), 1.0 / 120.0)
-        for _ in range(3):
+        for cmd in (C.ENABLE, C.SteeringCmd(cmd_type=2, cmd=10.0, enable=True), C.BrakeCmd(cmd_type=1, cmd=10.0),
+                    C.ThrottleCmd(cmd_type=14, cmd=10.0), C.UlcCmd(cmd_type=1, cmd=1.0), C.GearCmd(cmd=4),
+                    C.TurnSignalCmd(cmd=1), C.DriveModeCmd(), C.MiscCmd(), C.STEERING_CALIBRATE, C.DISABLE):
+            sim.submit(cmd)   # the DBW's compiled command functions, compiled at their first use
             sim.step()
         sim.reports()
         tractor = Simulation(vehicle="maxxum150")   # the second vehicle's kernel (vehicles/maxxum150)
