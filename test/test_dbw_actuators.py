@@ -4,41 +4,59 @@ import math
 
 import pytest
 
-from acres_dbw_sim.dbw.actuators import DeadTime, FirstOrderLag, rate_accel_limit, rate_limit
+from acres_dbw_sim.dbw.actuators import (DELAY_CELLS, delay_fill, delay_line_steps, lag_line_factor, rate_accel_limit,
+                                         rate_limit)
 from acres_dbw_sim.dbw.commands import BrakeCmd, SteeringCmd, ThrottleCmd
 from acres_dbw_sim.dbw.decode import decode_rate, decode_ulc_limit
+from acres_dbw_sim.model.filters import delay_push, lag_toward
 from helpers.dbw import DT, FakeVehicle, make, run
 
 
 # ---------------------------------------------------------------- pure pieces
+def _line(delay_s: float, dt_s: float, initial: float = 0.0):
+    """A dead-time line as the DBW's record holds one: DELAY_CELLS cells, the first n in use."""
+    n = delay_line_steps(delay_s, dt_s)
+    buf = [0.0] * DELAY_CELLS
+    delay_fill(buf, n, initial)
+    return buf, n
+
+
 def test_dead_time_delays_by_round_delay_over_dt():
-    d = DeadTime(0.05, 1.0 / 120.0, 0.0)
-    assert d.steps == 6
-    out = [d.step(float(k + 1)) for k in range(10)]
+    buf, n = _line(0.05, 1.0 / 120.0)
+    assert n == 6
+    out, head = [], 0
+    for k in range(10):
+        y, head = delay_push(buf, head, float(k + 1), n)
+        out.append(y)
     assert out == [0.0] * 6 + [1.0, 2.0, 3.0, 4.0]
 
 
 def test_dead_time_zero_is_identity():
-    d = DeadTime(0.0, 0.01)
-    assert d.step(3.5) == 3.5
+    buf, n = _line(0.0, 0.01)
+    assert n == 0 and delay_push(buf, 0, 3.5, n) == (3.5, 0)
 
 
-@pytest.mark.parametrize("delay, dt", [(-0.1, 0.01), (0.1, 0.0), (math.nan, 0.01)])
+@pytest.mark.parametrize("delay, dt", [(-0.1, 0.01), (0.1, 0.0), (math.nan, 0.01), (1.0, 0.0005)])
 def test_dead_time_rejects_bad_sizes(delay, dt):
-    with pytest.raises(ValueError):
-        DeadTime(delay, dt)
+    with pytest.raises(ValueError):   # the last: 2000 cells, more than a line of the record holds
+        delay_line_steps(delay, dt)
 
 
 def test_first_order_lag_reaches_63_percent_after_tau():
-    lag = FirstOrderLag(0.12, 0.001, 0.0)
+    a, y = lag_line_factor(0.12, 0.001), 0.0
     for _ in range(120):
-        y = lag.step(1.0)
+        y = lag_toward(y, 1.0, a)
     assert y == pytest.approx(1.0 - math.exp(-1.0), abs=1e-9)
 
 
 def test_lag_minimum_time_constant_is_a_pass_through():
-    lag = FirstOrderLag(0.0, 0.01, 0.0)
-    assert lag.step(2.0) == pytest.approx(2.0, abs=1e-12)
+    assert lag_toward(0.0, 2.0, lag_line_factor(0.0, 0.01)) == pytest.approx(2.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("tau, dt", [(-0.1, 0.01), (0.1, 0.0), (math.inf, 0.01)])
+def test_lag_rejects_bad_sizes(tau, dt):
+    with pytest.raises(ValueError):
+        lag_line_factor(tau, dt)
 
 
 @pytest.mark.parametrize("prev, target, up, down, expect", [

@@ -93,15 +93,17 @@ def test_one_dead_time_two_rounding_rules():
         filters.delay_steps(0.1, dt, "floor")
     with pytest.raises(ValueError, match="delay_s=-0.1"):
         filters.delay_steps(-0.1, dt)
-    from acres_dbw_sim.dbw.actuators import DeadTime, FirstOrderLag
-    line, buf, head = DeadTime(0.05, dt, 0.0), np.zeros(6), 0
-    lagged = FirstOrderLag(0.06, dt)
-    y = 0.0
+    from acres_dbw_sim.dbw.actuators import DELAY_CELLS, delay_line_steps, lag_line_factor
+    n = delay_line_steps(0.05, dt)   # the DBW's line: the first n cells of a record's field
+    line, line_head, buf, head = np.zeros(DELAY_CELLS), 0, np.zeros(6), 0
+    a, y, lagged = lag_line_factor(0.06, dt), 0.0, 0.0
     for k in range(20):
         out, head = filters.delay_push(buf, head, float(k))
-        assert line.step(float(k)) == out
+        dbw_out, line_head = filters.delay_push(line, line_head, float(k), n)
+        assert dbw_out == out
         y = filters.lag(y, out, 0.06, dt)
-        assert lagged.step(out) == y
+        lagged = filters.lag_toward(lagged, out, a)
+        assert lagged == y
 
 
 def test_clutch_and_ebs_capacity(p):

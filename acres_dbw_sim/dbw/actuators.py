@@ -1,10 +1,10 @@
-"""Small reusable actuator pieces: dead time, first-order lag (on the shared filters of
-:mod:`acres_dbw_sim.model.filters`), rate limits.
+"""Small reusable actuator pieces: the sizes of dead-time lines and lags (on the shared filters of
+:mod:`acres_dbw_sim.model.filters`), rate limits, clamping and quantizing.
 
 Every drive-by-wire actuator of the Polaris is modelled as dead time +
-first-order lag + rate limit (gaps.md "Drive-by-Wire and ULC"). The pieces here
-are sized once at construction; their ``step`` methods and the free functions
-only do float arithmetic (STYLE.md "The hot loop").
+first-order lag + rate limit (gaps.md "Drive-by-Wire and ULC"). The lines and lags
+are sized once at construction; the free functions only do float arithmetic
+(STYLE.md "The hot loop").
 
 The scalar functions (``clamp``, ``quantize``, ``rate_limit``, ``rate_accel_limit``,
 ``delay_fill``) are compiled (:func:`acres_dbw_sim.model._jit.njit`): the DBW's compiled step
@@ -12,8 +12,7 @@ functions over its state record (:mod:`acres_dbw_sim.dbw.record`) call them, and
 them too. A dead time or a lag inside the record is a buffer field of :data:`DELAY_CELLS` cells
 (:func:`delay_line_steps` of them in use, filled by :func:`delay_fill`, pushed by
 :func:`~acres_dbw_sim.model.filters.delay_push`) and a lag factor field
-(:func:`lag_line_factor`, stepped by :func:`~acres_dbw_sim.model.filters.lag_toward`);
-``DeadTime`` and ``FirstOrderLag`` are the same filters as Python objects.
+(:func:`lag_line_factor`, stepped by :func:`~acres_dbw_sim.model.filters.lag_toward`).
 
 Units are those of the signal (bar, percent, deg); times are in seconds.
 """
@@ -23,10 +22,10 @@ from __future__ import annotations
 import math
 
 from ..model._jit import njit
-from ..model.filters import MIN_TAU_S, delay_push, delay_steps, lag_factor, lag_toward, python_form
+from ..model.filters import MIN_TAU_S, delay_steps, lag_factor, python_form
 
 __all__ = [
-    "MIN_TAU_S", "DELAY_CELLS", "DeadTime", "FirstOrderLag", "clamp", "rate_limit",
+    "MIN_TAU_S", "DELAY_CELLS", "clamp", "rate_limit",
     "rate_accel_limit", "quantize", "delay_fill", "delay_line_steps",
 ]
 
@@ -35,9 +34,7 @@ __all__ = [
 #: step (1 ms). A line uses its first ``delay_steps`` cells (``delay_push``'s ``n``).
 DELAY_CELLS = 1001
 
-_delay_push = python_form(delay_push)
 _lag_factor = python_form(lag_factor)
-_lag_toward = python_form(lag_toward)
 
 
 def delay_line_steps(delay_s: float, dt_s: float) -> int:
@@ -206,83 +203,3 @@ def rate_accel_limit(x: float, v: float, target: float, rate_max: float,
         x_new = target
         v_new = (x_new - x) / dt_s
     return x_new, v_new
-
-
-class DeadTime:
-    """Pure transport delay: a ring buffer of ``round(delay_s / dt_s)`` cells sized once
-    (:func:`acres_dbw_sim.model.filters.delay_steps`, rounding ``nearest``), pushed by
-    :func:`~acres_dbw_sim.model.filters.delay_push`.
-
-    ``step(u)`` returns the input of ``n`` steps ago (``u`` itself if n = 0).
-
-    Parameters
-    ----------
-    delay_s : float
-        Dead time [s] >= 0.
-    dt_s : float
-        Physics step [s] > 0.
-    initial : float, optional
-        Value that fills the buffer [unit].
-
-    Raises
-    ------
-    ValueError
-        If ``delay_s`` < 0, ``dt_s`` <= 0 or either is not finite.
-    """
-
-    __slots__ = ("_buf", "_n", "_i")
-
-    def __init__(self, delay_s: float, dt_s: float, initial: float = 0.0) -> None:
-        self._n = delay_steps(delay_s, dt_s, "nearest")
-        self._buf = [float(initial)] * self._n
-        self._i = 0
-
-    @property
-    def steps(self) -> int:
-        """Delay in physics steps."""
-        return self._n
-
-    def reset(self, value: float) -> None:
-        """Fill the whole buffer with ``value`` [unit]."""
-        for k in range(self._n):
-            self._buf[k] = value
-
-    def step(self, u: float) -> float:
-        """Push ``u`` [unit] and return the value delayed by ``steps`` steps."""
-        out, self._i = _delay_push(self._buf, self._i, u)
-        return out
-
-
-class FirstOrderLag:
-    """First-order lag ``y <- u + (y - u) exp(-dt / max(1e-4, tau))``
-    (:func:`acres_dbw_sim.model.filters.lag_toward` with the factor
-    :func:`~acres_dbw_sim.model.filters.lag_factor` computed once at construction).
-
-    The Polaris page's ``lag`` function (Physics Step): exact for an input held
-    over the step.
-
-    Parameters
-    ----------
-    tau_s : float
-        Time constant [s] >= 0 (floored at ``MIN_TAU_S``).
-    dt_s : float
-        Physics step [s] > 0.
-    initial : float, optional
-        Initial output [unit].
-
-    Raises
-    ------
-    ValueError
-        If ``tau_s`` < 0 or ``dt_s`` <= 0 or either is not finite.
-    """
-
-    __slots__ = ("y", "_a")
-
-    def __init__(self, tau_s: float, dt_s: float, initial: float = 0.0) -> None:
-        self._a = lag_line_factor(tau_s, dt_s)
-        self.y = float(initial)
-
-    def step(self, u: float) -> float:
-        """Advance one step towards ``u`` [unit]; return the new output."""
-        self.y = _lag_toward(self.y, u, self._a)
-        return self.y

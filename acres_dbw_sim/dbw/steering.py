@@ -64,7 +64,7 @@ import math
 
 from ..model._jit import njit
 from ..model.filters import delay_push, delay_steps, lag_factor, lag_toward, python_form
-from .actuators import DELAY_CELLS, clamp, quantize, rate_accel_limit
+from .actuators import DELAY_CELLS, clamp, delay_fill, quantize, rate_accel_limit
 from .commands import SteeringCmd
 from .decode import as_flag, as_enum, as_float, decode_rate
 from .params import DbwParameters
@@ -112,8 +112,7 @@ STATE = (
 def _servo_to(S, a: float) -> None:
     """Settle the servo's dead-time line and lag at the raw angle ``a`` [deg] (the head stays)."""
     s = S[0]
-    for k in range(s.str_dead_n):
-        s.str_dead_buf[k] = a
+    delay_fill(s.str_dead_buf, s.str_dead_n, a)
     s.str_lag_y = a
 
 
