@@ -101,7 +101,7 @@ from .status import ULC, ActuatorStatus, status_reset
 #: catching up with the reference (the governor may then hold the reference).
 _CATCHING_UP_MPS2 = 0.05
 
-__all__ = ["Ulc", "STATE", "ulc_reset", "ulc_wanted_gear", "ulc_reference", "ulc_control", "ulc_disengage"]
+__all__ = ["Ulc", "STATE", "ulc_reset", "ulc_wanted_gear", "ulc_shape_reference", "ulc_reference", "ulc_control", "ulc_disengage"]
 
 _TYPES = frozenset({0, 1, 2})
 G = 9.80665
@@ -180,46 +180,22 @@ def ulc_wanted_gear(gear: int, direction: int) -> int:
 
 
 @njit
-def ulc_reference(S, P, v_mps: float, gear: int, shifting: bool, grade_mps2: float, accel_mps2: float,
-                  m_rot_kg: float) -> tuple:
-    """First part of the ULC's step (call only while it drives the pedals): bumpless start, reference
-    shaping, gear management, stand-still hold, and the feed-forward force (the module's docstring).
-
-    Parameters
-    ----------
-    v_mps : float
-        Signed longitudinal speed [m/s].
-    gear : int
-        Present gear (``Gear`` value).
-    shifting : bool
-        The lever is moving.
-    grade_mps2 : float
-        Gravity component along body x, ``g sin(pitch)`` [m/s^2], positive nose up (estimated from the IMU).
-    accel_mps2 : float
-        Measured longitudinal acceleration [m/s^2] (filtered).
-    m_rot_kg : float
-        The plant's rotating mass in ``gear`` [kg] (wheels and secondary clutch, ``m_r - m``).
+def ulc_shape_reference(S, P, v_mps: float, accel_mps2: float) -> tuple:
+    """The ULC's reference shaping (the module's docstring): the acceleration reference ``u_a_ref`` heads for
+    the command within the jerk limits; in VELOCITY mode the speed reference ``u_v_ref`` follows it
+    without crossing the command, held by the reference governor while the vehicle (speed ``v_mps``
+    [m/s], measured acceleration ``accel_mps2`` [m/s^2]) falls behind; in ACCEL mode it follows the
+    vehicle.
 
     Returns
     -------
-    tuple (bool, float, float, float)
-        ``(go, f, a_dir, v_d)``: ``go`` False when the step ends here (stand-still hold or wrong gear:
-        ``u_throttle_pct``, ``u_brake_bar`` set); else the plant's inputs, force ``f`` [N] and desired
-        acceleration ``a_dir`` [m/s^2] along the gear's direction and the speed ``v_d`` [m/s] along it;
-        then call the plant's solve and :func:`ulc_control`. Updates ``u_gear_request``, ``u_v_ref``,
-        ``u_a_ref`` and the hand-over fields.
+    tuple (bool, float, int, bool)
+        ``(velocity, target, direction, governed)``: VELOCITY mode, its target speed [m/s] (NaN in ACCEL
+        mode), the wanted travel direction (+1, -1, 0) and whether the governor held the reference.
     """
     s = S[0]
     p = P[0]
     dt = s.u_dt_s
-    if not s.u_engaged:  # bumpless start from the measured state
-        s.u_engaged = True
-        s.u_v_ref = v_mps
-        s.u_a_ref = 0.0
-        s.u_integ = 0.0
-        s.u_braking = False
-        s.u_stopped_s = 0.0
-    # ---- reference shaping
     velocity = s.u_cmd_type == 1
     if velocity:
         target = s.u_cmd
@@ -273,6 +249,50 @@ def ulc_reference(S, P, v_mps: float, gear: int, shifting: bool, grade_mps2: flo
         governed = False
         cmd = s.u_cmd
         direction = 1 if cmd > 0.0 else -1 if cmd < 0.0 else 0
+    return velocity, target, direction, governed
+
+
+@njit
+def ulc_reference(S, P, v_mps: float, gear: int, shifting: bool, grade_mps2: float, accel_mps2: float,
+                  m_rot_kg: float) -> tuple:
+    """First part of the ULC's step (call only while it drives the pedals): bumpless start, reference
+    shaping, gear management, stand-still hold, and the feed-forward force (the module's docstring).
+
+    Parameters
+    ----------
+    v_mps : float
+        Signed longitudinal speed [m/s].
+    gear : int
+        Present gear (``Gear`` value).
+    shifting : bool
+        The lever is moving.
+    grade_mps2 : float
+        Gravity component along body x, ``g sin(pitch)`` [m/s^2], positive nose up (estimated from the IMU).
+    accel_mps2 : float
+        Measured longitudinal acceleration [m/s^2] (filtered).
+    m_rot_kg : float
+        The plant's rotating mass in ``gear`` [kg] (wheels and secondary clutch, ``m_r - m``).
+
+    Returns
+    -------
+    tuple (bool, float, float, float)
+        ``(go, f, a_dir, v_d)``: ``go`` False when the step ends here (stand-still hold or wrong gear:
+        ``u_throttle_pct``, ``u_brake_bar`` set); else the plant's inputs, force ``f`` [N] and desired
+        acceleration ``a_dir`` [m/s^2] along the gear's direction and the speed ``v_d`` [m/s] along it;
+        then call the plant's solve and :func:`ulc_control`. Updates ``u_gear_request``, ``u_v_ref``,
+        ``u_a_ref`` and the hand-over fields.
+    """
+    s = S[0]
+    p = P[0]
+    dt = s.u_dt_s
+    if not s.u_engaged:  # bumpless start from the measured state
+        s.u_engaged = True
+        s.u_v_ref = v_mps
+        s.u_a_ref = 0.0
+        s.u_integ = 0.0
+        s.u_braking = False
+        s.u_stopped_s = 0.0
+    velocity, target, direction, governed = ulc_shape_reference(S, P, v_mps, accel_mps2)
     # ---- gear management
     s.u_gear_request = G_NONE
     want = ulc_wanted_gear(gear, direction)
