@@ -29,17 +29,16 @@ __all__ = [
     "rate_accel_limit", "quantize", "delay_fill", "delay_line_steps",
 ]
 
-# The shared filters' Python form: these objects step from Python (model/filters.py, python_form).
 #: Capacity of a dead-time line in the DBW's record [cells]: the longest dead time (1 s) at the shortest
 #: step (1 ms). A line uses its first ``delay_steps`` cells (``delay_push``'s ``n``).
 DELAY_CELLS = 1001
 
-_lag_factor = python_form(lag_factor)
+_lag_factor = python_form(lag_factor)   # at construction, from Python (model/filters.py, python_form)
 
 
 def delay_line_steps(delay_s: float, dt_s: float) -> int:
     """Cells in use of a dead-time line of the record [steps]: ``round(delay_s / dt_s)``
-    (:func:`~acres_dbw_sim.model.filters.delay_steps`, rounding ``nearest``, as :class:`DeadTime`).
+    (:func:`~acres_dbw_sim.model.filters.delay_steps`, rounding ``nearest``, half to even).
 
     Raises
     ------
@@ -55,7 +54,7 @@ def delay_line_steps(delay_s: float, dt_s: float) -> int:
 
 
 def lag_line_factor(tau_s: float, dt_s: float) -> float:
-    """The factor ``exp(-dt / max(1e-4, tau))`` [-] of a lag of the record (as :class:`FirstOrderLag`: the
+    """The factor ``exp(-dt / max(1e-4, tau))`` [-] of a lag of the record (the
     Python form of :func:`~acres_dbw_sim.model.filters.lag_factor`, computed once at construction).
 
     Raises
@@ -73,7 +72,7 @@ def lag_line_factor(tau_s: float, dt_s: float) -> float:
 @njit
 def delay_fill(buffer, n: int, value: float) -> None:
     """Fill the first ``n`` cells of a dead-time line ``buffer`` (a record's array field) with ``value`` [unit]
-    (the line's output until the delay has passed; as :meth:`DeadTime.reset`)."""
+    (the line's output until the delay has passed)."""
     for k in range(n):
         buffer[k] = value
 

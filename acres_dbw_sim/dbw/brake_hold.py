@@ -153,18 +153,6 @@ class BrakeHold:
         """The budget is full (``brake_available_full``; :func:`hold_full`)."""
         return bool(hold_full(record_array(self._s)))
 
-    def step(self, actuator_bar: float, speed_mps: float) -> None:
-        """Drain or recharge the budget for one step (:func:`hold_step`).
-
-        Parameters
-        ----------
-        actuator_bar : float
-            Pressure the DBW actuator produces [bar] (the driver's pedal excluded).
-        speed_mps : float
-            Vehicle speed magnitude [m/s].
-        """
-        hold_step(record_array(self._s), self._dt, float(actuator_bar), float(speed_mps))
-
     def reported_duration_s(self) -> float:
         """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)
         (:func:`hold_reported_duration_s`)."""

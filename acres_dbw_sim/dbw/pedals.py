@@ -327,19 +327,6 @@ class BrakeActuator:
                             as_flag(getattr(msg, "clear", False)) or auto_clear,
                             as_flag(getattr(msg, "ignore", False)))
 
-    def step(self, driver_bar: float, ulc_bar: float) -> float:
-        """Advance one step; return the line pressure [bar] in [0, max_bar] (:func:`brake_step`).
-
-        Parameters
-        ----------
-        driver_bar : float
-            Pressure from the driver's pedal [bar], finite, >= 0.
-        ulc_bar : float
-            ULC pressure request [bar], used when the ULC drives the brake.
-        """
-        return brake_step(record_array(self._s), self._p, self._dt, float(driver_bar), float(ulc_bar))
-
-
 # --------------------------------------------------------------------------- throttle
 
 
@@ -493,15 +480,3 @@ class ThrottleActuator:
         self.status.command(t_s, typ != 0, as_flag(getattr(msg, "enable", False)) and dbw_enabled,
                             as_flag(getattr(msg, "clear", False)) or auto_clear,
                             as_flag(getattr(msg, "ignore", False)))
-
-    def step(self, driver_pct: float, ulc_pct: float) -> float:
-        """Advance one step; return the pedal position 0..1 sent to the model (:func:`throttle_step`).
-
-        Parameters
-        ----------
-        driver_pct : float
-            Driver's accelerator pedal [%], finite, 0..100.
-        ulc_pct : float
-            ULC throttle request [%], used when the ULC drives the throttle.
-        """
-        return throttle_step(record_array(self._s), self._dt, float(driver_pct), float(ulc_pct))

@@ -262,17 +262,6 @@ class ActuatorStatus:
         """Accept one command frame (:func:`status_command`)."""
         status_command(record_array(self._s), self._i, t_s, bool(active), bool(enable), bool(clear), bool(ignore))
 
-    def clear_latch(self) -> None:
-        """Clear a latched override if the driver has let go (:func:`status_clear_latch`)."""
-        status_clear_latch(record_array(self._s), self._i)
-
-    def update(self, t_s: float, driver_override: bool, ulc_driving: bool = False,
-               permitted: bool = True, ulc_stream: bool = False, ulc_cause: int = 0) -> None:
-        """Recompute the flags at time ``t_s`` [s] (:func:`status_update`)."""
-        status_update(record_array(self._s), self._i, t_s, bool(driver_override), bool(ulc_driving), bool(permitted),
-                      bool(ulc_stream), int(ulc_cause))
-
-
 # --------------------------------------------------------------------------- engage logic (driver)
 
 
@@ -384,15 +373,6 @@ class EngageLogic:
     def on_disable(self) -> None:
         """``disable`` event (:func:`engage_on_disable`)."""
         engage_on_disable(record_array(self._s))
-
-    def update(self, gear_fault: bool, gear_override: bool) -> None:
-        """Recompute ``enabled`` (:func:`engage_update`)."""
-        engage_update(record_array(self._s), bool(gear_fault), bool(gear_override))
-
-    def tick(self, t_s: float) -> None:
-        """50 ms timer (:func:`engage_tick`)."""
-        engage_tick(record_array(self._s), t_s)
-
 
 # --------------------------------------------------------------------------- firmware engagement (ALL_OR_NONE)
 
@@ -589,11 +569,3 @@ class FirmwareEngage:
     def take_clear(self, index: int) -> bool:
         """The one-shot clear bit for the next command of subsystem ``index`` (:func:`sync_take_clear`)."""
         return bool(sync_take_clear(record_array(self._s), index))
-
-    def update(self, gear_fault: bool, gear_override: bool) -> bool:
-        """Firmware: leave ACTIVE on a fault or an override (:func:`sync_update`)."""
-        return bool(sync_update(record_array(self._s), bool(gear_fault), bool(gear_override)))
-
-    def tick(self, t_s: float, gear_fault: bool, gear_override: bool) -> bool:
-        """50 ms timer (:func:`sync_tick`)."""
-        return bool(sync_tick(record_array(self._s), t_s, bool(gear_fault), bool(gear_override)))

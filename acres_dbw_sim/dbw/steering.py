@@ -70,7 +70,7 @@ from .decode import as_flag, as_enum, as_float, decode_rate
 from .params import DbwParameters
 from .record import Field, Slot, param_record, record_array
 from .status import STEERING, ActuatorStatus, status_reset
-from .steering_column import SteeringColumn, column_step
+from .steering_column import column_init, column_step
 
 __all__ = ["SteeringActuator", "STATE", "steering_reset", "steering_raw_of_curvature", "steering_step"]
 
@@ -263,7 +263,7 @@ class SteeringActuator:
         Command type in force (after decoding).
     """
 
-    __slots__ = ("p", "dt_s", "_s", "_p", "status", "column", "refused")
+    __slots__ = ("p", "dt_s", "_s", "_p", "status", "refused")
 
     angle_deg = Slot("str_angle_deg")
     ref_deg = Slot("str_ref_deg")
@@ -305,7 +305,7 @@ class SteeringActuator:
                            / p.geometry_wheelbase_m)
         #: power-on offset [deg]: 0 (reference kit) or -center (kit calibrated to straight ahead)
         s.str_offset0_deg = -quantize(p.steering_center_deg, 0.1) if p.steering_calibrated else 0.0
-        self.column = SteeringColumn(p, dt_s, s)
+        column_init(s, p, dt_s)
         s.str_invalid_count = 0
         #: the reason of the last refused calibration, until the DBW logs it (None: nothing to say)
         self.refused: str | None = None
@@ -403,31 +403,6 @@ class SteeringActuator:
         return float(steering_raw_of_curvature(record_array(self._s), self._p, kappa))
 
     # ------------------------------------------------------------------ dynamics
-    def step(self, speed_mps: float, driver_torque_nm: float, driver_angle_deg: float,
-             fy_front_n: float = 0.0) -> float:
-        """Advance the servo one step; return the raw steering-wheel angle [deg] (:func:`steering_step`).
-
-        Parameters
-        ----------
-        speed_mps : float
-            Signed longitudinal speed [m/s] (for CMD_YAW_RATE and the speed-dependent limit).
-        driver_torque_nm : float
-            Driver's column torque [Nm], finite.
-        driver_angle_deg : float
-            Raw angle the driver holds [deg], or NaN when hands-off.
-        fy_front_n : float
-            Sum of the front tyres' lateral forces [N] (wheel frame, left
-            positive) of the model's last step: the aligning moment of the
-            column (steering_column.py).
-
-        Returns
-        -------
-        float
-            Raw angle [deg], finite, within the lock.
-        """
-        return float(steering_step(record_array(self._s), self._p, float(speed_mps), float(driver_torque_nm),
-                                   float(driver_angle_deg), float(fy_front_n)))
-
     @property
     def reported_angle_deg(self) -> float:
         """Steering-wheel angle as reported [deg] (raw + offset)."""

@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from ..model._jit import njit
 from .params import DbwParameters
-from .record import Field, new_record, record_array
+from .record import Field
 
-__all__ = ["SteeringColumn", "STATE", "column_init", "column_aligning_torque_nm", "column_step"]
+__all__ = ["STATE", "column_init", "column_aligning_torque_nm", "column_step"]
 
 #: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the column's constants (``col_*``).
 STATE = (
@@ -74,56 +74,3 @@ def column_step(S, angle_deg: float, tau_nm: float, fy_front_n: float) -> float:
     positive)."""
     s = S[0]
     return angle_deg + (s.col_gain * tau_nm - s.col_trail_per_ratio * fy_front_n) * s.col_dt_per_c
-
-
-class SteeringColumn:
-    """Column torque balance of the steering wheel (module docstring): a view of the record's ``col_*``
-    fields.
-
-    Parameters
-    ----------
-    p : DbwParameters
-        ``steering_column_damping_nm_s_deg`` (c_col), ``steering_assist_gain``
-        (K_a), ``steering_pneumatic_trail_m`` (t_p), ``steering_mechanical_trail_m``
-        (t_m), ``steering_ratio`` (i_s).
-    dt_s : float
-        Physics step [s].
-    s : record, optional
-        The DBW's state record; a record of this module's fields alone when not given.
-    """
-
-    __slots__ = ("_s",)
-
-    def __init__(self, p: DbwParameters, dt_s: float, s=None) -> None:
-        self._s = new_record(STATE) if s is None else s
-        column_init(self._s, p, dt_s)
-
-    def aligning_torque_nm(self, fy_front_n: float) -> float:
-        """Aligning moment of the front tyres at the steering wheel [N m].
-
-        Parameters
-        ----------
-        fy_front_n : float
-            Sum of the front tyres' lateral forces [N], wheel frame, left positive.
-
-        Returns
-        -------
-        float
-            ``(t_p + t_m) F_y,f / i_s`` [N m], positive when it turns the wheel to the right
-            (:func:`column_aligning_torque_nm`).
-        """
-        return float(column_aligning_torque_nm(record_array(self._s), fy_front_n))
-
-    def step(self, angle_deg: float, tau_nm: float, fy_front_n: float) -> float:
-        """Raw steering-wheel angle [deg] after one step (not clamped to the lock; :func:`column_step`).
-
-        Parameters
-        ----------
-        angle_deg : float
-            Present raw angle [deg].
-        tau_nm : float
-            Column torque before the assist [N m], left positive.
-        fy_front_n : float
-            Sum of the front tyres' lateral forces [N] (wheel frame, left positive).
-        """
-        return float(column_step(record_array(self._s), angle_deg, tau_nm, fy_front_n))

@@ -343,39 +343,10 @@ class PowertrainModel:
         (:func:`plant_rotating_mass_of_ratio_kg`)."""
         return float(plant_rotating_mass_of_ratio_kg(record_array(self._s), float(i_r)))
 
-    def full_load_nm(self, n_rpm: float) -> float:
-        """Full-load torque ``T_wot`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.vehicles.polaris.engine.full_load_torque_nm`)."""
-        return float(full_load_torque_nm(float(n_rpm), self.curves))
-
-    def friction_nm(self, n_rpm: float) -> float:
-        """Friction torque ``T_fr`` [N m] at ``n_rpm`` (:func:`acres_dbw_sim.vehicles.polaris.engine.friction_torque_nm`)."""
-        return float(friction_torque_nm(float(n_rpm), self.curves))
-
     def solve(self, force_n: float, accel_mps2: float, gear: int, speed_mps: float, engine_rpm: float,
               cvt_ratio: float) -> float:
-        """Torque request for a tractive force; also sets ``force0_n`` and ``slipping`` (:func:`plant_solve`).
-
-        Parameters
-        ----------
-        force_n : float
-            Tractive force along the gear's direction [N] (wheels and
-            secondary clutch included, engine excluded).
-        accel_mps2 : float
-            Desired acceleration along the gear's direction [m/s^2].
-        gear : int
-            Present gear (``Gear``); DRIVE, LOW or REVERSE.
-        speed_mps : float
-            Speed along the gear's direction [m/s] (negative = rolling back).
-        engine_rpm : float
-            Measured engine speed [rev/min].
-        cvt_ratio : float
-            Measured belt ratio [-].
-
-        Returns
-        -------
-        float
-            Torque request ``u`` [-] (outside 0..1 when the engine cannot do it).
-        """
+        """Torque request ``u`` [-] for a tractive force; also sets ``force0_n`` and ``slipping`` (:func:`plant_solve`,
+        whose arguments these are, in the same units)."""
         return float(plant_solve(record_array(self._s), self.curves, float(force_n), float(accel_mps2), int(gear),
                                  float(speed_mps), float(engine_rpm), float(cvt_ratio)))
 
