@@ -470,11 +470,11 @@ def _call_graph(root):
 def test_every_compiled_model_function_is_on_the_step_call_graph():
     """ONE PHYSICS: each compiled function of acres_dbw_sim/model (the shared core) and of the Ranger's folder
     (whose model is one compiled step; the tractor's Python step calls some of its own) is called by a step (the Ranger's physics_step, the Maxxum's tractor_step, or the Ranger's kinematic
-    level's step_vehicles / place_vehicles, directly or through the functions they call); none exists only for
-    tests. The exceptions: the inverse relation that the public Vehicle.steering_wheel_for_curvature_deg (and
-    the DBW's curvature commands, the adapters' tyre-angle commands) need, and the functions the ULC's plant
-    model calls in their Python form
-    (the model's own, inverted). Both vehicles' steps run the shared stages. Functions are told apart by
+    level's step_vehicles / place_vehicles, or the DBW's step with the ULC's plant model, which inverts the
+    model's own engine and CVT functions, ulc_plant.dbw_step, directly or through the functions they call);
+    none exists only for tests. The exception: the inverse relation that the public
+    Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature commands, the adapters' tyre-angle
+    commands) need. Both vehicles' steps run the shared stages. Functions are told apart by
     module."""
     import ast
     import pathlib
@@ -500,11 +500,12 @@ def test_every_compiled_model_function_is_on_the_step_call_graph():
     tractor = reach(("acres_dbw_sim.vehicles.maxxum150.vehicle", "tractor_step"))
     kinematic = reach(("acres_dbw_sim.vehicles.polaris.kinematic", "step_vehicles"),
                       ("acres_dbw_sim.vehicles.polaris.kinematic", "place_vehicles"))
+    dbw = reach(("acres_dbw_sim.vehicles.polaris.ulc_plant", "dbw_step"))   # the DBW's step with the ULC's plant
     # the inverse relation and the function it is built on (the Ackermann and Autoware adapters' tyre angle)
     inverse_only = reach(("acres_dbw_sim.model.steering", "steering_wheel_for_curvature_deg"))
     assert inverse_only == {("acres_dbw_sim.model.steering", "steering_wheel_for_curvature_deg"),
                             ("acres_dbw_sim.model.steering", "steering_wheel_for_bicycle_deg")}
-    orphans = sorted(f"{m}:{n}" for m, n in shared_jit - ranger - tractor - kinematic - inverse_only)
+    orphans = sorted(f"{m}:{n}" for m, n in shared_jit - ranger - tractor - kinematic - dbw - inverse_only)
     assert orphans == []
     for stage in ("prepare_wheels", "wheel_ledger", "chassis_stage"):
         assert ("acres_dbw_sim.model.stages", stage) in ranger & tractor, stage

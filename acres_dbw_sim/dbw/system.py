@@ -45,7 +45,7 @@ import numpy as np
 from collections.abc import Iterable
 
 from . import reports as R
-from ..model._jit import njit, specialise
+from ..model._jit import njit
 from ..model.filters import lag_factor, lag_toward
 from .actuators import clamp
 from .commands import (
@@ -473,9 +473,7 @@ class DbwSystem:
     def _enter_step(self) -> None:
         """The compiled step with the vehicle's ULC plant (its ``dbw_step``) and the arguments it is entered with
         (the records as one-element arrays)."""
-        fn, args = self.ulc.powertrain.dbw_step(self.state, param_record(self.p))
-        self._step_args = args
-        self._step_entry = specialise(fn, args + (0.0, self.dt_s))
+        self._step_entry, self._step_args = self.ulc.powertrain.dbw_step(self.state, param_record(self.p), self.dt_s)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)

@@ -72,7 +72,7 @@ import math
 from . import engine as _engine
 from .cvt import clutch_capacity_nm, ratio_target, shift_speed_rpm
 from .engine import friction_torque_nm, full_load_torque_nm
-from ...model._jit import JIT, njit
+from ...model._jit import JIT, njit, specialise
 from ...model.energy import clamped_efficiency
 from ...dbw.msg_fields import G_DRIVE, G_LOW, G_REVERSE
 from ...dbw.params import DbwParameters
@@ -327,12 +327,13 @@ class PowertrainModel:
         """The plant's record (:data:`PLANT`)."""
         return self._s
 
-    def dbw_step(self, s, p) -> tuple:
-        """``(entry, arguments)``: the compiled DBW step with this plant (:func:`dbw_step`) and the first four of
-        its arguments for the DBW's record ``s`` and parameter array ``p`` (:func:`~acres_dbw_sim.dbw.record.param_record`);
-        the caller appends the time
-        and the step."""
-        return dbw_step, (record_array(s), p, record_array(self._s), self.curves)
+    def dbw_step(self, s, p, dt_s: float) -> tuple:
+        """``(entry, arguments)``: the compiled DBW step with this plant (:func:`dbw_step`, specialised for
+        these arguments, ``_jit.specialise``) and the first four of its arguments for the DBW's record ``s``
+        and parameter array ``p`` (:func:`~acres_dbw_sim.dbw.record.param_record`); the caller appends the
+        time and the step ``dt_s`` [s]."""
+        args = (record_array(s), p, record_array(self._s), self.curves)
+        return specialise(dbw_step, args + (0.0, dt_s)), args
 
     def rear_ratio(self, gear: int) -> float:
         """Rear reduction ``i_r`` of a forward/reverse gear (0 for P, N, NONE) (:func:`plant_rear_ratio`)."""
