@@ -12,9 +12,9 @@ Prints, on one core, for shipped scenarios at both control levels:
 
 and the wall time of a parallel batch of every shipped scenario.
 
-With ``--baseline COMMIT``: only ``ulc_speed_step`` (through the DBW), run by that commit's
-package (``bench_model.load_baseline``) and by today's, alternating in this process, CPU time
-per run and the ratio of the medians: the figure for "no slower than before".
+With ``--baseline COMMIT``: only the DBW-level scenarios (``ulc_speed_step``,
+``dbw_pedals_and_steering``), each run by that commit's package (``bench_model.load_baseline``) and
+by today's, alternating in this process, CPU time per run and the ratio of the medians.
 
 Run: ``python bench/bench_scenario.py [--repeat 3] [--jobs N] [--baseline COMMIT]``.
 """
@@ -60,14 +60,17 @@ def bare_vehicle_loop(seconds: float, repeat: int) -> float:
     return best / n
 
 
-def ulc_against_baseline(commit: str, repeat: int) -> None:
-    """Print CPU time per run of ulc_speed_step for ``commit``'s package and today's, alternating ``repeat``
-    times each, with the ratio of the medians."""
+#: The DBW-level scenarios measured against a baseline commit.
+DBW_CASES = ("ulc_speed_step", "dbw_pedals_and_steering")
+
+
+def dbw_against_baseline(commit: str, repeat: int) -> None:
+    """Print CPU time per run of each of :data:`DBW_CASES` for ``commit``'s package and today's, alternating
+    ``repeat`` times each (after one warm-up round), with the ratio of the medians and today's real-time factor."""
     import statistics
     import subprocess
 
     from bench_model import load_baseline
-    path = SCEN / "examples" / "ulc_speed_step.yaml"
     with tempfile.TemporaryDirectory() as tmp:
         try:
             load_baseline(commit, tmp)
@@ -75,27 +78,30 @@ def ulc_against_baseline(commit: str, repeat: int) -> None:
             raise SystemExit(f"--baseline {commit}: git does not know that commit") from None
         import importlib
         base = importlib.import_module("acres_baseline.scenario")
-        pairs = [(base, base.load_scenario(path)), (sys.modules[__name__], load_scenario(path))]
-        times: list = [[], []]
-        for k in range(repeat + 1):
-            for j, (mod, sc) in enumerate(pairs):
-                c0 = time.process_time()
-                mod.run_scenario(sc)
-                if k:                     # the first round warms both up
-                    times[j].append(time.process_time() - c0)
-    b, n = statistics.median(times[0]), statistics.median(times[1])
-    print(f"ulc_speed_step, CPU s per run (median of {repeat}): {commit} {b:.3f}, today {n:.3f}, "
-          f"ratio {n / b:.3f}")
+        for name in DBW_CASES:
+            path = SCEN / "examples" / f"{name}.yaml"
+            pairs = [(base, base.load_scenario(path)), (sys.modules[__name__], load_scenario(path))]
+            times: list = [[], []]
+            for k in range(repeat + 1):
+                for j, (mod, sc) in enumerate(pairs):
+                    c0 = time.process_time()
+                    mod.run_scenario(sc)
+                    if k:                     # the first round warms both up
+                        times[j].append(time.process_time() - c0)
+            b, n = statistics.median(times[0]), statistics.median(times[1])
+            sim_s = pairs[1][1].duration_s
+            print(f"{name}, CPU s per run (median of {repeat}): {commit} {b:.3f}, today {n:.3f}, "
+                  f"ratio {n / b:.3f} (speed-up {b / n:.2f}x; today {sim_s / n:.0f}x real time)")
 
 
 def main_bench() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--baseline", metavar="COMMIT", help="compare ulc_speed_step with this commit's code")
+    ap.add_argument("--baseline", metavar="COMMIT", help="compare the DBW-level scenarios with this commit's code")
     args = ap.parse_args()
     if args.baseline:
-        ulc_against_baseline(args.baseline, args.repeat)
+        dbw_against_baseline(args.baseline, args.repeat)
         return
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; best of {args.repeat}")
     print(f"{'scenario':36s} {'steps':>7s} {'steps/s':>9s} {'x real time':>12s} {'us/step':>8s} "
