@@ -37,13 +37,17 @@ from __future__ import annotations
 import math
 
 from ..model._jit import njit
-from ..model.filters import delay_push, lag_toward
+from ..model.filters import delay_push, lag_toward, python_form
 from .actuators import DELAY_CELLS, clamp, delay_fill, delay_line_steps, lag_line_factor, quantize, rate_limit
+
+# the Python form of the compiled scalar functions for the Python side (command decoding): a call from
+# Python into compiled code costs more than they do (model/filters.py, python_form)
+_py_clamp, _py_quantize = python_form(clamp), python_form(quantize)
 from .commands import BrakeCmd, ThrottleCmd
 from .decode import as_enum, as_flag, as_float, decode_rate
 from .params import DbwParameters
-from .record import Field, Slot, param_record, record_array
-from .status import BRAKE, THROTTLE, ActuatorStatus, status_reset
+from .record import Field, Slot, entry, param_record, record_array
+from .status import BRAKE, THROTTLE, ActuatorStatus, status_command, status_reset
 
 __all__ = ["BrakeActuator", "ThrottleActuator", "STATE", "brake_reset", "brake_hold", "brake_step",
            "throttle_reset", "throttle_hold", "throttle_step"]
@@ -185,6 +189,23 @@ def brake_step(S, P, dt_s: float, driver_bar: float, ulc_bar: float) -> float:
     return s.brk_line_bar
 
 
+@njit
+def brake_store(S, t_s: float, typ: int, cmd_value: float, target_bar: float, limiting: bool, inc: float,
+                dec: float, enable: bool, clear: bool, ignore: bool) -> None:
+    """Store one decoded ``BrakeCmd`` arriving at ``t_s`` [s] (:meth:`BrakeActuator.command`): its type, set-point
+    as sent, target pressure [bar], whether the value was limited and, for a type other than NONE, its rates
+    [bar/s]; then the status slot BRAKE takes the frame's ``enable``, ``clear`` and ``ignore``."""
+    s = S[0]
+    s.brk_cmd_value = cmd_value
+    s.brk_target_bar = target_bar
+    s.brk_limiting_value = limiting
+    if typ != 0:
+        s.brk_rate_inc = inc
+        s.brk_rate_dec = dec
+    s.brk_cmd_type = typ
+    status_command(S, BRAKE, t_s, typ != 0, enable, clear, ignore)
+
+
 class BrakeActuator:
     """Brake module of the DBW: a view of the record's ``brk_*`` fields.
 
@@ -285,47 +306,44 @@ class BrakeActuator:
         limiting = False
         step, floor = 10.0, 20.0
         if typ == 1:
-            v = quantize(clamp(val, 0.0, 655.35), 0.01)
-            self.cmd_value = v
+            v = _py_quantize(_py_clamp(val, 0.0, 655.35), 0.01)
+            cmd_value = v
             bar = v
         elif typ == 2:
-            v = quantize(clamp(val, 0.0, 65535.0), 1.0)
-            self.cmd_value = v
+            v = _py_quantize(_py_clamp(val, 0.0, 65535.0), 1.0)
+            cmd_value = v
             gain = self.gain_nm_per_bar
             bar = v / gain
             unit, step, floor = gain, 1000.0, 2000.0
         elif typ in (8, 9, 10):
-            v = quantize(clamp(val, -32.767, 32.767), 0.001)
+            v = _py_quantize(_py_clamp(val, -32.767, 32.767), 0.001)
             limiting = v < -10.0 or v > 2.0
-            v = clamp(v, -10.0, 2.0)
-            self.cmd_value = v
+            v = _py_clamp(v, -10.0, 2.0)
+            cmd_value = v
             k = self.bar_per_mps2
             bar = max(0.0, -v) * k
             unit, step, floor = 1.0 / k, 1.0, 5.0
         elif typ in (13, 14):
-            v = quantize(clamp(val, 0.0, 655.35), 0.01)
+            v = _py_quantize(_py_clamp(val, 0.0, 655.35), 0.01)
             limiting = v > 100.0
             v = min(v, 100.0)
-            self.cmd_value = v
+            cmd_value = v
             bar = v * 0.01 * pmax
             unit, step, floor = 100.0 / pmax, 10.0, 50.0
         else:
             bar = 0.0
-            self.cmd_value = math.nan
+            cmd_value = math.nan
         if bar > pmax:
             limiting = True
             bar = pmax
-        self.target_bar = bar
-        self.limiting_value = limiting
+        inc = dec = 0.0
         if typ != 0:
-            inc = decode_rate(getattr(msg, "rate_inc", 0.0), step, floor, self._default_inc * unit)
-            dec = decode_rate(getattr(msg, "rate_dec", 0.0), step, floor, self._default_dec * unit)
-            self.rate_inc = inc / unit
-            self.rate_dec = dec / unit
-        self.cmd_type = typ
-        self.status.command(t_s, typ != 0, as_flag(getattr(msg, "enable", False)) and dbw_enabled,
-                            as_flag(getattr(msg, "clear", False)) or auto_clear,
-                            as_flag(getattr(msg, "ignore", False)))
+            inc = decode_rate(getattr(msg, "rate_inc", 0.0), step, floor, self._default_inc * unit) / unit
+            dec = decode_rate(getattr(msg, "rate_dec", 0.0), step, floor, self._default_dec * unit) / unit
+        args = (record_array(self._s), float(t_s), typ, float(cmd_value), float(bar), bool(limiting), inc, dec,
+                bool(as_flag(getattr(msg, "enable", False)) and dbw_enabled),
+                bool(as_flag(getattr(msg, "clear", False)) or auto_clear), bool(as_flag(getattr(msg, "ignore", False))))
+        entry(brake_store, args)(*args)
 
 # --------------------------------------------------------------------------- throttle
 
@@ -392,6 +410,22 @@ def throttle_step(S, dt_s: float, driver_pct: float, ulc_pct: float) -> float:
     s.thr_actuator_pct = clamp(y, 0.0, 100.0)
     s.thr_output_pct = s.thr_actuator_pct if enabled else clamp(driver_pct, 0.0, 100.0)
     return s.thr_output_pct * 0.01
+
+
+@njit
+def throttle_store(S, t_s: float, typ: int, target_pct: float, limiting: bool, inc: float, dec: float, enable: bool,
+                   clear: bool, ignore: bool) -> None:
+    """Store one decoded ``ThrottleCmd`` arriving at ``t_s`` [s] (:meth:`ThrottleActuator.command`): its type, target
+    pedal [%], whether the value was limited and, for a type other than NONE, its rates [%/s]; then the
+    status slot THROTTLE takes the frame's ``enable``, ``clear`` and ``ignore``."""
+    s = S[0]
+    s.thr_limiting_value = limiting
+    s.thr_target_pct = target_pct
+    if typ != 0:
+        s.thr_rate_inc = inc
+        s.thr_rate_dec = dec
+    s.thr_cmd_type = typ
+    status_command(S, THROTTLE, t_s, typ != 0, enable, clear, ignore)
 
 
 class ThrottleActuator:
@@ -461,22 +495,23 @@ class ThrottleActuator:
         throttle_hold(record_array(self._s), float(pct))
 
     def command(self, t_s: float, msg: ThrottleCmd, dbw_enabled: bool, auto_clear: bool) -> None:
-        """Decode one ``ThrottleCmd`` (see the module docstring and decode.py) into the record."""
+        """Decode one ``ThrottleCmd`` (see the module docstring and decode.py) into the record (:func:`throttle_store`)."""
         typ = as_enum(getattr(msg, "cmd_type", 0), _THROTTLE_TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
         if typ != 0 and val != val:
             self.invalid_count += 1
             typ = 0
+        inc = dec = 0.0
         if typ != 0:
-            v = quantize(clamp(val, 0.0, 1638.0), 0.025)
-            self.limiting_value = v > 100.0
-            self.target_pct = min(v, 100.0)
-            self.rate_inc = decode_rate(getattr(msg, "rate_inc", 0.0), 10.0, 100.0, self._default_inc)
-            self.rate_dec = decode_rate(getattr(msg, "rate_dec", 0.0), 10.0, 100.0, self._default_dec)
+            v = _py_quantize(_py_clamp(val, 0.0, 1638.0), 0.025)
+            limiting = v > 100.0
+            target = min(v, 100.0)
+            inc = decode_rate(getattr(msg, "rate_inc", 0.0), 10.0, 100.0, self._default_inc)
+            dec = decode_rate(getattr(msg, "rate_dec", 0.0), 10.0, 100.0, self._default_dec)
         else:
-            self.target_pct = 0.0
-            self.limiting_value = False
-        self.cmd_type = typ
-        self.status.command(t_s, typ != 0, as_flag(getattr(msg, "enable", False)) and dbw_enabled,
-                            as_flag(getattr(msg, "clear", False)) or auto_clear,
-                            as_flag(getattr(msg, "ignore", False)))
+            target = 0.0
+            limiting = False
+        args = (record_array(self._s), float(t_s), typ, float(target), bool(limiting), float(inc), float(dec),
+                bool(as_flag(getattr(msg, "enable", False)) and dbw_enabled),
+                bool(as_flag(getattr(msg, "clear", False)) or auto_clear), bool(as_flag(getattr(msg, "ignore", False))))
+        entry(throttle_store, args)(*args)

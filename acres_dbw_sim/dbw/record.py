@@ -26,7 +26,7 @@ from dataclasses import dataclass, fields
 from ..model._jit import JIT
 
 __all__ = ["Field", "STATE_MODULES", "state_fields", "record_dtype", "state_dtype", "new_record", "new_state",
-           "StandIn", "param_record", "record_array", "Slot"]
+           "StandIn", "param_record", "record_array", "entry", "Slot"]
 
 _KINDS = ("float", "int", "bool")
 
@@ -148,6 +148,20 @@ def record_array(s):
     return (acc if acc is not None else _accessor(s))[2]
 
 
+_ENTRIES: dict = {}
+
+
+def entry(fn, example: tuple):
+    """The compiled entry point of ``fn`` for the kinds of the arguments ``example`` (``_jit.specialise``), made
+    once per function: a Python caller that always passes the same kinds (the command decoders: the record
+    array, floats, ints, bools) skips numba's working out of the types (about 0.1 us an argument)."""
+    e = _ENTRIES.get(fn)
+    if e is None:
+        from ..model._jit import specialise
+        e = _ENTRIES[fn] = specialise(fn, example)
+    return e
+
+
 def new_state():
     """A new DBW record, all zeros (:func:`new_record` of :func:`state_fields`)."""
     return new_record(state_fields(), state_dtype() if JIT else None)
@@ -223,10 +237,11 @@ class Slot:
     ``_i`` (``indexed``), or reads the whole array as a new ``list`` or ``tuple`` (``whole``).
     Reading converts to the Python type of ``kind`` (float, int, bool); writing stores into the
     record (a test that sets a flag, a command that is decoded in Python). Compiled, the record's
-    bytes are read and written through memoryviews (:func:`_accessor`).
+    bytes are read and written through a memoryview (:func:`_accessor`), the one of the record last
+    used kept with its weak reference.
     """
 
-    __slots__ = ("field", "conv", "indexed", "whole")
+    __slots__ = ("field", "conv", "indexed", "whole", "_ref", "_mv", "_k", "_n", "_put")
 
     def __init__(self, field: str, kind: str = "float", indexed: bool = False, whole: type | None = None) -> None:
         self.field = field
@@ -234,6 +249,16 @@ class Slot:
         self.indexed = indexed
         #: for an array field read whole: the sequence type it is read as (``list``, ``tuple``), a copy
         self.whole = whole
+        self._ref = None
+
+    def _bind(self, rec) -> None:
+        """Look up the memoryview and index of this field in record ``rec`` (compiled only)."""
+        import weakref
+        acc = _ACCESS.get(id(rec)) or _accessor(rec)
+        code, self._k, self._n = acc[0][self.field]
+        self._mv = acc[1][code]
+        self._put = float if code == "d" else int
+        self._ref = weakref.ref(rec)
 
     def __get__(self, obj, cls=None):
         if obj is None:
@@ -244,12 +269,13 @@ class Slot:
             if self.whole is not None:
                 return self.whole([self.conv(x) for x in v])
             return self.conv(v[obj._i] if self.indexed else v)
-        acc = _ACCESS.get(id(rec)) or _accessor(rec)
-        code, k, n = acc[0][self.field]
-        mv = acc[1][code]
+        ref = self._ref
+        if ref is None or ref() is not rec:
+            self._bind(rec)
+        mv, k = self._mv, self._k
         if self.whole is not None:
             conv = self.conv
-            return self.whole([conv(mv[j]) for j in range(k, k + n)])
+            return self.whole([conv(mv[j]) for j in range(k, k + self._n)])
         return self.conv(mv[k + obj._i] if self.indexed else mv[k])
 
     def __set__(self, obj, value) -> None:
@@ -264,10 +290,10 @@ class Slot:
             else:
                 setattr(rec, self.field, value)
             return
-        acc = _ACCESS.get(id(rec)) or _accessor(rec)
-        code, k, n = acc[0][self.field]
-        mv = acc[1][code]
-        put = float if code == "d" else int
+        ref = self._ref
+        if ref is None or ref() is not rec:
+            self._bind(rec)
+        mv, k, put = self._mv, self._k, self._put
         if self.whole is not None:
             for j, x in enumerate(value):
                 mv[k + j] = put(x)

@@ -17,12 +17,16 @@ from __future__ import annotations
 import math
 from typing import Protocol
 
-from .actuators import clamp, quantize
+from ..model.filters import python_form
+from .actuators import clamp as _compiled_clamp, quantize as _compiled_quantize
 from .msg_fields import SRC_ULC, SRC_USER, AwdMode, DiffLock, PrkBrkStat, SystemState
 from .params import DbwParameters
 from .schedule import ON_CHANGE
 from .state import AWD, EPOCH_S, TURF, TWO_WD, DbwReports, MeasuredState
 from .status import ActuatorStatus
+
+# the Python form: the reports are filled in Python, where a call into compiled code costs more
+clamp, quantize = python_form(_compiled_clamp), python_form(_compiled_quantize)
 
 __all__ = ["ReportView", "FILLERS", "ALWAYS_FILLED", "REASON_NOT_READY", "REASON_DISENGAGE",
            "not_ready_code", "fill_ecu_identities"]

@@ -65,6 +65,10 @@ import math
 from ..model._jit import njit
 from ..model.filters import delay_push, delay_steps, lag_factor, lag_toward, python_form
 from .actuators import DELAY_CELLS, clamp, delay_fill, quantize, rate_accel_limit
+
+# the Python form of the compiled scalar functions for the Python side (command decoding): a call from
+# Python into compiled code costs more than they do (model/filters.py, python_form)
+_py_clamp, _py_quantize = python_form(clamp), python_form(quantize)
 from .commands import SteeringCmd
 from .decode import as_flag, as_enum, as_float, decode_rate
 from .params import DbwParameters
@@ -304,7 +308,7 @@ class SteeringActuator:
         s.str_max_kappa = (math.tan(math.radians(p.steering_lock_deg / p.steering_ratio))
                            / p.geometry_wheelbase_m)
         #: power-on offset [deg]: 0 (reference kit) or -center (kit calibrated to straight ahead)
-        s.str_offset0_deg = -quantize(p.steering_center_deg, 0.1) if p.steering_calibrated else 0.0
+        s.str_offset0_deg = -_py_quantize(p.steering_center_deg, 0.1) if p.steering_calibrated else 0.0
         column_init(s, p, dt_s)
         s.str_invalid_count = 0
         #: the reason of the last refused calibration, until the DBW logs it (None: nothing to say)
@@ -338,32 +342,32 @@ class SteeringActuator:
             typ = 0
         limiting = False
         if typ in (13, 15):  # CMD_SET_OFFSET, CMD_CALIBRATE (the present wheel position is val)
-            offset = quantize(clamp(val, -3276.7, 3276.7), 0.1) - (self.angle_deg if typ == 15 else 0.0)
+            offset = _py_quantize(_py_clamp(val, -3276.7, 3276.7), 0.1) - (self.angle_deg if typ == 15 else 0.0)
             self._set_offset(offset, "CMD_CALIBRATE" if typ == 15 else "CMD_SET_OFFSET", val)
             typ = 0
         elif typ == 1:
-            v = quantize(clamp(val, -255.99, 255.99), 1.0 / 128.0)
+            v = _py_quantize(_py_clamp(val, -255.99, 255.99), 1.0 / 128.0)
             m = self.p.steering_max_torque_nm
             limiting = abs(v) > m
-            self.torque_cmd_nm = clamp(v, -m, m)
+            self.torque_cmd_nm = _py_clamp(v, -m, m)
             self.cmd_value = self.torque_cmd_nm
         elif typ == 2:
-            v = quantize(clamp(val, -3276.7, 3276.7), 0.1)
+            v = _py_quantize(_py_clamp(val, -3276.7, 3276.7), 0.1)
             raw = v - self.offset_deg
             limiting = abs(raw) > lock
-            self.target_raw = clamp(raw, -lock, lock)
+            self.target_raw = _py_clamp(raw, -lock, lock)
         elif typ == 3:
-            k = quantize(clamp(val, -0.1999, 0.1999), 0.0000061)
+            k = _py_quantize(_py_clamp(val, -0.1999, 0.1999), 0.0000061)
             limiting = abs(k) > self._max_kappa
-            self.cmd_value = clamp(k, -self._max_kappa, self._max_kappa)
+            self.cmd_value = _py_clamp(k, -self._max_kappa, self._max_kappa)
             self.target_raw = self._raw_of_curvature(self.cmd_value)
         elif typ == 4:
-            self.cmd_value = quantize(clamp(val, -8.58, 8.58), math.radians(0.015))
+            self.cmd_value = _py_quantize(_py_clamp(val, -8.58, 8.58), math.radians(0.015))
         elif typ == 14:
-            pc = quantize(clamp(val, -327.67, 327.67), 0.01)
+            pc = _py_quantize(_py_clamp(val, -327.67, 327.67), 0.01)
             limiting = abs(pc) > 100.0
-            raw = clamp(pc, -100.0, 100.0) * 0.01 * lock - self.offset_deg
-            self.target_raw = clamp(raw, -lock, lock)
+            raw = _py_clamp(pc, -100.0, 100.0) * 0.01 * lock - self.offset_deg
+            self.target_raw = _py_clamp(raw, -lock, lock)
         if typ in _ANGLE_LIKE:
             self.rate_limit = min(decode_rate(getattr(msg, "cmd_rate", 0.0), 4.0, 100.0,
                                               self.p.steering_cmd_rate_default_deg_s),

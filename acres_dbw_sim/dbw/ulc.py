@@ -105,7 +105,7 @@ __all__ = ["Ulc", "STATE", "ulc_reset", "ulc_wanted_gear", "ulc_shape_reference"
 
 _TYPES = frozenset({0, 1, 2})
 G = 9.80665
-_clamp = python_form(clamp)   # command() decodes in Python
+_clamp, _quantize = python_form(clamp), python_form(quantize)   # command() decodes in Python
 
 #: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the ULC's command, references,
 #: controller state and outputs (``u_*``), its constants, and the step's hand-over from
@@ -481,9 +481,9 @@ class Ulc:
             self.invalid_count += 1
             typ = 0
         if typ == 1:
-            self.cmd = quantize(_clamp(val, -7.0, 45.0), 0.0025)   # clamp first: 1e305 / step is inf
+            self.cmd = _quantize(_clamp(val, -7.0, 45.0), 0.0025)   # clamp first: 1e305 / step is inf
         elif typ == 2:
-            self.cmd = quantize(_clamp(val, -6.0, 3.0), 0.0005)
+            self.cmd = _quantize(_clamp(val, -6.0, 3.0), 0.0005)
         else:
             self.cmd = 0.0
         self.limit_accel = decode_ulc_limit(getattr(msg, "limit_accel", 0.0), 0.025, 0.3, 3.0,
