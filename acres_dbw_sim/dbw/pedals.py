@@ -49,8 +49,8 @@ from .params import DbwParameters
 from .record import Field, Slot, entry, param_record, record_array
 from .status import BRAKE, THROTTLE, ActuatorStatus, status_command, status_reset
 
-__all__ = ["BrakeActuator", "ThrottleActuator", "STATE", "brake_reset", "brake_hold", "brake_step",
-           "throttle_reset", "throttle_hold", "throttle_step"]
+__all__ = ["BrakeActuator", "ThrottleActuator", "STATE", "brake_reset", "brake_hold", "brake_step", "brake_store",
+           "throttle_reset", "throttle_hold", "throttle_step", "throttle_store"]
 
 _BRAKE_TYPES = frozenset({0, 1, 2, 8, 9, 10, 13, 14})
 _THROTTLE_TYPES = frozenset({0, 13, 14})

@@ -94,14 +94,14 @@ from .commands import UlcCmd
 from .decode import as_enum, as_flag, as_float, decode_ulc_limit
 from .msg_fields import G_DRIVE, G_LOW, G_NONE, G_PARK, G_REVERSE
 from .params import DbwParameters
-from .record import Field, Slot, param_record, record_array
-from .status import ULC, ActuatorStatus, status_reset
+from .record import Field, Slot, entry, param_record, record_array
+from .status import ULC, ActuatorStatus, status_command, status_reset
 
 #: Acceleration [m/s^2] along the wanted direction above which the vehicle counts as
 #: catching up with the reference (the governor may then hold the reference).
 _CATCHING_UP_MPS2 = 0.05
 
-__all__ = ["Ulc", "STATE", "ulc_reset", "ulc_wanted_gear", "ulc_shape_reference", "ulc_reference", "ulc_control", "ulc_disengage"]
+__all__ = ["Ulc", "STATE", "ulc_reset", "ulc_wanted_gear", "ulc_store", "ulc_shape_reference", "ulc_reference", "ulc_control", "ulc_disengage"]
 
 _TYPES = frozenset({0, 1, 2})
 G = 9.80665
@@ -400,6 +400,26 @@ def ulc_disengage(S, v_mps: float) -> None:
     s.u_integ = 0.0
 
 
+@njit
+def ulc_store(S, t_s: float, typ: int, cmd: float, limit_accel: float, limit_decel: float, jerk_throttle: float,
+              jerk_brake: float, enable_shift: bool, enable_shift_park: bool, coast_decel: bool, enable: bool,
+              clear: bool) -> None:
+    """Store one decoded ``UlcCmd`` arriving at ``t_s`` [s] (:meth:`Ulc.command`): type, set-point [m/s or m/s^2],
+    the reference limits [m/s^2, m/s^3], the shift and coast flags; then the status slot ULC takes the
+    frame's ``enable`` and ``clear``."""
+    s = S[0]
+    s.u_cmd = cmd
+    s.u_limit_accel = limit_accel
+    s.u_limit_decel = limit_decel
+    s.u_jerk_throttle = jerk_throttle
+    s.u_jerk_brake = jerk_brake
+    s.u_enable_shift = enable_shift
+    s.u_enable_shift_park = enable_shift_park
+    s.u_coast_decel = coast_decel
+    s.u_cmd_type = typ
+    status_command(S, ULC, t_s, typ != 0, enable, clear, False)
+
+
 class Ulc:
     """The DBW2 longitudinal ULC: a view of the record's ``u_*`` fields and of the ULC's status slot.
 
@@ -481,24 +501,25 @@ class Ulc:
             self.invalid_count += 1
             typ = 0
         if typ == 1:
-            self.cmd = _quantize(_clamp(val, -7.0, 45.0), 0.0025)   # clamp first: 1e305 / step is inf
+            cmd = _quantize(_clamp(val, -7.0, 45.0), 0.0025)   # clamp first: 1e305 / step is inf
         elif typ == 2:
-            self.cmd = _quantize(_clamp(val, -6.0, 3.0), 0.0005)
+            cmd = _quantize(_clamp(val, -6.0, 3.0), 0.0005)
         else:
-            self.cmd = 0.0
-        self.limit_accel = decode_ulc_limit(getattr(msg, "limit_accel", 0.0), 0.025, 0.3, 3.0,
-                                            p.ulc_limit_accel_default_mps2)
-        self.limit_decel = decode_ulc_limit(getattr(msg, "limit_decel", 0.0), 0.025, 0.3, 6.0,
-                                            p.ulc_limit_decel_default_mps2)
-        self.jerk_throttle = decode_ulc_limit(getattr(msg, "limit_jerk_throttle", 0.0), 0.1, 1.0, 25.0,
-                                              p.ulc_limit_jerk_throttle_default_mps3)
-        self.jerk_brake = decode_ulc_limit(getattr(msg, "limit_jerk_brake", 0.0), 0.1, 1.0, 25.0,
-                                           p.ulc_limit_jerk_brake_default_mps3)
-        self.enable_shift = as_flag(getattr(msg, "enable_shift", False))
-        self.enable_shift_park = as_flag(getattr(msg, "enable_shift_park", False))
-        self.coast_decel = as_flag(getattr(msg, "coast_decel", False))
-        self.cmd_type = typ
-        self.status.command(t_s, typ != 0, as_flag(getattr(msg, "enable", False)) and dbw_enabled,
-                            as_flag(getattr(msg, "clear", False)) or auto_clear, False)
+            cmd = 0.0
+        args = (record_array(self._s), float(t_s), typ, float(cmd),
+                float(decode_ulc_limit(getattr(msg, "limit_accel", 0.0), 0.025, 0.3, 3.0,
+                                       p.ulc_limit_accel_default_mps2)),
+                float(decode_ulc_limit(getattr(msg, "limit_decel", 0.0), 0.025, 0.3, 6.0,
+                                       p.ulc_limit_decel_default_mps2)),
+                float(decode_ulc_limit(getattr(msg, "limit_jerk_throttle", 0.0), 0.1, 1.0, 25.0,
+                                       p.ulc_limit_jerk_throttle_default_mps3)),
+                float(decode_ulc_limit(getattr(msg, "limit_jerk_brake", 0.0), 0.1, 1.0, 25.0,
+                                       p.ulc_limit_jerk_brake_default_mps3)),
+                bool(as_flag(getattr(msg, "enable_shift", False))),
+                bool(as_flag(getattr(msg, "enable_shift_park", False))),
+                bool(as_flag(getattr(msg, "coast_decel", False))),
+                bool(as_flag(getattr(msg, "enable", False)) and dbw_enabled),
+                bool(as_flag(getattr(msg, "clear", False)) or auto_clear))
+        entry(ulc_store, args)(*args)
 
     # ------------------------------------------------------------------ helpers
