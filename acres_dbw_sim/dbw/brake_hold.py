@@ -32,7 +32,7 @@ from ..model._jit import njit
 from .params import DbwParameters
 from .record import Field, Slot, record_array
 
-__all__ = ["BrakeHold", "STATE", "hold_reset", "hold_step", "hold_full", "hold_reported_duration_s"]
+__all__ = ["BrakeHold", "STATE", "hold_reset", "hold_step"]
 
 #: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the brake-hold budget (``hold_*``).
 STATE = (
@@ -58,13 +58,6 @@ def hold_reset(S) -> None:
 
 
 @njit
-def hold_full(S) -> bool:
-    """The budget is full (``brake_available_full``, §4.7)."""
-    s = S[0]
-    return s.hold_remaining_s >= s.hold_budget_s
-
-
-@njit
 def hold_step(S, dt_s: float, actuator_bar: float, speed_mps: float) -> None:
     """Drain or recharge the budget for one step of ``dt_s`` [s] (the module's rules, §4.7).
 
@@ -86,16 +79,6 @@ def hold_step(S, dt_s: float, actuator_bar: float, speed_mps: float) -> None:
     s.hold_req_park_brake = r < s.hold_low_s
     if s.hold_req_shift_park and r > s.hold_low_s:
         s.hold_req_shift_park = False
-
-
-@njit
-def hold_reported_duration_s(S) -> float:
-    """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)."""
-    s = S[0]
-    r = s.hold_remaining_s
-    if s.hold_budget_s <= 25.4:
-        return round(r * 10.0) * 0.1
-    return min(508.0, round(r * 0.5) * 2.0)
 
 
 class BrakeHold:
@@ -150,10 +133,12 @@ class BrakeHold:
 
     @property
     def full(self) -> bool:
-        """The budget is full (``brake_available_full``; :func:`hold_full`)."""
-        return bool(hold_full(record_array(self._s)))
+        """The budget is full (``brake_available_full``, §4.7)."""
+        return self.remaining_s >= self.budget_s
 
     def reported_duration_s(self) -> float:
-        """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)
-        (:func:`hold_reported_duration_s`)."""
-        return hold_reported_duration_s(record_array(self._s))
+        """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)."""
+        r = self.remaining_s
+        if self.budget_s <= 25.4:
+            return round(r * 10.0) * 0.1
+        return min(508.0, round(r * 0.5) * 2.0)

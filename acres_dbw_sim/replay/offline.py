@@ -54,6 +54,9 @@ from .topics import (COMMAND_TOPICS, DBW_ENABLED_PERIOD_S, ENGAGEMENT_TOPICS, EV
 __all__ = ["ReplayError", "ReplayInput", "ReplayResult", "load_replay", "run_replay", "replay_bag",
            "check_output_dir", "OUTPUT_NAMES", "SIM_SIGNALS", "STATE_SIGNALS"]
 
+#: The reports the kept signals (``keep_signals``) are read from.
+_SIGNAL_REPORTS = ("vehicle_velocity", "imu", "steering_report", "wheel_speeds")
+
 _GEAR_LETTER = {1: "P", 2: "R", 3: "N", 4: "D", 5: "L"}
 #: Recorded state read besides the compared signals (a segment's start, :class:`RecordedStart`):
 #: ``brake/report`` pressure output [bar], ``throttle/report`` percent output [%], ``throttle/info``
@@ -602,7 +605,8 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
             if kk % output_every == 0 or kk == n:
                 extend(row(kk * dt, out.pedal, out.brake_line_bar, 1 if dbw.dbw_enabled else 0))
             if outs is not None or keep_signals:
-                reports = sim.reports()
+                # the signals read four reports: fill those alone when no bag is written (the same content)
+                reports = sim.reports() if outs is not None else sim.reports(only=_SIGNAL_REPORTS)
                 if outs is not None:
                     outs.write(kk, int(round((epoch_s + sim.time_s) * 1e9)), reports, vehicle)
                 if keep_signals:
