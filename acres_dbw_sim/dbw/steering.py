@@ -63,8 +63,8 @@ from __future__ import annotations
 import math
 
 from ..model._jit import njit
-from ..model.filters import delay_push, delay_steps, lag_factor, lag_toward, python_form
-from .actuators import DELAY_CELLS, clamp, delay_fill, quantize, rate_accel_limit
+from ..model.filters import delay_push, lag_toward, python_form
+from .actuators import DELAY_CELLS, clamp, delay_fill, delay_line_steps, lag_line_factor, quantize, rate_accel_limit
 
 # the Python form of the compiled scalar functions for the Python side (command decoding): a call from
 # Python into compiled code costs more than they do (model/filters.py, python_form)
@@ -294,15 +294,9 @@ class SteeringActuator:
         self._s = s
         self._p = param_record(p)
         self.status = ActuatorStatus(p.command_timeout_s, s, STEERING)
-        n = delay_steps(p.steering_dead_time_s, dt_s, "nearest")
-        if n > DELAY_CELLS:
-            raise ValueError(f"dbw.steering.dead_time_s={p.steering_dead_time_s!r}: {n} steps of {dt_s!r} s, "
-                             f"the line holds {DELAY_CELLS}")
-        if not (math.isfinite(p.steering_lag_s) and p.steering_lag_s >= 0.0):
-            raise ValueError(f"tau_s={p.steering_lag_s!r} must be finite and >= 0")
-        s.str_dead_n = n
+        s.str_dead_n = delay_line_steps(p.steering_dead_time_s, dt_s)
         s.str_dead_head = 0
-        s.str_lag_factor = python_form(lag_factor)(p.steering_lag_s, dt_s)
+        s.str_lag_factor = lag_line_factor(p.steering_lag_s, dt_s)
         s.str_dt_s = dt_s
         s.str_k_deg = p.steering_ratio * 180.0 / math.pi
         s.str_max_kappa = (math.tan(math.radians(p.steering_lock_deg / p.steering_ratio))
