@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from ..model._jit import njit
 from .params import DbwParameters
-from .record import Field, Slot, record_array
+from .record import Field, Slot, record_array, run
 
 __all__ = ["BrakeHold", "STATE", "hold_reset", "hold_step"]
 
@@ -129,7 +129,7 @@ class BrakeHold:
 
     def reset(self) -> None:
         """Power-on state: full budget, no requests (:func:`hold_reset`)."""
-        hold_reset(record_array(self._s))
+        run(hold_reset, record_array(self._s))
 
     @property
     def full(self) -> bool:

@@ -42,7 +42,7 @@ from ..model._jit import njit
 from .commands import GearCmd
 from .decode import as_enum
 from .msg_fields import G_CALIBRATE, G_DRIVE, G_LOW, G_MANUAL, G_NONE, G_PARK, SRC_USER, GearReject
-from .record import Field, Slot, record_array
+from .record import Field, Slot, record_array, run
 
 __all__ = ["GearActuator", "STATE", "gear_reset", "gear_command", "gear_lever_checks", "gear_take_manual",
            "gear_request_park", "gear_update"]
@@ -245,7 +245,7 @@ class GearActuator:
 
     def reset(self) -> None:
         """Power-on state: no request, no reject (:func:`gear_reset`)."""
-        gear_reset(record_array(self._s))
+        run(gear_reset, record_array(self._s))
 
     def command(self, msg: GearCmd, dbw_enabled: bool, speed_mps: float, gear: int,
                 shifting: bool, override_any: bool, src: int = SRC_USER,
@@ -279,5 +279,5 @@ class GearActuator:
             n = getattr(msg, "cmd_manual", 0)
             manual = int(n) if isinstance(n, int) and not isinstance(n, bool) and 0 < n < 1 << 63 else 0
         rtp = getattr(msg, "return_to_park", False) is True
-        return int(gear_command(record_array(self._s), cmd, rtp, manual, bool(dbw_enabled), float(speed_mps), int(gear),
-                                bool(shifting), bool(override_any), int(src), bool(park_locked)))
+        return int(run(gear_command, record_array(self._s), int(cmd), bool(rtp), int(manual), bool(dbw_enabled),
+                       float(speed_mps), int(gear), bool(shifting), bool(override_any), int(src), bool(park_locked)))

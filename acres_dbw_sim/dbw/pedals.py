@@ -46,7 +46,7 @@ _py_clamp, _py_quantize = python_form(clamp), python_form(quantize)
 from .commands import BrakeCmd, ThrottleCmd
 from .decode import as_enum, as_flag, as_float, decode_rate
 from .params import DbwParameters
-from .record import Field, Slot, entry, param_record, record_array
+from .record import Field, Slot, entry, param_record, record_array, run
 from .status import BRAKE, THROTTLE, ActuatorStatus, status_command, status_reset
 
 __all__ = ["BrakeActuator", "ThrottleActuator", "STATE", "brake_reset", "brake_hold", "brake_step", "brake_store",
@@ -275,7 +275,7 @@ class BrakeActuator:
 
     def reset(self) -> None:
         """Power-on state: released, nothing received (:func:`brake_reset`)."""
-        brake_reset(record_array(self._s))
+        run(brake_reset, record_array(self._s))
 
     def hold(self, bar: float) -> None:
         """Settle the actuator at ``bar`` [bar]: set-point, dead-time cells, lag and output (:func:`brake_hold`).
@@ -292,7 +292,7 @@ class BrakeActuator:
         """
         if not math.isfinite(bar):
             raise ValueError(f"brake_bar={bar!r}: must be finite")
-        brake_hold(record_array(self._s), self._p, float(bar))
+        run(brake_hold, record_array(self._s), self._p, float(bar))
 
     def command(self, t_s: float, msg: BrakeCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``BrakeCmd`` (see the module docstring and decode.py) into the record."""
@@ -480,7 +480,7 @@ class ThrottleActuator:
 
     def reset(self) -> None:
         """Power-on state: pedal released, nothing received (:func:`throttle_reset`)."""
-        throttle_reset(record_array(self._s))
+        run(throttle_reset, record_array(self._s))
 
     def hold(self, pct: float) -> None:
         """Settle the actuator at ``pct`` [%] (as :meth:`BrakeActuator.hold`; :func:`throttle_hold`).
@@ -492,7 +492,7 @@ class ThrottleActuator:
         """
         if not math.isfinite(pct):
             raise ValueError(f"pedal_pct={pct!r}: must be finite")
-        throttle_hold(record_array(self._s), float(pct))
+        run(throttle_hold, record_array(self._s), float(pct))
 
     def command(self, t_s: float, msg: ThrottleCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``ThrottleCmd`` (see the module docstring and decode.py) into the record (:func:`throttle_store`)."""

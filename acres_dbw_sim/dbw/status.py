@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 
 from ..model._jit import njit
-from .record import Field, Slot, record_array
+from .record import Field, Slot, record_array, run
 
 __all__ = ["ActuatorStatus", "EngageLogic", "FirmwareEngage", "STATE", "STEERING", "BRAKE", "THROTTLE", "ULC",
            "status_reset", "status_command", "status_clear_latch", "status_update", "any_fault", "any_override",
@@ -256,11 +256,11 @@ class ActuatorStatus:
 
     def reset(self) -> None:
         """Return to the power-on state: nothing received, no flags (:func:`status_reset`)."""
-        status_reset(record_array(self._s), self._i, self.timeout_s)
+        run(status_reset, record_array(self._s), int(self._i), float(self.timeout_s))
 
     def command(self, t_s: float, active: bool, enable: bool, clear: bool, ignore: bool) -> None:
         """Accept one command frame (:func:`status_command`)."""
-        status_command(record_array(self._s), self._i, t_s, bool(active), bool(enable), bool(clear), bool(ignore))
+        run(status_command, record_array(self._s), int(self._i), float(t_s), bool(active), bool(enable), bool(clear), bool(ignore))
 
 # --------------------------------------------------------------------------- engage logic (driver)
 
@@ -360,19 +360,19 @@ class EngageLogic:
 
     def __init__(self, tick_s: float, s) -> None:
         self._s = s
-        engage_reset(record_array(s), tick_s)
+        run(engage_reset, record_array(s), float(tick_s))
 
     def reset(self) -> None:
         """Power-on state: no request, not enabled (:func:`engage_reset`)."""
-        engage_reset(record_array(self._s), self.tick_s)
+        run(engage_reset, record_array(self._s), float(self.tick_s))
 
     def on_enable(self, gear_fault: bool, gear_override: bool) -> bool:
         """``enable`` event (:func:`engage_on_enable`). Returns False if refused by a fault."""
-        return bool(engage_on_enable(record_array(self._s), bool(gear_fault), bool(gear_override)))
+        return bool(run(engage_on_enable, record_array(self._s), bool(gear_fault), bool(gear_override)))
 
     def on_disable(self) -> None:
         """``disable`` event (:func:`engage_on_disable`)."""
-        engage_on_disable(record_array(self._s))
+        run(engage_on_disable, record_array(self._s))
 
 # --------------------------------------------------------------------------- firmware engagement (ALL_OR_NONE)
 
@@ -552,20 +552,20 @@ class FirmwareEngage:
     def __init__(self, tick_s: float, s) -> None:
         self._s = s
         self.pending_clear = _PendingClear(s)
-        sync_reset(record_array(s), tick_s)
+        run(sync_reset, record_array(s), float(tick_s))
 
     def reset(self) -> None:
         """Power-on state: not active, nothing pending (:func:`sync_reset`)."""
-        sync_reset(record_array(self._s), self.tick_s)
+        run(sync_reset, record_array(self._s), float(self.tick_s))
 
     def on_enable(self) -> None:
         """``enable`` event (:func:`sync_on_enable`)."""
-        sync_on_enable(record_array(self._s))
+        run(sync_on_enable, record_array(self._s))
 
     def on_disable(self) -> bool:
         """``disable`` event (:func:`sync_on_disable`). Returns True if the system was ACTIVE."""
-        return bool(sync_on_disable(record_array(self._s)))
+        return bool(run(sync_on_disable, record_array(self._s)))
 
     def take_clear(self, index: int) -> bool:
         """The one-shot clear bit for the next command of subsystem ``index`` (:func:`sync_take_clear`)."""
-        return bool(sync_take_clear(record_array(self._s), index))
+        return bool(run(sync_take_clear, record_array(self._s), int(index)))

@@ -72,7 +72,7 @@ _py_clamp, _py_quantize = python_form(clamp), python_form(quantize)
 from .commands import SteeringCmd
 from .decode import as_flag, as_enum, as_float, decode_rate
 from .params import DbwParameters
-from .record import Field, Slot, param_record, record_array
+from .record import Field, Slot, param_record, record_array, run
 from .status import STEERING, ActuatorStatus, status_reset
 from .steering_column import column_init, column_step
 
@@ -311,7 +311,7 @@ class SteeringActuator:
 
     def reset(self, angle_deg: float = 0.0) -> None:
         """Power-on state at the raw angle ``angle_deg`` [deg]; the power-on offset (:func:`steering_reset`)."""
-        steering_reset(record_array(self._s), self._p, float(angle_deg))
+        run(steering_reset, record_array(self._s), self._p, float(angle_deg))
 
     # ------------------------------------------------------------------ commands
     def command(self, t_s: float, msg: SteeringCmd, dbw_enabled: bool, auto_clear: bool) -> None:
@@ -398,7 +398,7 @@ class SteeringActuator:
     def _raw_of_curvature(self, kappa: float) -> float:
         """Raw steering-wheel angle [deg] for a path curvature [1/m] (bicycle kinematics;
         :func:`steering_raw_of_curvature`)."""
-        return float(steering_raw_of_curvature(record_array(self._s), self._p, kappa))
+        return float(run(steering_raw_of_curvature, record_array(self._s), self._p, float(kappa)))
 
     # ------------------------------------------------------------------ dynamics
     @property

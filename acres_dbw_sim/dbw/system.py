@@ -55,7 +55,7 @@ from .commands import (
 from .decode import as_enum
 from .msg_fields import G_NONE, G_PARK, SRC_ULC, SRC_USER, AwdMode, DiffLock, TurnSignal
 from .params import DbwParameters
-from .record import Field, Slot, new_state, param_record, record_array
+from .record import Field, Slot, new_state, param_record, record_array, run
 from .brake_hold import BrakeHold, hold_step
 from .gear import GearActuator, gear_command, gear_request_park, gear_take_manual, gear_update
 from .pedals import BrakeActuator, ThrottleActuator, brake_step, throttle_step
@@ -577,7 +577,7 @@ class DbwSystem:
     @property
     def dbw_enabled(self) -> bool:
         """What ``/vehicle/dbw_enabled`` publishes (§4.1; §4.2: system state ACTIVE)."""
-        return bool(dbw_enabled_of(record_array(self.state)))
+        return bool(run(dbw_enabled_of, record_array(self.state)))
 
     @property
     def measured_speed_mps(self) -> float:
@@ -756,7 +756,7 @@ class DbwSystem:
             raise ValueError(f"subsystem={subsystem!r}: must be one of {SUBSYSTEMS}")
 
     def _any_override(self) -> bool:
-        return bool(any_override_active(record_array(self.state)))
+        return bool(run(any_override_active, record_array(self.state)))
 
     # ------------------------------------------------------------------ step
     def step(self, t_s: float, vehicle_state: object) -> DbwOutputs:

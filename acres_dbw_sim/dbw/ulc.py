@@ -94,7 +94,7 @@ from .commands import UlcCmd
 from .decode import as_enum, as_flag, as_float, decode_ulc_limit
 from .msg_fields import G_DRIVE, G_LOW, G_NONE, G_PARK, G_REVERSE
 from .params import DbwParameters
-from .record import Field, Slot, entry, param_record, record_array
+from .record import Field, Slot, entry, param_record, record_array, run
 from .status import ULC, ActuatorStatus, status_command, status_reset
 
 #: Acceleration [m/s^2] along the wanted direction above which the vehicle counts as
@@ -486,7 +486,7 @@ class Ulc:
 
     def reset(self) -> None:
         """Power-on state (:func:`ulc_reset`)."""
-        ulc_reset(record_array(self._s), self._p)
+        run(ulc_reset, record_array(self._s), self._p)
 
     def command(self, t_s: float, msg: UlcCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``UlcCmd`` with the decoder's clamps (§4.5, §4.12).

@@ -76,7 +76,7 @@ from ...model._jit import JIT, njit, specialise
 from ...model.energy import clamped_efficiency
 from ...dbw.msg_fields import G_DRIVE, G_LOW, G_REVERSE
 from ...dbw.params import DbwParameters
-from ...dbw.record import Field, Slot, new_record, record_array, record_dtype
+from ...dbw.record import Field, Slot, new_record, record_array, record_dtype, run
 from ...dbw.system import dbw_step_begin, dbw_step_end, dbw_ulc_gear, dbw_ulc_idle
 from ...dbw.ulc import ulc_control, ulc_reference
 
@@ -337,19 +337,19 @@ class PowertrainModel:
 
     def rear_ratio(self, gear: int) -> float:
         """Rear reduction ``i_r`` of a forward/reverse gear (0 for P, N, NONE) (:func:`plant_rear_ratio`)."""
-        return float(plant_rear_ratio(record_array(self._s), int(gear)))
+        return float(run(plant_rear_ratio, record_array(self._s), int(gear)))
 
     def rotating_mass_kg(self, i_r: float) -> float:
         """Wheels and secondary clutch as an equivalent mass [kg]: ``(4 J_w + J_s i_r^2) / R_t^2``
         (:func:`plant_rotating_mass_of_ratio_kg`)."""
-        return float(plant_rotating_mass_of_ratio_kg(record_array(self._s), float(i_r)))
+        return float(run(plant_rotating_mass_of_ratio_kg, record_array(self._s), float(i_r)))
 
     def solve(self, force_n: float, accel_mps2: float, gear: int, speed_mps: float, engine_rpm: float,
               cvt_ratio: float) -> float:
         """Torque request ``u`` [-] for a tractive force; also sets ``force0_n`` and ``slipping`` (:func:`plant_solve`,
         whose arguments these are, in the same units)."""
-        return float(plant_solve(record_array(self._s), self.curves, float(force_n), float(accel_mps2), int(gear),
-                                 float(speed_mps), float(engine_rpm), float(cvt_ratio)))
+        return float(run(plant_solve, record_array(self._s), self.curves, float(force_n), float(accel_mps2),
+                         int(gear), float(speed_mps), float(engine_rpm), float(cvt_ratio)))
 
 
 @njit
