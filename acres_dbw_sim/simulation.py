@@ -140,7 +140,24 @@ class Simulation:
         self.dbw = DbwSystem(dp, self.dt_s, vin=spec.vin, ulc_plant=spec.ulc_plant)
         self._inputs = VehicleInputs()
         self._steps = 0
+        self._join()
         self.reset(gear=gear, drive_mode=drive_mode)
+
+    def _join(self) -> None:
+        """The vehicle's own compiled step through the DBW (its ``dbw_step``), if it has one: (entry, arguments,
+        the terrain's arrays they hold); else None and :meth:`step` calls the DBW and the vehicle in turn."""
+        own = getattr(self.vehicle, "dbw_step", None)
+        joined = own(self.dbw) if own is not None else None
+        self._joined = None if joined is None else joined + (self.vehicle.terrain.data,)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_joined"] = None   # machine code: made anew
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._join()
 
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
               gear: Gear = Gear.PARK, drive_mode: AwdSwitch = AwdSwitch.AWD,
@@ -204,7 +221,30 @@ class Simulation:
 
     # ------------------------------------------------------------------ stepping
     def step(self) -> DbwOutputs:
-        """Advance one physics step: DBW, then the model. Returns the DBW outputs used."""
+        """Advance one physics step: DBW, then the model. Returns the DBW outputs used.
+
+        Raises
+        ------
+        ValueError
+            If the DBW's drive mode is not an AWD switch position (the model is not stepped).
+        """
+        joined = self._joined
+        if joined is not None:
+            if joined[2] is not self.vehicle.terrain.data:   # the terrain was bound again: new arrays
+                self._join()
+                joined = self._joined
+            out = self.dbw.outputs
+            (out.pedal, out.brake_line_bar, out.steering_wheel_deg, out.gear_request, out.drive_mode,
+             out.gear_manual_request, n_log, ok) = joined[0](*joined[1], self.time_s)
+            self.dbw.take_log(n_log)
+            if not ok:
+                AwdSwitch(out.drive_mode)   # raises
+            if out.gear_manual_request:
+                self.vehicle.select_gear(out.gear_manual_request)
+            self.vehicle.stepped()
+            self._steps += 1
+            self.time_s = self._steps * self.dt_s
+            return out
         out = self.dbw.step(self.time_s, self.vehicle)
         inp = self._inputs
         inp.pedal = out.pedal

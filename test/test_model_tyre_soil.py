@@ -469,9 +469,10 @@ def _call_graph(root):
 
 def test_every_compiled_model_function_is_on_the_step_call_graph():
     """ONE PHYSICS: each compiled function of acres_dbw_sim/model (the shared core) and of the Ranger's folder
-    (whose model is one compiled step; the tractor's Python step calls some of its own) is called by a step (the Ranger's physics_step, the Maxxum's tractor_step, or the Ranger's kinematic
+    (whose model is one compiled step; the tractor's Python step calls some of its own) is called by a step (the Ranger's model_step, the Maxxum's tractor_step, or the Ranger's kinematic
     level's step_vehicles / place_vehicles, or the DBW's step with the ULC's plant model, which inverts the
-    model's own engine and CVT functions, ulc_plant.dbw_step, directly or through the functions they call);
+    model's own engine and CVT functions, ulc_plant.dbw_step, and the Ranger's step through the DBW,
+    dbw_step.ranger_dbw_step, which composes it with model_step), directly or through the functions they call);
     none exists only for tests. The exception: the inverse relation that the public
     Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature commands, the adapters' tyre-angle
     commands) need. Both vehicles' steps run the shared stages. Functions are told apart by
@@ -496,11 +497,13 @@ def test_every_compiled_model_function_is_on_the_step_call_graph():
                 todo.extend(graph[q])
         return seen
 
-    ranger = reach(("acres_dbw_sim.vehicles.polaris.vehicle", "physics_step"))
+    ranger = reach(("acres_dbw_sim.vehicles.polaris.vehicle", "model_step"))
     tractor = reach(("acres_dbw_sim.vehicles.maxxum150.vehicle", "tractor_step"))
     kinematic = reach(("acres_dbw_sim.vehicles.polaris.kinematic", "step_vehicles"),
                       ("acres_dbw_sim.vehicles.polaris.kinematic", "place_vehicles"))
-    dbw = reach(("acres_dbw_sim.vehicles.polaris.ulc_plant", "dbw_step"))   # the DBW's step with the ULC's plant
+    # the DBW's step with the ULC's plant, alone and in the Ranger's step through the DBW
+    dbw = reach(("acres_dbw_sim.vehicles.polaris.ulc_plant", "dbw_step"),
+                ("acres_dbw_sim.vehicles.polaris.dbw_step", "ranger_dbw_step"))
     # the inverse relation and the function it is built on (the Ackermann and Autoware adapters' tyre angle)
     inverse_only = reach(("acres_dbw_sim.model.steering", "steering_wheel_for_curvature_deg"))
     assert inverse_only == {("acres_dbw_sim.model.steering", "steering_wheel_for_curvature_deg"),

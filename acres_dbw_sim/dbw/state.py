@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..model._jit import njit, specialise
+from ..model.stages import O_FY, O_OMEGA, O_SF, O_TB, O_TE, O_VB, O_WB
 from . import reports as R
 from .msg_fields import G_PARK, G_REVERSE
 from .record import Field, Slot, record_array
@@ -228,6 +229,30 @@ def measured_store(S, v: float, speed: float, w0: float, w1: float, w2: float, f
         s.m_wheel_spin[1] = ws1
         s.m_wheel_spin[2] = ws2
         s.m_wheel_spin[3] = ws3
+
+
+@njit
+def _finite(x: float) -> float:
+    """``x`` when finite, else 0 (how :class:`MeasuredState` reads a non-finite quantity)."""
+    return x if x - x == 0.0 else 0.0
+
+
+@njit
+def measured_of_outputs(S, out, gear: int, gear_target: int, shifting: bool, gear_reject: int, gear_manual: int,
+                        drive_mode: int, engine_rpm: float, cvt_ratio: float, fuel_l: float) -> None:
+    """Store the reading of a vehicle on the shared core in the record ``S[0]`` (:func:`measured_store`): its
+    motion, wheel and engine-torque quantities from its output array ``out`` (model/stages.py ``O_*``, what
+    :class:`~acres_dbw_sim.model.body.VehicleBody` publishes as the attributes :meth:`MeasuredState.read`
+    reads), the rest as arguments (units of :data:`STATE`). A non-finite value reads as
+    :meth:`MeasuredState.read` reads it: 0, the fuel NaN; so both give the same record for the same vehicle."""
+    v = _finite(out[O_VB])
+    fuel = fuel_l if fuel_l - fuel_l == 0.0 else math.nan
+    measured_store(S, v, v, _finite(out[O_WB]), _finite(out[O_WB + 1]), _finite(out[O_WB + 2]), _finite(out[O_SF]),
+                   _finite(out[O_SF + 1]), _finite(out[O_SF + 2]), _finite(out[O_OMEGA]), _finite(out[O_OMEGA + 1]),
+                   _finite(out[O_OMEGA + 2]), _finite(out[O_OMEGA + 3]), gear, gear_target, shifting, gear_reject,
+                   gear_manual, drive_mode, _finite(engine_rpm), _finite(out[O_TE]), _finite(cvt_ratio),
+                   _finite(out[O_TB]) + _finite(out[O_TB + 1]) + _finite(out[O_TB + 2]) + _finite(out[O_TB + 3]),
+                   fuel, _finite(out[O_FY] + out[O_FY + 1]))
 
 
 def driver_store(s, d: DriverInput) -> None:

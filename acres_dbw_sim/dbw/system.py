@@ -475,6 +475,16 @@ class DbwSystem:
         (the records as one-element arrays)."""
         self._step_entry, self._step_args = self.ulc.powertrain.dbw_step(self.state, param_record(self.p), self.dt_s)
 
+    def step_arguments(self) -> tuple:
+        """The arguments of the compiled step before the time (the records as one-element arrays, the ULC
+        plant's engine curves): what a vehicle's own compiled step through the DBW passes on."""
+        return self._step_args
+
+    def take_log(self, n_log: int) -> None:
+        """After a compiled step that queued ``n_log`` log events: their texts (:meth:`drain_log`)."""
+        if n_log:
+            self._take_log()
+
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         del state["_step_args"], state["_step_entry"]   # arrays over the record and machine code: made anew

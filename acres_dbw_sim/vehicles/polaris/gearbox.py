@@ -25,9 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...model.enums import Gear, GearReject
-from ...model._jit import njit
+from ...model._jit import array, njit
 
-__all__ = ["GearInfo", "gear_table", "GearLever", "two_way_lock", "ADC_PEDAL_THRESHOLD"]
+__all__ = ["GearInfo", "gear_table", "gear_ratios", "GearLever", "lever_request", "lever_advance", "two_way_lock",
+           "ADC_PEDAL_THRESHOLD"]
 
 ADC_PEDAL_THRESHOLD = 0.02
 
@@ -90,8 +91,73 @@ def two_way_lock(park: bool, awd: bool, adc: bool, pedal: float) -> bool:
     return park or (adc and pedal < ADC_PEDAL_THRESHOLD)
 
 
+def gear_ratios(table: dict):
+    """The ratios of ``table`` (:func:`gear_table`) as a flat array for the compiled step: for the lever
+    position ``g`` (Gear value 0..5; NONE as N), ``[3 g]`` the direction d, ``[3 g + 1]`` i_r [-],
+    ``[3 g + 2]`` the ring ratio K [-]."""
+    values = []
+    for g in range(6):
+        info = table[Gear(g)]
+        values += [float(info.direction), float(info.rear_ratio), float(info.ring_ratio)]
+    return array(values)
+
+
+# The lever's state lv (a float array, so the compiled step carries it with the model's arrays).
+LV_GEAR = 0          # position the lever is in (Gear; NEUTRAL during a shift)
+LV_TARGET = 1        # position at the end of the shift (Gear)
+LV_REMAINING = 2     # time left in the shift [s]
+LV_REJECT = 3        # reason of the last refused request (GearReject)
+N_LEVER_STATE = 4    # the state above; the constants below
+LV_MAX_SPEED = 4     # a shift is accepted only below this |speed| [m/s]
+LV_SHIFT_TIME = 5    # time in neutral of a shift [s]
+N_LEVER = 6
+
+_PARK, _REVERSE, _NEUTRAL, _DRIVE, _LOW = int(Gear.PARK), int(Gear.REVERSE), int(Gear.NEUTRAL), int(Gear.DRIVE), \
+    int(Gear.LOW)
+_UNSUPPORTED, _IN_PROGRESS, _SPEED = int(GearReject.UNSUPPORTED), int(GearReject.SHIFT_IN_PROGRESS), \
+    int(GearReject.VEHICLE_SPEED)
+
+
+@njit
+def lever_request(lv, gear: int, speed_mps: float) -> int:
+    """Ask the lever ``lv`` (``LV_*``) for ``gear`` at vehicle speed ``speed_mps`` [m/s] (shift rule, module
+    docstring). Returns GearReject: NONE when accepted (or already there, or ``gear`` is NONE), otherwise the
+    reason (UNSUPPORTED, SHIFT_IN_PROGRESS, VEHICLE_SPEED), also kept in ``lv[LV_REJECT]``."""
+    if gear == 0:
+        return 0
+    if gear != _PARK and gear != _REVERSE and gear != _NEUTRAL and gear != _DRIVE and gear != _LOW:
+        lv[LV_REJECT] = _UNSUPPORTED
+        return _UNSUPPORTED
+    if gear == lv[LV_TARGET]:
+        return 0
+    if lv[LV_REMAINING] > 0.0:
+        lv[LV_REJECT] = _IN_PROGRESS
+        return _IN_PROGRESS
+    if abs(speed_mps) >= lv[LV_MAX_SPEED]:
+        lv[LV_REJECT] = _SPEED
+        return _SPEED
+    lv[LV_TARGET] = gear
+    lv[LV_GEAR] = _NEUTRAL
+    lv[LV_REMAINING] = lv[LV_SHIFT_TIME]
+    lv[LV_REJECT] = 0
+    if lv[LV_REMAINING] <= 0.0:
+        lv[LV_GEAR] = gear
+    return 0
+
+
+@njit
+def lever_advance(lv, dt_s: float) -> None:
+    """Advance the shift timer of ``lv`` by ``dt_s`` [s]; the gear engages when it runs out."""
+    if lv[LV_REMAINING] > 0.0:
+        lv[LV_REMAINING] -= dt_s
+        if lv[LV_REMAINING] <= 1e-9:
+            lv[LV_REMAINING] = 0.0
+            lv[LV_GEAR] = lv[LV_TARGET]
+
+
 class GearLever:
-    """Lever position with the shift rule.
+    """Lever position with the shift rule: a view of the state array ``lv`` (``LV_*``), which the compiled
+    step and these methods (:func:`lever_request`, :func:`lever_advance`) change.
 
     Parameters
     ----------
@@ -104,6 +170,8 @@ class GearLever:
 
     Attributes
     ----------
+    lv : array of N_LEVER float
+        The state.
     gear : Gear
         Current position (NEUTRAL during a shift).
     target : Gear
@@ -114,26 +182,62 @@ class GearLever:
     """
 
     def __init__(self, max_shift_speed_mps: float, shift_time_s: float, gear: Gear = Gear.LOW) -> None:
-        self.max_shift_speed_mps = max_shift_speed_mps
-        self.shift_time_s = shift_time_s
+        self.lv = array([0.0] * N_LEVER)
+        self.lv[LV_MAX_SPEED] = max_shift_speed_mps
+        self.lv[LV_SHIFT_TIME] = shift_time_s
         self.reset(gear)
 
+    @property
+    def max_shift_speed_mps(self) -> float:
+        """A shift is accepted only below this |speed| [m/s]."""
+        return float(self.lv[LV_MAX_SPEED])
+
+    @property
+    def shift_time_s(self) -> float:
+        """Time in neutral of a shift [s]."""
+        return float(self.lv[LV_SHIFT_TIME])
+
+    @property
+    def gear(self) -> Gear:
+        """Current position (NEUTRAL during a shift)."""
+        return Gear(int(self.lv[LV_GEAR]))
+
+    @property
+    def target(self) -> Gear:
+        """Position at the end of the shift."""
+        return Gear(int(self.lv[LV_TARGET]))
+
+    @property
+    def remaining_s(self) -> float:
+        """Time left in the current shift [s]."""
+        return float(self.lv[LV_REMAINING])
+
+    @property
+    def last_reject(self) -> GearReject:
+        """Reason of the last refused request."""
+        return GearReject(int(self.lv[LV_REJECT]))
+
     def reset(self, gear: Gear) -> None:
-        """Put the lever in ``gear`` with no shift in progress."""
+        """Put the lever in ``gear`` with no shift in progress.
+
+        Raises
+        ------
+        ValueError
+            If ``gear`` is not a lever position (P R N D L).
+        """
         if gear not in (Gear.PARK, Gear.REVERSE, Gear.NEUTRAL, Gear.DRIVE, Gear.LOW):
             raise ValueError(f"gear {gear!r} is not a lever position")
-        self.gear = Gear(gear)
-        self.target = Gear(gear)
-        self.remaining_s = 0.0
-        self.last_reject = GearReject.NONE
+        self.lv[LV_GEAR] = self.lv[LV_TARGET] = int(gear)
+        self.lv[LV_REMAINING] = 0.0
+        self.lv[LV_REJECT] = 0
 
     @property
     def shift_in_progress(self) -> bool:
         """True while the transmission is in neutral for a shift."""
-        return self.remaining_s > 0.0
+        return self.lv[LV_REMAINING] > 0.0
 
     def request(self, gear: int, speed_mps: float) -> GearReject:
-        """Ask for ``gear`` at vehicle speed ``speed_mps`` [m/s].
+        """Ask for ``gear`` at vehicle speed ``speed_mps`` [m/s] (:func:`lever_request`).
 
         Returns
         -------
@@ -141,31 +245,8 @@ class GearLever:
             NONE when accepted (or already there / no request), otherwise the
             reason: SHIFT_IN_PROGRESS, VEHICLE_SPEED or UNSUPPORTED.
         """
-        if gear == Gear.NONE:
-            return GearReject.NONE
-        if gear not in (Gear.PARK, Gear.REVERSE, Gear.NEUTRAL, Gear.DRIVE, Gear.LOW):
-            self.last_reject = GearReject.UNSUPPORTED
-            return self.last_reject
-        if gear == self.target:
-            return GearReject.NONE
-        if self.remaining_s > 0.0:
-            self.last_reject = GearReject.SHIFT_IN_PROGRESS
-            return self.last_reject
-        if abs(speed_mps) >= self.max_shift_speed_mps:
-            self.last_reject = GearReject.VEHICLE_SPEED
-            return self.last_reject
-        self.target = Gear(gear)
-        self.gear = Gear.NEUTRAL
-        self.remaining_s = self.shift_time_s
-        self.last_reject = GearReject.NONE
-        if self.remaining_s <= 0.0:
-            self.gear = self.target
-        return GearReject.NONE
+        return GearReject(lever_request(self.lv, int(gear), float(speed_mps)))
 
     def advance(self, dt_s: float) -> None:
-        """Advance the shift timer by ``dt_s`` [s]; the gear engages when it runs out."""
-        if self.remaining_s > 0.0:
-            self.remaining_s -= dt_s
-            if self.remaining_s <= 1e-9:
-                self.remaining_s = 0.0
-                self.gear = self.target
+        """Advance the shift timer by ``dt_s`` [s] (:func:`lever_advance`)."""
+        lever_advance(self.lv, float(dt_s))

@@ -14,9 +14,10 @@ below the rear-axle centre at rest; world frame ``odom`` (ENU). Wheels 0 FL,
 1 FR, 2 RL, 3 RR. SI units; the steering wheel in degrees and the brake line
 pressure in bar as on the DBW interface.
 
-Stages 1 (the lever, a Python object) and the input checks run in
-:meth:`Vehicle.step`; stages 2 to 6 are one kernel, :func:`physics_step`,
-compiled by numba when present (_jit.py). What is the Ranger's own is here:
+Stage 1 (the lever, its state an array of gearbox.py) and the pedal's clamp are
+:func:`model_step`, which calls stages 2 to 6, :func:`physics_step`: one kernel,
+compiled by numba when present (_jit.py), that :meth:`Vehicle.step` and the
+step through the DBW (dbw_step.py) call. What is the Ranger's own is here:
 the steering (steering.py), the powertrain (engine.py, cvt.py, gearbox.py),
 the hydraulic brakes (brakes.py) and the powertrain side of the ledger. The
 wheels (stage 4), the driveline solve (stage 5) and the chassis (stage 6) are
@@ -42,13 +43,14 @@ from ...model.driveline import D_TC, D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OVE
 from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.filters import lag
 from ...model.inputs import VehicleInputs
-from ...model.enums import AwdSwitch, Gear
-from .gearbox import GearLever, gear_table, two_way_lock
+from ...model.enums import AwdSwitch, Gear, GearReject
+from .gearbox import LV_GEAR, N_LEVER_STATE, GearLever, gear_ratios, gear_table, lever_advance, lever_request, two_way_lock
 from ...model.chassis import G_MPS2
 from .params import VehicleParameters, load_parameters
 from ...model.stages import (K_DT, K_K_SLIP, K_RADIUS, K_SIGMA_X, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE,
-                             O_ANGLE, O_CONTACT, O_CP, O_DELTA, O_SINK, O_SW, O_U, SW_ANGLE, SW_DIG, SW_OMEGA,
-                             SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics, place_on_ground,
+                             O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY,
+                             O_LOAD, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC, O_TE, O_U, O_VB, SW_ANGLE, SW_DIG,
+                             SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics, place_on_ground,
                              prepare_wheels, settle_powertrain, shared_constants, wheel_ledger)
 from ...model.steering import ackermann_rad, bicycle_angle_rad, steering_wheel_for_curvature_deg
 from .steering import rack_limited_deg
@@ -116,7 +118,8 @@ S_R = 2                            # belt ratio r [-]
 S_TC_PREV = 3                      # clutch torque of the previous step [N m]
 S_FUEL = 4                         # fuel in the tank [L]
 S_HEAT = 5                         # clutch slip heat [J]
-N_STATE = 6
+S_MODE = 6                         # AWD switch (AwdSwitch) of the last step
+N_STATE = 7
 _AWD = int(AwdSwitch.AWD)
 _TURF = int(AwdSwitch.TURF)
 
@@ -222,6 +225,45 @@ def physics_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, ped
     chassis_stage(k, td, chx, sw, wd, box, wh, dres, led, out, all_contact, NO_EXTERNAL_FORCE)
 
 
+@njit
+def model_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, lv, ratios, pedal, brake_line_bar,
+               steering_wheel_deg, gear_request, mode):
+    """One Physics Step (module docstring) in place on the arrays: stage 1, the lever (gearbox.py
+    :func:`~acres_dbw_sim.vehicles.polaris.gearbox.lever_request` at the speed of the last step, then
+    :func:`~acres_dbw_sim.vehicles.polaris.gearbox.lever_advance`), and stages 2 to 6 (:func:`physics_step`).
+
+    Parameters
+    ----------
+    lv : array of float
+        The lever's state (gearbox.py ``LV_*``).
+    ratios : array of 18 float
+        Direction, i_r and ring ratio of each lever position (:func:`~acres_dbw_sim.vehicles.polaris.gearbox.gear_ratios`).
+    pedal : float
+        Accelerator pedal [-]; NaN or below 0 reads 0, above 1 reads 1.
+    brake_line_bar, steering_wheel_deg : float
+        Line pressure [bar], steering-wheel angle [deg].
+    gear_request : int
+        Gear to ask the lever for, 0 (NONE) for none.
+    mode : int
+        AWD switch (AwdSwitch), kept in ``s[S_MODE]``.
+    """
+    pedal = 0.0 if pedal != pedal or pedal < 0.0 else 1.0 if pedal > 1.0 else pedal
+    if gear_request != 0:
+        lever_request(lv, gear_request, out[O_VB])
+    gear = int(lv[LV_GEAR])
+    s[S_MODE] = mode
+    physics_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, pedal, brake_line_bar,
+                 steering_wheel_deg, int(ratios[3 * gear]), ratios[3 * gear + 1], ratios[3 * gear + 2], gear == _PARK,
+                 mode)
+    lever_advance(lv, k[K_DT])
+
+
+_PARK = int(Gear.PARK)
+_MODE_OF = {int(m): m for m in AwdSwitch}
+_GEAR_OF = {int(g): g for g in Gear}
+_REJECT_OF = {int(r): r for r in GearReject}
+
+
 class Vehicle(VehicleBody):
     """Polaris Ranger CREW XP 1000 model (ROS-free).
 
@@ -272,8 +314,7 @@ class Vehicle(VehicleBody):
         self.curves = _eng.EngineCurves.from_params(P.engine)
         self._curves_k = tuple(self.curves)       # the kernel takes a plain tuple
         self.gears = gear_table(P.gearbox)
-        # lever position -> (d, i_r, K) with fixed types: one compiled signature of physics_step
-        self._gear_k = {g: (int(i.direction), float(i.rear_ratio), float(i.ring_ratio)) for g, i in self.gears.items()}
+        self._ratios = gear_ratios(self.gears)    # lever position -> d, i_r, K (model_step)
         self.lever = GearLever(P.gearbox.max_shift_speed_mps, P.gearbox.shift_time_s)
         self.chassis = Chassis(mp.mass_kg, mp.inertia_tensor_kg_m2, P.resistances.angular_damping_per_s)
         self.solver = DrivelineSolver(P.tyres.radius_m)
@@ -339,14 +380,30 @@ class Vehicle(VehicleBody):
         self._box = array([0.0] * 48)
         self._led = array([0.0] * len(LEDGER_TERMS))
         self._out = array([0.0] * N_OUT)
-        # the compiled physics_step for these argument types (_jit.specialise), called by every step
-        self._physics_step = specialise(
-            physics_step, (self._k, self._kp, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._sw,
-                           self._wd, self._box, self.solver.wh, self.solver.out, self._led, self._out, 0.0, 0.0, 0.0)
-            + self._gear_k[Gear.NEUTRAL] + (False, int(AwdSwitch.AWD)))
+        # the compiled model_step for these argument types (_jit.specialise), called by every step
+        self._model_step = specialise(model_step, self.step_arrays() + (0.0, 0.0, 0.0, 0, int(AwdSwitch.AWD)))
         self.reset()
 
     # ------------------------------------------------------------------ helpers
+    def step_arrays(self) -> tuple:
+        """The arrays :func:`model_step` runs on (its arguments before the inputs), in its order."""
+        sv = self.solver
+        return (self._k, self._kp, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._sw, self._wd,
+                self._box, sv.wh, sv.out, self._led, self._out, self.lever.lv, self._ratios)
+
+    def dbw_step(self, dbw) -> tuple | None:
+        """``(entry, arguments)``: the step through the DBW ``dbw`` in one compiled call
+        (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_dbw_step`, specialised for these arrays) and
+        its arguments but the time; None when ``dbw``'s ULC plant is not the Ranger's
+        (:class:`~acres_dbw_sim.vehicles.polaris.ulc_plant.PowertrainModel`), whose compiled form that step
+        runs. Made anew when the terrain's arrays change (``step_arrays``)."""
+        from .dbw_step import ranger_dbw_step
+        from .ulc_plant import PowertrainModel
+        if not isinstance(dbw.ulc.powertrain, PowertrainModel):
+            return None
+        args = dbw.step_arguments() + self.step_arrays()
+        return specialise(ranger_dbw_step, args + (0.0,)), args
+
     def steering_wheel_for_curvature_deg(self, curvature_1_m: float) -> float:
         """Steering-wheel angle [deg] for a path curvature [1/m] of the rear-axle centre.
 
@@ -380,7 +437,7 @@ class Vehicle(VehicleBody):
         """
         P = self.params
         self.lever.reset(gear)
-        self.drive_mode = AwdSwitch(drive_mode)
+        mode = AwdSwitch(drive_mode)
         ch = self.chassis
         sink = place_on_ground(ch, self._k, self.terrain, P.surfaces, P.surface_index, x_m, y_m, yaw_rad, speed_mps,
                                self._mount_rel, self._bf_rel)
@@ -412,33 +469,33 @@ class Vehicle(VehicleBody):
         st[S_TC_PREV] = 0.0
         st[S_FUEL] = P.fuel.tank_l
         st[S_HEAT] = 0.0
+        st[S_MODE] = int(mode)
         self._ledger.reset()
         self._ledger_stale = False
         for i in range(len(LEDGER_TERMS)):
             self._led[i] = 0.0
         self.time_s = 0.0
-        n0 = self.springs.static_load_n
-        self.wheel_load_n = tuple(n0)
-        self.wheel_in_contact = (True, True, True, True)
         self._o = None
         self._sink_reset = sink
-        self.wheel_extension_m = (P.chassis.rest_extension_m,) * 4
-        self.steering_wheel_deg = P.steering.center_deg
-        self.road_wheel_angle_rad = (0.0, 0.0, 0.0, 0.0)
-        self.bicycle_angle_rad = 0.0
-        self.brake_torque_nm = (0.0, 0.0, 0.0, 0.0)
-        self.engine_torque_nm = 0.0
-        self.torque_request = st[S_UREQ]
-        self.fuel_rate_l_h = 0.0
-        self.clutch_torque_nm = 0.0
-        self.carrier_speed_rad_s = w
-        self.wheel_fx_n = (0.0,) * 4
-        self.wheel_fy_n = (0.0,) * 4
-        self.wheel_slip = (0.0,) * 4
-        self.front_engaged = (False, False)
-        self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
+        # the outputs of a vehicle at rest on its springs, in the output array the step writes (the compiled
+        # step through the DBW reads the vehicle from it, dbw_step.py)
+        out = self._out
+        for j in range(4):
+            out[O_ANGLE + j] = out[O_TB + j] = out[O_FX + j] = out[O_FY + j] = out[O_SLIP + j] = 0.0
+            out[O_LOAD + j] = self.springs.static_load_n[j]
+            out[O_CONTACT + j] = 1.0
+            out[O_EXT + j] = P.chassis.rest_extension_m
+        out[O_SW] = P.steering.center_deg
+        out[O_DELTA] = out[O_TE] = out[O_FUEL_RATE] = out[O_TC] = out[O_FRONT] = out[O_FRONT + 1] = 0.0
+        out[O_U] = st[S_UREQ]
+        out[O_CARRIER] = w
+        out[O_SF] = out[O_SF + 1] = 0.0
+        out[O_SF + 2] = G_MPS2
         kinematics(self._k, ch.x, self._sw, self._out)
-        self._publish_kinematics(to_list(self._out))
+        o = to_list(self._out)
+        self._publish_wheels(o)
+        self.torque_request = o[O_U]
+        self._publish_kinematics(o)
 
     def start_running(self, wheel_spin_rad_s=None, engine_rpm: float | None = None, pedal: float = 0.0) -> None:
         """Set the powertrain of a moving start to a recorded state, after :meth:`reset`.
@@ -482,7 +539,7 @@ class Vehicle(VehicleBody):
             for j in range(4):
                 sw[SW_OMEGA + j] = spins[j]
                 sw[SW_U + j] = steady_deflection_m(spins[j], vx, k[K_RADIUS + j], k[K_SIGMA_X], s_lim)
-            self.carrier_speed_rad_s = 0.5 * (spins[2] + spins[3])
+            self._out[O_CARRIER] = 0.5 * (spins[2] + spins[3])
         if not math.isfinite(pedal):
             raise ValueError(f"pedal={pedal!r}: must be finite")
         e = P.engine
@@ -501,9 +558,12 @@ class Vehicle(VehicleBody):
         v_r = abs(0.5 * (sw[SW_OMEGA + 2] + sw[SW_OMEGA + 3])) * P.tyres.radius_m
         g_v = _eng.speed_governor(self._kp[P_MAX_SPEED], v_r, self._kp[P_GOVERNOR_BAND])
         st[S_UREQ] = _eng.torque_target(min(1.0, max(0.0, pedal)), self._kp[P_PEDAL_EXPONENT], g_v, u_idle, False)
-        self.torque_request = float(st[S_UREQ])
+        self._out[O_U] = st[S_UREQ]
         kinematics(self._k, self.chassis.x, self._sw, self._out)
-        self._publish_kinematics(to_list(self._out))
+        o = to_list(self._out)
+        self._publish_wheels(o)
+        self.torque_request = o[O_U]
+        self._publish_kinematics(o)
 
     # ------------------------------------------------------------------ outputs
     def _publish_kinematics(self, o: list) -> None:
@@ -512,12 +572,14 @@ class Vehicle(VehicleBody):
         self._publish_motion(o)
         self._we = st[S_WE]
         self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
+        mode = int(st[S_MODE])
+        self.drive_mode = _MODE_OF.get(mode, mode)
         self.cvt_ratio = st[S_R]
-        lever = self.lever
-        self.gear = lever.gear
-        self.gear_target = lever.target
-        self.shift_in_progress = lever.remaining_s > 0.0
-        self.last_gear_reject = lever.last_reject
+        gear, target, remaining, reject = to_list(self.lever.lv)[:N_LEVER_STATE]
+        self.gear = _GEAR_OF[int(gear)]
+        self.gear_target = _GEAR_OF[int(target)]
+        self.shift_in_progress = remaining > 0.0
+        self.last_gear_reject = _REJECT_OF[int(reject)]
 
     @property
     def fuel_l(self) -> float:
@@ -547,28 +609,17 @@ class Vehicle(VehicleBody):
         inputs : VehicleInputs
             Pedal, line pressure, steering-wheel angle, gear request, drive mode.
         """
-        pedal = inputs.pedal
-        pedal = 0.0 if pedal != pedal or pedal < 0.0 else 1.0 if pedal > 1.0 else float(pedal)
-
-        # 1. Gear lever (shift rule) and drive mode --------------------------------------------
-        lever = self.lever
-        if inputs.gear_request != Gear.NONE:
-            lever.request(inputs.gear_request, self.speed_mps)
-        gear = lever.gear
-        mode = inputs.drive_mode
-        self.drive_mode = mode
-        d_dir, i_r, ring = self._gear_k[gear]
-
-        # 2.-6. Steering, powertrain, wheels, driveline solve, chassis (physics_step) ----------
         sv = self.solver
-        self._physics_step(self._k, self._kp, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._sw,
-                           self._wd, self._box, sv.wh, sv.out, self._led, self._out, pedal,
-                           float(inputs.brake_line_bar), float(inputs.steering_wheel_deg), d_dir, i_r, ring,
-                           gear == Gear.PARK, int(mode))
-        lever.advance(self.dt_s)
-        self.time_s += self.dt_s
+        self._model_step(self._k, self._kp, self._curves_k, self.terrain.data, self.chassis.x, self._s, self._sw,
+                         self._wd, self._box, sv.wh, sv.out, self._led, self._out, self.lever.lv, self._ratios,
+                         float(inputs.pedal), float(inputs.brake_line_bar), float(inputs.steering_wheel_deg),
+                         int(inputs.gear_request), int(inputs.drive_mode))
+        self.stepped()
 
-        # outputs
+    def stepped(self) -> None:
+        """Publish the outputs of a step that ran on :meth:`step_arrays` (:meth:`step`, or the step through the
+        DBW, dbw_step.py) as the attributes and advance ``time_s``."""
+        self.time_s += self.dt_s
         o = to_list(self._out)
         self._publish_wheels(o)
         self._o = o
