@@ -79,3 +79,26 @@ def test_non_finite_or_missing_values_read_as_defaults():
     fake.engine_rpm = 1500.0
     view.read(fake)
     assert math.isnan(view.fuel_l) and view.fy_front == 0.0 and view.engine_rpm == 1500.0
+
+
+@pytest.mark.parametrize("gear", [Gear.DRIVE, Gear.REVERSE])
+@pytest.mark.parametrize("dir_src", [DIR_PRNDL, DIR_SENSOR])
+@pytest.mark.parametrize("spoil", [None, "O_VB", "O_OMEGA", "O_TB", "O_FY", "O_TE"])
+def test_the_compiled_read_of_the_arrays_equals_the_read_of_the_attributes(gear, dir_src, spoil, monkeypatch):
+    """The Ranger's step through the DBW reads the vehicle from its arrays (dbw_step.ranger_measured); the
+    Python DBW reads the same vehicle's attributes (MeasuredState.read): the same record, with a finite vehicle
+    and with a non-finite output (read as its default by both)."""
+    from acres_dbw_sim.dbw.record import record_array
+    from acres_dbw_sim.model import stages
+    from acres_dbw_sim.vehicles.polaris.dbw_step import ranger_measured
+
+    sim = _driven("polaris", "full", gear)
+    v = sim.vehicle
+    if spoil is not None:
+        v._out[getattr(stages, spoil)] = math.nan
+        v._outputs_changed()
+    by_attributes, by_arrays = MeasuredState(dir_src), MeasuredState(dir_src)
+    by_attributes.read(v)
+    ranger_measured(record_array(by_arrays._s), v._out, v._s, v.lever.lv)
+    assert _snapshot(by_arrays) == _snapshot(by_attributes)
+    assert by_arrays.speed > 0.1 or spoil == "O_VB"

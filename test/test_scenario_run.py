@@ -566,3 +566,28 @@ def test_a_kill_stops_a_parallel_batch_and_its_workers(tmp_path, sig):
     assert "interrupted: the scenarios that had finished are written, the others not" in err
     assert "Traceback" not in err, err
     assert len([d for d in out.iterdir() if (d / "summary.json").exists()]) <= 3, "the workers went on"
+
+
+@pytest.mark.parametrize("vehicle", ["polaris", "maxxum150"])
+def test_the_compiled_row_equals_the_row_of_the_attributes(vehicle):
+    """The recorder writes a shared-core vehicle's row from its arrays (signals.write_row); another model level's
+    from its attributes: both give the same row for the same vehicle."""
+    from acres_dbw_sim.dbw.commands import SteeringCmd, ThrottleCmd
+    from acres_dbw_sim.scenario.signals import RowReader
+    from acres_dbw_sim.simulation import Simulation
+
+    sim = Simulation(vehicle=vehicle, gear=Gear.DRIVE)
+    sim.submit(ENABLE)
+    compiled = RowReader(sim.vehicle, 3.2e7)
+    by_attributes = RowReader(sim.vehicle, 3.2e7)
+    by_attributes._write = None
+    assert compiled.row(0.0, 0.0, 0.0, 0) == by_attributes.row(0.0, 0.0, 0.0, 0)   # the reset's row
+    for k in range(360):
+        if k % 6 == 0:
+            sim.submit(ThrottleCmd(cmd=40.0, cmd_type=ThrottleCmd.CMD_PEDAL_RAW, enable=True))
+            sim.submit(SteeringCmd(cmd=120.0, cmd_type=SteeringCmd.CMD_ANGLE, enable=True))
+        out = sim.step()
+    a = compiled.row(sim.time_s, out.pedal, out.brake_line_bar, 1)
+    b = by_attributes.row(sim.time_s, out.pedal, out.brake_line_bar, 1)
+    assert a[7] > 0.5 and a[37] > 0.0          # under way, burning fuel
+    assert a == pytest.approx(b, rel=1e-12, abs=1e-12)

@@ -26,7 +26,6 @@ place only when complete: a failed run leaves ``out`` as it was.
 """
 from __future__ import annotations
 
-import array
 import dataclasses
 import json
 import math
@@ -249,15 +248,16 @@ def _run_single(sc: Scenario, terrain, progress, controller, sim: Simulation | N
     v = sim.vehicle
     fuel = sc.params.fuel
     reader = RowReader(v, fuel.lhv_j_kg * fuel.density_kg_l)
-    buf = array.array("d")
-    buf.extend(reader.row(0.0, 0.0, 0.0, 0))
+    # the rows: the initial one, one every output_every steps, the last step's and a stop condition's
+    data = np.empty((sc.n_steps // sc.output_every + 3, len(COLUMN_NAMES)))
+    reader.write(data, 0, 0.0, 0.0, 0.0, 0)
     loop = _run_actuator if sc.control == "actuator" else _run_dbw
     t0 = time.perf_counter()
-    steps, reason = loop(sc, sim, reader, buf, progress, controller)
+    steps, reason, n_rows = loop(sc, sim, reader, data, progress, controller)
     wall = time.perf_counter() - t0
     if progress is not None:
         progress(steps, sc.n_steps)
-    data = np.frombuffer(buf, dtype=np.float64).reshape(-1, len(COLUMN_NAMES))
+    data = data[:n_rows]
     led = v.ledger.as_dict()
     led["relative_residual"] = v.ledger.relative_residual if math.isfinite(v.ledger.fuel_j) else math.nan
     # the state every model level fills: a non-finite value means the run diverged (a parameter far outside
@@ -279,9 +279,10 @@ def _run_single(sc: Scenario, terrain, progress, controller, sim: Simulation | N
     return res
 
 
-def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array, progress,
+def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, data: np.ndarray, progress,
                   controller) -> tuple:
-    """Actuator level: the timeline's inputs straight into ``Vehicle.step``."""
+    """Actuator level: the timeline's inputs straight into ``Vehicle.step``. Returns (steps, reason, rows
+    written into ``data``, the first being the initial row)."""
     v = sim.vehicle
     inp = VehicleInputs(pedal=0.0, brake_line_bar=0.0, steering_wheel_deg=sim.vehicle.steering_wheel_deg,
                         gear_request=Gear.NONE, drive_mode=sc.initial.drive_mode)
@@ -290,8 +291,8 @@ def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.a
     dt = sc.dt_s
     every = sc.output_every
     stop = sc.stop_when
-    row = reader.row
-    extend = buf.extend
+    write = reader.write
+    i = 1
     ei = 0
     next_k = entries[0].step if entries else n
     for k in range(n):
@@ -307,28 +308,26 @@ def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.a
         kk = k + 1
         due = kk % every == 0 or kk == n
         if due or stop:
-            r = row(kk * dt, inp.pedal, inp.brake_line_bar, 0)
-            if due:
-                extend(r)
+            write(data, i, kk * dt, float(inp.pedal), float(inp.brake_line_bar), 0)
             for cond in stop:
-                if cond.holds(r):
-                    if not due:
-                        extend(r)
-                    return kk, f"stop_when: {cond.text}"
+                if cond.holds(data[i]):
+                    return kk, f"stop_when: {cond.text}", i + 1
+            if due:
+                i += 1
         if progress is not None and not kk & 511:
             progress(kk, n)
-    return n, "duration"
+    return n, "duration", i
 
 
-def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array, progress,
+def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, data: np.ndarray, progress,
              controller) -> tuple:
-    """DBW level: commands through ``sim.submit``, ``sim.step()`` per step."""
+    """DBW level: commands through ``sim.submit``, ``sim.step()`` per step. Returns as :func:`_run_actuator`."""
     n = sc.n_steps
     dt = sc.dt_s
     every = sc.output_every
     stop = sc.stop_when
-    row = reader.row
-    extend = buf.extend
+    write = reader.write
+    i = 1
     submit = sim.submit
     dbw = sim.dbw
     due_at = TimelinePlayer(sc.timeline, STREAMED, sc.step_hz, sc.command_rate_hz, n).at
@@ -347,17 +346,15 @@ def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, buf: array.array,
         kk = k + 1
         due = kk % every == 0 or kk == n
         if due or stop:
-            r = row(kk * dt, out.pedal, out.brake_line_bar, 1 if dbw.dbw_enabled else 0)
-            if due:
-                extend(r)
+            write(data, i, kk * dt, out.pedal, out.brake_line_bar, 1 if dbw.dbw_enabled else 0)
             for cond in stop:
-                if cond.holds(r):
-                    if not due:
-                        extend(r)
-                    return kk, f"stop_when: {cond.text}"
+                if cond.holds(data[i]):
+                    return kk, f"stop_when: {cond.text}", i + 1
+            if due:
+                i += 1
         if progress is not None and not kk & 511:
             progress(kk, n)
-    return n, "duration"
+    return n, "duration", i
 
 
 def write_outputs(result: RunResult, out_dir: str | Path, plots: bool = False) -> list:

@@ -20,9 +20,13 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from ..model._jit import njit, specialise
+from ..model.body import VehicleBody
 from ..model.energy import EnergyLedger
+from ..model.stages import (O_ANGLE, O_FUEL_RATE, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TC, O_TE,
+                            O_VB, O_WB)
 
-__all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "Condition", "parse_condition",
+__all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "write_row", "Condition", "parse_condition",
            "evaluate_metric", "eval_expression", "expression_names", "csv_format"]
 
 _WHEELS = ("fl", "fr", "rl", "rr")
@@ -78,12 +82,68 @@ def csv_format() -> str:
     return ",".join("%d" if n in INT_COLUMNS else "%.10g" for n in COLUMN_NAMES)
 
 
-class RowReader:
-    """Reads one CSV row from the vehicle (no allocation beyond the row tuple).
+@njit
+def write_row(data, i: int, t_s: float, out, led, engine_rpm: float, engine_speed_rad_s: float, cvt_ratio: float,
+              gear: int, drive_mode: int, pedal: float, brake_bar: float, dbw_enabled: int, inv_fuel: float) -> None:
+    """Write the row of :data:`COLUMNS` at ``t_s`` [s] into ``data[i]`` for a vehicle on the shared core.
 
     Parameters
     ----------
-    vehicle : acres_dbw_sim.vehicles.polaris.vehicle.Vehicle
+    data : array (rows x len(COLUMNS)) of float
+    out : array of float
+        The vehicle's output array (model/stages.py ``O_*``) after the step that ended at ``t_s``.
+    led : array of float
+        Its energy ledger (model/energy.py ``L_*``, in :data:`~acres_dbw_sim.model.energy.LEDGER_TERMS` order).
+    engine_rpm, engine_speed_rad_s, cvt_ratio, gear, drive_mode
+        The vehicle's own quantities of the row [rev/min, rad/s, -, Gear, AwdSwitch].
+    pedal, brake_bar, dbw_enabled
+        The inputs applied in the step [-, bar, 0/1].
+    inv_fuel : float
+        1 / (heating value times density) [l/J].
+
+    The Z-Y-X Euler angles of the orientation and the ledger's residual (fuel minus every other term,
+    summed in field order as ``EnergyLedger.residual_j``) are computed here.
+    """
+    r = data[i]
+    qw, qx, qy, qz = out[O_Q], out[O_Q + 1], out[O_Q + 2], out[O_Q + 3]
+    s = 2.0 * (qw * qy - qz * qx)
+    s = 1.0 if s > 1.0 else -1.0 if s < -1.0 else s
+    r[0] = t_s
+    r[1], r[2], r[3] = out[O_POS], out[O_POS + 1], out[O_POS + 2]
+    r[4] = math.atan2(2.0 * (qw * qx + qy * qz), 1.0 - 2.0 * (qx * qx + qy * qy))
+    r[5] = math.asin(s)
+    r[6] = math.atan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz))
+    r[7], r[8], r[9] = out[O_VB], out[O_VB + 1], out[O_VB + 2]
+    r[10], r[11] = out[O_VB], out[O_WB + 2]
+    r[12], r[13] = out[O_SF], out[O_SF + 1]
+    r[14], r[15], r[16], r[17] = engine_rpm, cvt_ratio, gear, drive_mode
+    r[18], r[19], r[20] = pedal, brake_bar, out[O_SW]
+    r[21], r[22] = out[O_ANGLE], out[O_ANGLE + 1]
+    for j in range(4):
+        r[23 + j] = out[O_OMEGA + j]
+        r[27 + j] = out[O_LOAD + j]
+        r[31 + j] = out[O_SINK + j]
+        r[44 + j] = out[O_SLIP + j]
+    fuel_j = led[0]
+    sinks = 0.0
+    for k in range(1, len(led)):
+        sinks += led[k]
+    r[35], r[36], r[37], r[38] = out[O_TC], fuel_j * inv_fuel, fuel_j, fuel_j - sinks
+    r[39], r[40] = dbw_enabled, out[O_SF + 2]
+    te = out[O_TE]
+    r[41], r[42], r[43] = te, te * engine_speed_rad_s * 1e-3, out[O_FUEL_RATE]
+
+
+class RowReader:
+    """Reads one CSV row from the vehicle.
+
+    A vehicle on the shared core (:class:`~acres_dbw_sim.model.body.VehicleBody`, with its output array and
+    ledger) is read by the compiled :func:`write_row`; another model level (the kinematic one) from its
+    attributes, the same quantities.
+
+    Parameters
+    ----------
+    vehicle : acres_dbw_sim.vehicles.polaris.vehicle.Vehicle or another model
     fuel_j_per_l : float
         Heating value times density [J/l], to convert the ledger's fuel energy to litres.
     """
@@ -94,9 +154,29 @@ class RowReader:
         names = tuple(f.name for f in fields(EnergyLedger) if f.name != "fuel_j")
         self._sinks = operator.attrgetter(*names)
         self._has_sinkage = hasattr(vehicle, "sinkage_m")
+        self._arrays = (vehicle._out, vehicle._led) if isinstance(vehicle, VehicleBody) else None
+        self._scratch = np.zeros((1, len(COLUMNS)))
+        self._write = None
+        if self._arrays is not None:
+            self._write = specialise(write_row, (self._scratch, 0, 0.0) + self._arrays
+                                     + (0.0, 0.0, 0.0, 0, 0, 0.0, 0.0, 0, 0.0))
+
+    def write(self, data: np.ndarray, i: int, t_s: float, pedal: float, brake_bar: float, dbw_enabled: int) -> None:
+        """Write the row at ``t_s`` [s] (the inputs applied in the step that ended then) into ``data[i]``
+        (``data``: rows x len(COLUMNS), float64)."""
+        if self._write is None:
+            data[i] = self.row(t_s, pedal, brake_bar, dbw_enabled)
+            return
+        v = self.v
+        out, led = self._arrays
+        self._write(data, i, t_s, out, led, v.engine_rpm, v.engine_speed_rad_s, v.cvt_ratio, int(v.gear),
+                    int(v.drive_mode), pedal, brake_bar, dbw_enabled, self.inv_fuel)
 
     def row(self, t_s: float, pedal: float, brake_bar: float, dbw_enabled: int) -> tuple:
         """The row at ``t_s`` [s] with the inputs applied in the step that ended then."""
+        if self._write is not None:
+            self.write(self._scratch, 0, t_s, pedal, brake_bar, dbw_enabled)
+            return tuple(self._scratch[0].tolist())
         v = self.v
         qw, qx, qy, qz = v.orientation_wxyz
         s = 2.0 * (qw * qy - qz * qx)

@@ -36,7 +36,7 @@ from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.filters import delay_steps
 from ...model.chassis import G_MPS2
 from ...model.params import load_world
-from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_DELTA, O_SINK, O_SW, SW_ANGLE,
+from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_DELTA, O_SW, SW_ANGLE,
                              SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics,
                              place_on_ground, prepare_wheels, settle_powertrain, shared_constants,
                              wheel_ledger)
@@ -488,21 +488,8 @@ class Tractor(VehicleBody):
         self.articulation_angle_rad = 0.0
         self.time_s = 0.0
         self.park_brake = False
-        self.wheel_load_n = tuple(self.mass.static_loads_n)
-        self.wheel_in_contact = (True,) * 4
-        self.wheel_extension_m = (P.constants.rest_extension_m,) * 4
-        self._sink_reset = tuple(sink)
-        self.road_wheel_angle_rad = (0.0,) * 4
-        self.bicycle_angle_rad = 0.0
-        self.steering_wheel_deg = 0.0
-        self.brake_torque_nm = (0.0,) * 4
-        self.engine_torque_nm = 0.0
-        self.clutch_torque_nm = 0.0
-        self.fuel_rate_l_h = 0.0
-        self.carrier_speed_rad_s = v0 / ty.rear_radius_m
-        self.front_engaged = (self.front_drive,) * 2
-        self.wheel_fx_n = self.wheel_fy_n = self.wheel_slip = (0.0,) * 4
-        self.specific_force_body_mps2 = (0.0, 0.0, G_MPS2)
+        self._rest_outputs(self.mass.static_loads_n, P.constants.rest_extension_m, sink, 0.0, v0 / ty.rear_radius_m,
+                           self.front_drive)
         self.implement_force_n = (0.0, 0.0, 0.0)
         kinematics(self._k, self.chassis.x, self._sw, self._out)
         self._publish(to_list(self._out))
@@ -640,25 +627,17 @@ class Tractor(VehicleBody):
 
     # ------------------------------------------------------------------ outputs
     def _publish(self, o: list) -> None:
-        """The shared outputs (:class:`~acres_dbw_sim.model.body.VehicleBody`; those of a step only after one),
-        the engine speed, the clutch and the shift."""
+        """The outputs ``o`` (the output array as a list) as the shared attributes
+        (:class:`~acres_dbw_sim.model.body.VehicleBody`); the engine speed, the clutch and the shift."""
         st = to_list(self._s)
-        self._publish_motion(o)
+        self._ol = o
         self.engine_speed_rad_s = st[S_WE]
         self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
         self.clutch_engagement = st[S_EPS]
         self.clutch_capacity_nm = st[S_CAP]
         self.shift_in_progress = self.shift_left_s > 0.0
-        self._o = o
-        if self.time_s > 0.0:
-            self._publish_wheels(o)
 
     # outputs read less often than every step: built on access
-    @property
-    def sinkage_m(self) -> tuple:
-        """Depth of each wheel's rut below the surface [m] (0 on hard ground; soil.py)."""
-        return tuple(self._o[O_SINK:O_SINK + 4]) if self.time_s > 0.0 else self._sink_reset
-
     @property
     def front_axle_angle_rad(self) -> float:
         """Oscillation angle of the front axle (UpdateRigs) from the front extensions [rad]."""

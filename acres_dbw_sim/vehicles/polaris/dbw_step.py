@@ -25,10 +25,19 @@ from .gearbox import LV_GEAR, LV_REJECT, LV_REMAINING, LV_TARGET
 from .ulc_plant import dbw_step
 from .vehicle import _RAD_S_TO_RPM, S_FUEL, S_MODE, S_R, S_WE, model_step
 
-__all__ = ["ranger_dbw_step"]
+__all__ = ["ranger_dbw_step", "ranger_measured"]
 
 _LAST_GEAR = max(int(g) for g in Gear)
 _LAST_MODE = max(int(m) for m in AwdSwitch)
+
+
+@njit
+def ranger_measured(S, out, s, lv) -> None:
+    """Step 1: the DBW's reading of the Ranger (:func:`~acres_dbw_sim.dbw.state.measured_of_outputs`) from its
+    output array ``out``, powertrain state ``s`` (vehicle.py ``S_*``: engine speed, belt ratio, tank, AWD switch)
+    and lever ``lv`` (gearbox.py ``LV_*``); the Ranger has no manual gears."""
+    measured_of_outputs(S, out, int(lv[LV_GEAR]), int(lv[LV_TARGET]), lv[LV_REMAINING] > 0.0, int(lv[LV_REJECT]), 0,
+                        int(s[S_MODE]), s[S_WE] * _RAD_S_TO_RPM, s[S_R], s[S_FUEL])
 
 
 @njit
@@ -53,8 +62,7 @@ def ranger_dbw_step(S, P, Q, dbw_curves, k, kp, curves, td, chx, s, sw, wd, box,
         drive mode, manual gear request), the number of queued log events, and False when the drive
         mode is not an AWD switch position (the vehicle is then not stepped; the caller raises).
     """
-    measured_of_outputs(S, out, int(lv[LV_GEAR]), int(lv[LV_TARGET]), lv[LV_REMAINING] > 0.0, int(lv[LV_REJECT]), 0,
-                        int(s[S_MODE]), s[S_WE] * _RAD_S_TO_RPM, s[S_R], s[S_FUEL])
+    ranger_measured(S, out, s, lv)
     pedal, bar, steer, gear, mode, manual, n_log = dbw_step(S, P, Q, dbw_curves, t_s, k[K_DT])
     if mode < 0 or mode > _LAST_MODE:
         return pedal, bar, steer, gear, mode, manual, n_log, False

@@ -44,13 +44,12 @@ from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.filters import lag
 from ...model.inputs import VehicleInputs
 from ...model.enums import AwdSwitch, Gear, GearReject
-from .gearbox import LV_GEAR, N_LEVER_STATE, GearLever, gear_ratios, gear_table, lever_advance, lever_request, two_way_lock
-from ...model.chassis import G_MPS2
+from .gearbox import (LV_GEAR, LV_REJECT, LV_REMAINING, LV_TARGET, GearLever, gear_ratios, gear_table, lever_advance,
+                      lever_request, two_way_lock)
 from .params import VehicleParameters, load_parameters
 from ...model.stages import (K_DT, K_K_SLIP, K_RADIUS, K_SIGMA_X, N_OUT, N_WHEEL_STATE, NO_EXTERNAL_FORCE,
-                             O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_EXT, O_FRONT, O_FUEL_RATE, O_FX, O_FY,
-                             O_LOAD, O_SF, O_SINK, O_SLIP, O_SW, O_TB, O_TC, O_TE, O_U, O_VB, SW_ANGLE, SW_DIG,
-                             SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics, place_on_ground,
+                             O_ANGLE, O_CARRIER, O_CONTACT, O_CP, O_DELTA, O_SW, O_U, O_VB, SW_ANGLE,
+                             SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics, place_on_ground,
                              prepare_wheels, settle_powertrain, shared_constants, wheel_ledger)
 from ...model.steering import ackermann_rad, bicycle_angle_rad, steering_wheel_for_curvature_deg
 from .steering import rack_limited_deg
@@ -320,7 +319,7 @@ class Vehicle(VehicleBody):
         self.solver = DrivelineSolver(P.tyres.radius_m)
         self._ledger = EnergyLedger()
         self._ledger_stale = False
-        self._o = None
+        self._stepped = False
         # Geometry: mounts relative to the centre of mass, body frame.
         L, bf, br = P.geometry.wheelbase_m, P.geometry.track_front_m, P.geometry.track_rear_m
         Rt = P.tyres.radius_m
@@ -475,27 +474,14 @@ class Vehicle(VehicleBody):
         for i in range(len(LEDGER_TERMS)):
             self._led[i] = 0.0
         self.time_s = 0.0
-        self._o = None
-        self._sink_reset = sink
-        # the outputs of a vehicle at rest on its springs, in the output array the step writes (the compiled
-        # step through the DBW reads the vehicle from it, dbw_step.py)
-        out = self._out
-        for j in range(4):
-            out[O_ANGLE + j] = out[O_TB + j] = out[O_FX + j] = out[O_FY + j] = out[O_SLIP + j] = 0.0
-            out[O_LOAD + j] = self.springs.static_load_n[j]
-            out[O_CONTACT + j] = 1.0
-            out[O_EXT + j] = P.chassis.rest_extension_m
-        out[O_SW] = P.steering.center_deg
-        out[O_DELTA] = out[O_TE] = out[O_FUEL_RATE] = out[O_TC] = out[O_FRONT] = out[O_FRONT + 1] = 0.0
-        out[O_U] = st[S_UREQ]
-        out[O_CARRIER] = w
-        out[O_SF] = out[O_SF + 1] = 0.0
-        out[O_SF + 2] = G_MPS2
+        self._stepped = False
+        # the outputs of a vehicle at rest on its springs, in the output array the step writes (the attributes
+        # and the compiled step through the DBW, dbw_step.py, read the vehicle from it)
+        self._rest_outputs(self.springs.static_load_n, P.chassis.rest_extension_m, sink, P.steering.center_deg, w,
+                           False)
+        self._out[O_U] = st[S_UREQ]
         kinematics(self._k, ch.x, self._sw, self._out)
-        o = to_list(self._out)
-        self._publish_wheels(o)
-        self.torque_request = o[O_U]
-        self._publish_kinematics(o)
+        self._outputs_changed()
 
     def start_running(self, wheel_spin_rad_s=None, engine_rpm: float | None = None, pedal: float = 0.0) -> None:
         """Set the powertrain of a moving start to a recorded state, after :meth:`reset`.
@@ -560,26 +546,50 @@ class Vehicle(VehicleBody):
         st[S_UREQ] = _eng.torque_target(min(1.0, max(0.0, pedal)), self._kp[P_PEDAL_EXPONENT], g_v, u_idle, False)
         self._out[O_U] = st[S_UREQ]
         kinematics(self._k, self.chassis.x, self._sw, self._out)
-        o = to_list(self._out)
-        self._publish_wheels(o)
-        self.torque_request = o[O_U]
-        self._publish_kinematics(o)
+        self._outputs_changed()
 
     # ------------------------------------------------------------------ outputs
-    def _publish_kinematics(self, o: list) -> None:
-        """The shared motion outputs (:class:`~acres_dbw_sim.model.body.VehicleBody`), the engine, CVT and lever."""
-        st = to_list(self._s)
-        self._publish_motion(o)
-        self._we = st[S_WE]
-        self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
-        mode = int(st[S_MODE])
-        self.drive_mode = _MODE_OF.get(mode, mode)
-        self.cvt_ratio = st[S_R]
-        gear, target, remaining, reject = to_list(self.lever.lv)[:N_LEVER_STATE]
-        self.gear = _GEAR_OF[int(gear)]
-        self.gear_target = _GEAR_OF[int(target)]
-        self.shift_in_progress = remaining > 0.0
-        self.last_gear_reject = _REJECT_OF[int(reject)]
+    # the Ranger's own outputs: its powertrain state and lever, read when asked
+    @property
+    def engine_rpm(self) -> float:
+        """Engine speed [rev/min]."""
+        return float(self._s[S_WE]) * _RAD_S_TO_RPM
+
+    @property
+    def cvt_ratio(self) -> float:
+        """Belt ratio r [-]."""
+        return float(self._s[S_R])
+
+    @property
+    def drive_mode(self) -> AwdSwitch:
+        """AWD switch of the last step (of the reset before one)."""
+        mode = int(self._s[S_MODE])
+        return _MODE_OF.get(mode, mode)
+
+    @property
+    def torque_request(self) -> float:
+        """Engine torque request u of the last step [-]."""
+        return self._outputs()[O_U]
+
+    @property
+    def gear(self) -> Gear:
+        """Lever position (NEUTRAL during a shift)."""
+        return _GEAR_OF[int(self.lever.lv[LV_GEAR])]
+
+    @property
+    def gear_target(self) -> Gear:
+        """Lever position at the end of the shift."""
+        return _GEAR_OF[int(self.lever.lv[LV_TARGET])]
+
+    @property
+    def shift_in_progress(self) -> bool:
+        """The transmission is in neutral for a shift."""
+        return bool(self.lever.lv[LV_REMAINING] > 0.0)
+
+    @property
+    def last_gear_reject(self) -> GearReject:
+        """Reason of the lever's last refused request."""
+        return _REJECT_OF[int(self.lever.lv[LV_REJECT])]
 
     @property
     def fuel_l(self) -> float:
@@ -598,7 +608,7 @@ class Vehicle(VehicleBody):
     @property
     def engine_speed_rad_s(self) -> float:
         """Engine speed omega_e [rad/s]."""
-        return self._we
+        return float(self._s[S_WE])
 
     # ------------------------------------------------------------------ step
     def step(self, inputs: VehicleInputs) -> None:
@@ -617,15 +627,12 @@ class Vehicle(VehicleBody):
         self.stepped()
 
     def stepped(self) -> None:
-        """Publish the outputs of a step that ran on :meth:`step_arrays` (:meth:`step`, or the step through the
-        DBW, dbw_step.py) as the attributes and advance ``time_s``."""
+        """After a step that ran on :meth:`step_arrays` (:meth:`step`, or the step through the DBW,
+        dbw_step.py): the attributes read its outputs, ``time_s`` advances."""
         self.time_s += self.dt_s
-        o = to_list(self._out)
-        self._publish_wheels(o)
-        self._o = o
-        self.torque_request = o[O_U]
+        self._stepped = True
         self._ledger_stale = True
-        self._publish_kinematics(o)
+        self._ol = None
 
     # outputs read less often than every step: built on access
     @property
@@ -639,19 +646,11 @@ class Vehicle(VehicleBody):
     @property
     def contact_point_m(self) -> tuple:
         """Contact point of each wheel (odom) [m] at the start of the last step, None in the air."""
-        o = self._o
-        if o is None:
+        if not self._stepped:
             return (None, None, None, None)
+        o = self._outputs()
         return tuple(tuple(o[O_CP + 3 * j:O_CP + 3 * j + 3]) if o[O_CONTACT + j] != 0.0 else None
                      for j in range(4))
-
-    @property
-    def sinkage_m(self) -> tuple:
-        """Depth of each wheel's rut below the surface [m] (0 on hard ground; soil.py)."""
-        o = self._o
-        if o is None:
-            return self._sink_reset
-        return tuple(o[O_SINK:O_SINK + 4])
 
 
 def _compile() -> None:
