@@ -30,3 +30,41 @@ def test_anything_else_reads_as_nan(x):
 def test_an_enum_reads_as_itself_when_known_and_none_otherwise(x, expected):
     y = as_enum(x, frozenset({1, 2}))
     assert type(y) is int and y == expected
+
+
+def test_an_unchanged_resend_reuses_the_decoding_and_anything_else_is_decoded():
+    """LastCommand: the same values of the same types reuse the last decoding; a changed value, a value of
+    another type (1 is not True to as_flag's caller, 2.0 is not 2 to as_enum), a changed field of the same
+    object, another class, or nothing kept, decode anew."""
+    from acres_dbw_sim.dbw.commands import BrakeCmd, UlcCmd
+    from acres_dbw_sim.dbw.decode import LastCommand
+
+    last = LastCommand(UlcCmd)
+    msg = UlcCmd(cmd=5.0, cmd_type=1, enable=True)
+    assert last.find(msg) is None
+    last.keep(msg, "decoded")
+    assert last.find(msg) == "decoded"
+    assert last.find(UlcCmd(cmd=5.0, cmd_type=1, enable=True)) == "decoded"   # another object, same content
+    assert last.find(UlcCmd(cmd=5.0, cmd_type=1, enable=1)) is None           # same value, another type
+    assert last.find(UlcCmd(cmd=5.0, cmd_type=1.0, enable=True)) is None
+    assert last.find(UlcCmd(cmd=5.5, cmd_type=1, enable=True)) is None
+    msg.cmd = 6.0                                                              # the kept object changed
+    assert last.find(msg) is None
+    assert last.find(BrakeCmd(cmd=5.0, cmd_type=1, enable=True)) is None
+    last.forget()
+    assert last.find(UlcCmd(cmd=5.0, cmd_type=1, enable=True)) is None
+
+
+def test_every_resent_invalid_command_is_counted():
+    """A NaN set-point with a type is counted on every arrival, re-sent or not (the decoding is not kept)."""
+    from acres_dbw_sim.dbw.commands import BrakeCmd, ThrottleCmd, UlcCmd
+    from acres_dbw_sim.simulation import ENABLE, Simulation
+
+    sim = Simulation()
+    sim.submit(ENABLE)
+    for cmd in (UlcCmd(cmd=math.nan, cmd_type=1, enable=True), BrakeCmd(cmd=math.nan, cmd_type=1, enable=True),
+                ThrottleCmd(cmd=math.nan, cmd_type=14, enable=True)):
+        for _ in range(3):
+            sim.submit(cmd)
+            sim.step()
+    assert sim.dbw.invalid_commands == 9

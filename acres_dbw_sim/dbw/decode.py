@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import fields
+from operator import attrgetter
 
-__all__ = ["as_float", "as_flag", "as_enum", "decode_rate", "decode_ulc_limit"]
+__all__ = ["as_float", "as_flag", "as_enum", "decode_rate", "decode_ulc_limit", "LastCommand"]
 
 
 def as_float(x: object) -> float:
@@ -150,3 +152,50 @@ def decode_ulc_limit(x: object, step: float, lo: float, hi: float, default: floa
         return hi
     q = round(min(r, hi) / step) * step   # huge finite r: no inf
     return min(hi, max(lo, q))
+
+
+class LastCommand:
+    """The last command of one stream and what it decoded to, so that an unchanged re-send skips the decoding.
+
+    A stack re-sends its set-point at 50 Hz or more (the DBW's timeout is 100 ms); each re-send refreshes the
+    timeout, the enable and the clear (§4.1, §4.11), which the caller still stores, but decodes to what the
+    last one did. A re-send is unchanged when it is of the command's class and every field has the value and
+    the type of the last one's (``1`` is not ``True`` and ``2.0`` is not ``2`` to the decoders). Only a
+    decoding that depends on the message alone may be kept: the caller does not keep one that counted an
+    invalid set-point (every such command counts).
+
+    Parameters
+    ----------
+    cls : type
+        The command dataclass (``acres_dbw_sim.dbw.commands``).
+    """
+
+    __slots__ = ("_cls", "_get", "_values", "_types", "decoded")
+
+    def __init__(self, cls: type) -> None:
+        self._cls = cls
+        self._get = attrgetter(*(f.name for f in fields(cls)))
+        self._values = None
+        self._types = None
+        self.decoded = None
+
+    def find(self, msg: object):
+        """What ``msg`` decodes to when it is an unchanged re-send of the kept command; else None."""
+        if self._values is None or type(msg) is not self._cls:
+            return None
+        values = self._get(msg)
+        if values != self._values or tuple(map(type, values)) != self._types:
+            return None
+        return self.decoded
+
+    def keep(self, msg: object, decoded) -> None:
+        """Keep ``msg`` (its field values, not the object: a caller may change it) and what it decoded to."""
+        if type(msg) is not self._cls:
+            self._values = None
+            return
+        values = self._get(msg)
+        self._values, self._types, self.decoded = values, tuple(map(type, values)), decoded
+
+    def forget(self) -> None:
+        """Keep nothing (the next command is decoded)."""
+        self._values = None

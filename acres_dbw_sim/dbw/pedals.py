@@ -44,7 +44,7 @@ from .actuators import DELAY_CELLS, clamp, delay_fill, delay_line_steps, lag_lin
 # Python into compiled code costs more than they do (model/filters.py, python_form)
 _py_clamp, _py_quantize = python_form(clamp), python_form(quantize)
 from .commands import BrakeCmd, ThrottleCmd
-from .decode import as_enum, as_flag, as_float, decode_rate
+from .decode import LastCommand, as_enum, as_flag, as_float, decode_rate
 from .params import DbwParameters
 from .record import Field, Slot, entry, param_record, record_array, run
 from .status import BRAKE, THROTTLE, ActuatorStatus, status_command, status_reset
@@ -271,6 +271,7 @@ class BrakeActuator:
         s.brk_default_inc = _inf_if_zero(p.brake_rate_inc_default_bar_s)
         s.brk_default_dec = _inf_if_zero(p.brake_rate_dec_default_bar_s)
         s.brk_invalid_count = 0
+        self._last = LastCommand(BrakeCmd)
         self.reset()
 
     def reset(self) -> None:
@@ -295,10 +296,22 @@ class BrakeActuator:
         run(brake_hold, record_array(self._s), self._p, float(bar))
 
     def command(self, t_s: float, msg: BrakeCmd, dbw_enabled: bool, auto_clear: bool) -> None:
-        """Decode one ``BrakeCmd`` (see the module docstring and decode.py) into the record."""
+        """Decode one ``BrakeCmd`` (see the module docstring and decode.py) into the record (:func:`brake_store`);
+        an unchanged re-send reuses the last decoding (:class:`~acres_dbw_sim.dbw.decode.LastCommand`)."""
+        d = self._last.find(msg)
+        if d is None:
+            d = self._decode(msg)
+        args = (record_array(self._s), float(t_s)) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear),
+                                                             d[3])
+        entry(brake_store, args)(*args)
+
+    def _decode(self, msg: BrakeCmd) -> tuple:
+        """((type, set-point, pressure, limiting, rates), enable bit, clear bit, ignore bit) of ``msg``, kept for
+        a re-send unless its set-point was invalid."""
         typ = as_enum(getattr(msg, "cmd_type", 0), _BRAKE_TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
-        if typ != 0 and val != val:
+        invalid = typ != 0 and val != val
+        if invalid:
             self.invalid_count += 1
             typ = 0
         pmax = self.p.brake_max_bar
@@ -340,10 +353,14 @@ class BrakeActuator:
         if typ != 0:
             inc = decode_rate(getattr(msg, "rate_inc", 0.0), step, floor, self._default_inc * unit) / unit
             dec = decode_rate(getattr(msg, "rate_dec", 0.0), step, floor, self._default_dec * unit) / unit
-        args = (record_array(self._s), float(t_s), typ, float(cmd_value), float(bar), bool(limiting), inc, dec,
-                bool(as_flag(getattr(msg, "enable", False)) and dbw_enabled),
-                bool(as_flag(getattr(msg, "clear", False)) or auto_clear), bool(as_flag(getattr(msg, "ignore", False))))
-        entry(brake_store, args)(*args)
+        d = ((typ, float(cmd_value), float(bar), bool(limiting), float(inc), float(dec)),
+             bool(as_flag(getattr(msg, "enable", False))), bool(as_flag(getattr(msg, "clear", False))),
+             bool(as_flag(getattr(msg, "ignore", False))))
+        if invalid:
+            self._last.forget()
+        else:
+            self._last.keep(msg, d)
+        return d
 
 # --------------------------------------------------------------------------- throttle
 
@@ -476,6 +493,7 @@ class ThrottleActuator:
         s.thr_default_inc = _inf_if_zero(p.throttle_rate_inc_default_pct_s)
         s.thr_default_dec = _inf_if_zero(p.throttle_rate_dec_default_pct_s)
         s.thr_invalid_count = 0
+        self._last = LastCommand(ThrottleCmd)
         self.reset()
 
     def reset(self) -> None:
@@ -495,10 +513,22 @@ class ThrottleActuator:
         run(throttle_hold, record_array(self._s), float(pct))
 
     def command(self, t_s: float, msg: ThrottleCmd, dbw_enabled: bool, auto_clear: bool) -> None:
-        """Decode one ``ThrottleCmd`` (see the module docstring and decode.py) into the record (:func:`throttle_store`)."""
+        """Decode one ``ThrottleCmd`` (see the module docstring and decode.py) into the record (:func:`throttle_store`);
+        an unchanged re-send reuses the last decoding (:class:`~acres_dbw_sim.dbw.decode.LastCommand`)."""
+        d = self._last.find(msg)
+        if d is None:
+            d = self._decode(msg)
+        args = (record_array(self._s), float(t_s)) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear),
+                                                             d[3])
+        entry(throttle_store, args)(*args)
+
+    def _decode(self, msg: ThrottleCmd) -> tuple:
+        """((type, target, limiting, rates), enable bit, clear bit, ignore bit) of ``msg``, kept for a re-send
+        unless its set-point was invalid."""
         typ = as_enum(getattr(msg, "cmd_type", 0), _THROTTLE_TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
-        if typ != 0 and val != val:
+        invalid = typ != 0 and val != val
+        if invalid:
             self.invalid_count += 1
             typ = 0
         inc = dec = 0.0
@@ -511,7 +541,11 @@ class ThrottleActuator:
         else:
             target = 0.0
             limiting = False
-        args = (record_array(self._s), float(t_s), typ, float(target), bool(limiting), float(inc), float(dec),
-                bool(as_flag(getattr(msg, "enable", False)) and dbw_enabled),
-                bool(as_flag(getattr(msg, "clear", False)) or auto_clear), bool(as_flag(getattr(msg, "ignore", False))))
-        entry(throttle_store, args)(*args)
+        d = ((typ, float(target), bool(limiting), float(inc), float(dec)),
+             bool(as_flag(getattr(msg, "enable", False))), bool(as_flag(getattr(msg, "clear", False))),
+             bool(as_flag(getattr(msg, "ignore", False))))
+        if invalid:
+            self._last.forget()
+        else:
+            self._last.keep(msg, d)
+        return d

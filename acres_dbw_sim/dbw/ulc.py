@@ -91,7 +91,7 @@ from ..model._jit import njit
 from ..model.filters import python_form
 from .actuators import quantize, clamp
 from .commands import UlcCmd
-from .decode import as_enum, as_flag, as_float, decode_ulc_limit
+from .decode import LastCommand, as_enum, as_flag, as_float, decode_ulc_limit
 from .msg_fields import G_DRIVE, G_LOW, G_NONE, G_PARK, G_REVERSE
 from .params import DbwParameters
 from .record import Field, Slot, entry, param_record, record_array, run
@@ -482,6 +482,7 @@ class Ulc:
         s.u_inv_gamma = 1.0 / p.engine_pedal_exponent
         self.powertrain = plant
         self.invalid_count = 0
+        self._last = LastCommand(UlcCmd)
         self.reset()
 
     def reset(self) -> None:
@@ -489,15 +490,26 @@ class Ulc:
         run(ulc_reset, record_array(self._s), self._p)
 
     def command(self, t_s: float, msg: UlcCmd, dbw_enabled: bool, auto_clear: bool) -> None:
-        """Decode one ``UlcCmd`` with the decoder's clamps (§4.5, §4.12).
+        """Decode one ``UlcCmd`` with the decoder's clamps (§4.5, §4.12) and store it (:func:`ulc_store`).
 
         A NaN ``cmd`` with a non-NONE type is treated as CMD_NONE (see
-        decode.py); +/-inf saturate at the clamp limits.
+        decode.py); +/-inf saturate at the clamp limits. An unchanged re-send reuses the last decoding
+        (:class:`~acres_dbw_sim.dbw.decode.LastCommand`).
         """
+        d = self._last.find(msg)
+        if d is None:
+            d = self._decode(msg)
+        args = (record_array(self._s), float(t_s)) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear))
+        entry(ulc_store, args)(*args)
+
+    def _decode(self, msg: UlcCmd) -> tuple:
+        """((type, set-point, four limits, three flags), enable bit, clear bit) of ``msg``, kept for a re-send
+        unless its set-point was invalid."""
         p = self.p
         typ = as_enum(getattr(msg, "cmd_type", 0), _TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
-        if typ != 0 and val != val:
+        invalid = typ != 0 and val != val
+        if invalid:
             self.invalid_count += 1
             typ = 0
         if typ == 1:
@@ -506,20 +518,23 @@ class Ulc:
             cmd = _quantize(_clamp(val, -6.0, 3.0), 0.0005)
         else:
             cmd = 0.0
-        args = (record_array(self._s), float(t_s), typ, float(cmd),
-                float(decode_ulc_limit(getattr(msg, "limit_accel", 0.0), 0.025, 0.3, 3.0,
-                                       p.ulc_limit_accel_default_mps2)),
-                float(decode_ulc_limit(getattr(msg, "limit_decel", 0.0), 0.025, 0.3, 6.0,
-                                       p.ulc_limit_decel_default_mps2)),
-                float(decode_ulc_limit(getattr(msg, "limit_jerk_throttle", 0.0), 0.1, 1.0, 25.0,
-                                       p.ulc_limit_jerk_throttle_default_mps3)),
-                float(decode_ulc_limit(getattr(msg, "limit_jerk_brake", 0.0), 0.1, 1.0, 25.0,
-                                       p.ulc_limit_jerk_brake_default_mps3)),
-                bool(as_flag(getattr(msg, "enable_shift", False))),
-                bool(as_flag(getattr(msg, "enable_shift_park", False))),
-                bool(as_flag(getattr(msg, "coast_decel", False))),
-                bool(as_flag(getattr(msg, "enable", False)) and dbw_enabled),
-                bool(as_flag(getattr(msg, "clear", False)) or auto_clear))
-        entry(ulc_store, args)(*args)
+        d = ((typ, float(cmd),
+              float(decode_ulc_limit(getattr(msg, "limit_accel", 0.0), 0.025, 0.3, 3.0,
+                                     p.ulc_limit_accel_default_mps2)),
+              float(decode_ulc_limit(getattr(msg, "limit_decel", 0.0), 0.025, 0.3, 6.0,
+                                     p.ulc_limit_decel_default_mps2)),
+              float(decode_ulc_limit(getattr(msg, "limit_jerk_throttle", 0.0), 0.1, 1.0, 25.0,
+                                     p.ulc_limit_jerk_throttle_default_mps3)),
+              float(decode_ulc_limit(getattr(msg, "limit_jerk_brake", 0.0), 0.1, 1.0, 25.0,
+                                     p.ulc_limit_jerk_brake_default_mps3)),
+              bool(as_flag(getattr(msg, "enable_shift", False))),
+              bool(as_flag(getattr(msg, "enable_shift_park", False))),
+              bool(as_flag(getattr(msg, "coast_decel", False)))),
+             bool(as_flag(getattr(msg, "enable", False))), bool(as_flag(getattr(msg, "clear", False))))
+        if invalid:
+            self._last.forget()
+        else:
+            self._last.keep(msg, d)
+        return d
 
     # ------------------------------------------------------------------ helpers
