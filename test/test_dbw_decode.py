@@ -68,3 +68,26 @@ def test_every_resent_invalid_command_is_counted():
             sim.submit(cmd)
             sim.step()
     assert sim.dbw.invalid_commands == 9
+
+
+def test_a_resent_angle_after_a_calibration_decodes_against_the_new_offset():
+    """An angle set-point decodes against the calibration offset: a re-send after the offset changed (a
+    CMD_SET_OFFSET, a calibration) is decoded anew, not taken from the last decoding."""
+    from acres_dbw_sim.dbw.commands import SteeringCmd
+    from acres_dbw_sim.simulation import ENABLE, Simulation
+
+    sim = Simulation()
+    sim.submit(ENABLE)
+    angle = SteeringCmd(cmd=30.0, cmd_type=SteeringCmd.CMD_ANGLE, enable=True)
+    steering = sim.dbw.steering
+    sim.submit(angle)
+    sim.step()
+    before = steering.target_raw
+    assert before == pytest.approx(30.0 - steering.offset_deg)
+    sim.submit(SteeringCmd(cmd=5.0, cmd_type=SteeringCmd.CMD_SET_OFFSET, enable=True))
+    assert steering.offset_deg == pytest.approx(5.0)
+    sim.submit(angle)
+    assert steering.target_raw == pytest.approx(25.0)
+    sim.dbw.steering_calibrate(sim.time_s)   # the present position becomes 0: another offset
+    sim.submit(angle)
+    assert steering.target_raw == pytest.approx(30.0 - steering.offset_deg)

@@ -70,10 +70,10 @@ from .actuators import DELAY_CELLS, clamp, delay_fill, delay_line_steps, lag_lin
 # Python into compiled code costs more than they do (model/filters.py, python_form)
 _py_clamp, _py_quantize = python_form(clamp), python_form(quantize)
 from .commands import SteeringCmd
-from .decode import as_flag, as_enum, as_float, decode_rate
+from .decode import LastCommand, as_flag, as_enum, as_float, decode_rate
 from .params import DbwParameters
 from .record import Field, Slot, param_record, record_array, run
-from .status import STEERING, ActuatorStatus, status_reset
+from .status import STEERING, ActuatorStatus, status_command, status_reset
 from .steering_column import column_init, column_step
 
 __all__ = ["SteeringActuator", "STATE", "steering_reset", "steering_raw_of_curvature", "steering_step"]
@@ -156,6 +156,30 @@ def steering_raw_of_curvature(S, P, kappa: float) -> float:
     delta = math.atan(p.geometry_wheelbase_m * kappa)
     lock = p.steering_lock_deg
     return clamp(p.steering_center_deg + s.str_k_deg * delta, -lock, lock)
+
+
+@njit
+def steering_store(S, t_s: float, typ: int, torque_nm: float, value: float, target_raw: float, rate: float,
+                   accel: float, limiting: bool, enable: bool, clear: bool, ignore: bool) -> None:
+    """Store one decoded ``SteeringCmd`` arriving at ``t_s`` [s] (:meth:`SteeringActuator.command`): its type,
+    each set-point that is not NaN (the torque [N m], the value in the command's unit, the raw target [deg],
+    the rate [deg/s] and acceleration [deg/s^2] limits; NaN leaves the field as it is, as a type that does not
+    carry it leaves it), the limiting flag, and the firmware flags (:func:`~acres_dbw_sim.dbw.status.status_command`)."""
+    s = S[0]
+    if torque_nm == torque_nm:
+        s.str_torque_cmd_nm = torque_nm
+    if value == value:
+        s.str_cmd_value = value
+    if target_raw == target_raw:
+        s.str_target_raw = target_raw
+    if rate == rate:
+        s.str_rate_limit = rate
+    if accel == accel:
+        s.str_accel_limit = accel
+    s.str_cmd_type = typ
+    s.str_limiting_value = limiting
+    s.str_cmd_limiting = limiting
+    status_command(S, STEERING, t_s, typ != 0, enable, clear, ignore)
 
 
 @njit
@@ -267,7 +291,7 @@ class SteeringActuator:
         Command type in force (after decoding).
     """
 
-    __slots__ = ("p", "dt_s", "_s", "_p", "status", "refused")
+    __slots__ = ("p", "dt_s", "_s", "_p", "status", "refused", "_last")
 
     angle_deg = Slot("str_angle_deg")
     ref_deg = Slot("str_ref_deg")
@@ -307,15 +331,19 @@ class SteeringActuator:
         s.str_invalid_count = 0
         #: the reason of the last refused calibration, until the DBW logs it (None: nothing to say)
         self.refused: str | None = None
+        self._last = LastCommand(SteeringCmd)
         self.reset(angle_deg)
 
     def reset(self, angle_deg: float = 0.0) -> None:
         """Power-on state at the raw angle ``angle_deg`` [deg]; the power-on offset (:func:`steering_reset`)."""
         run(steering_reset, record_array(self._s), self._p, float(angle_deg))
+        self._last.forget()   # angle set-points decode against the offset
 
     # ------------------------------------------------------------------ commands
     def command(self, t_s: float, msg: SteeringCmd, dbw_enabled: bool, auto_clear: bool) -> None:
-        """Decode one ``SteeringCmd`` (validation at the boundary, see decode.py).
+        """Decode one ``SteeringCmd`` (validation at the boundary, see decode.py) and store it
+        (:func:`steering_store`); an unchanged re-send reuses the last decoding
+        (:class:`~acres_dbw_sim.dbw.decode.LastCommand`).
 
         Parameters
         ----------
@@ -328,52 +356,67 @@ class SteeringActuator:
         auto_clear : bool
             The driver adds ``clear`` (request set and override latched).
         """
+        d = self._last.find(msg)
+        if d is None:
+            d = self._decode(msg)
+        args = (record_array(self._s), float(t_s)) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear),
+                                                             d[3])
+        run(steering_store, *args)
+
+    def _decode(self, msg: SteeringCmd) -> tuple:
+        """((type, torque, value, raw target, rate, acceleration, limiting), enable bit, clear bit, ignore bit)
+        of ``msg`` (NaN: a set-point its type does not carry). A calibration (CMD_SET_OFFSET, CMD_CALIBRATE)
+        stores its offset here and decodes as NONE; it, and an invalid set-point, are not kept for a re-send."""
         lock = self.p.steering_lock_deg
+        nan = math.nan
         typ = as_enum(getattr(msg, "cmd_type", 0), _TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
+        keep = True
         if typ != 0 and val != val:
             self.invalid_count += 1
             typ = 0
+            keep = False
         limiting = False
+        torque = value = target = rate = accel = nan
         if typ in (13, 15):  # CMD_SET_OFFSET, CMD_CALIBRATE (the present wheel position is val)
             offset = _py_quantize(_py_clamp(val, -3276.7, 3276.7), 0.1) - (self.angle_deg if typ == 15 else 0.0)
             self._set_offset(offset, "CMD_CALIBRATE" if typ == 15 else "CMD_SET_OFFSET", val)
             typ = 0
+            keep = False
         elif typ == 1:
             v = _py_quantize(_py_clamp(val, -255.99, 255.99), 1.0 / 128.0)
             m = self.p.steering_max_torque_nm
             limiting = abs(v) > m
-            self.torque_cmd_nm = _py_clamp(v, -m, m)
-            self.cmd_value = self.torque_cmd_nm
+            torque = value = _py_clamp(v, -m, m)
         elif typ == 2:
             v = _py_quantize(_py_clamp(val, -3276.7, 3276.7), 0.1)
             raw = v - self.offset_deg
             limiting = abs(raw) > lock
-            self.target_raw = _py_clamp(raw, -lock, lock)
+            target = _py_clamp(raw, -lock, lock)
         elif typ == 3:
             k = _py_quantize(_py_clamp(val, -0.1999, 0.1999), 0.0000061)
             limiting = abs(k) > self._max_kappa
-            self.cmd_value = _py_clamp(k, -self._max_kappa, self._max_kappa)
-            self.target_raw = self._raw_of_curvature(self.cmd_value)
+            value = _py_clamp(k, -self._max_kappa, self._max_kappa)
+            target = self._raw_of_curvature(value)
         elif typ == 4:
-            self.cmd_value = _py_quantize(_py_clamp(val, -8.58, 8.58), math.radians(0.015))
+            value = _py_quantize(_py_clamp(val, -8.58, 8.58), math.radians(0.015))
         elif typ == 14:
             pc = _py_quantize(_py_clamp(val, -327.67, 327.67), 0.01)
             limiting = abs(pc) > 100.0
             raw = _py_clamp(pc, -100.0, 100.0) * 0.01 * lock - self.offset_deg
-            self.target_raw = _py_clamp(raw, -lock, lock)
+            target = _py_clamp(raw, -lock, lock)
         if typ in _ANGLE_LIKE:
-            self.rate_limit = min(decode_rate(getattr(msg, "cmd_rate", 0.0), 4.0, 100.0,
-                                              self.p.steering_cmd_rate_default_deg_s),
-                                  self.p.steering_max_rate_deg_s)
-            self.accel_limit = decode_rate(getattr(msg, "cmd_accel", 0.0), 100.0, 300.0,
-                                           self.p.steering_cmd_accel_default_deg_s2)
-        self.cmd_type = typ
-        self.limiting_value = limiting
-        self._cmd_limiting = limiting
-        self.status.command(t_s, typ != 0, as_flag(getattr(msg, "enable", False)) and dbw_enabled,
-                            as_flag(getattr(msg, "clear", False)) or auto_clear,
-                            as_flag(getattr(msg, "ignore", False)))
+            rate = min(decode_rate(getattr(msg, "cmd_rate", 0.0), 4.0, 100.0, self.p.steering_cmd_rate_default_deg_s),
+                       self.p.steering_max_rate_deg_s)
+            accel = decode_rate(getattr(msg, "cmd_accel", 0.0), 100.0, 300.0, self.p.steering_cmd_accel_default_deg_s2)
+        d = ((typ, float(torque), float(value), float(target), float(rate), float(accel), bool(limiting)),
+             bool(as_flag(getattr(msg, "enable", False))), bool(as_flag(getattr(msg, "clear", False))),
+             bool(as_flag(getattr(msg, "ignore", False))))
+        if keep:
+            self._last.keep(msg, d)
+        else:
+            self._last.forget()
+        return d
 
     def calibrate(self, angle_deg: float = 0.0) -> None:
         """Declare the present wheel position to be ``angle_deg`` [deg] (§4.6); refused as
@@ -394,6 +437,7 @@ class SteeringActuator:
                             f"{self.offset_deg:g} deg")
             return
         self.offset_deg = offset_deg
+        self._last.forget()   # angle set-points decode against the offset
 
     def _raw_of_curvature(self, kappa: float) -> float:
         """Raw steering-wheel angle [deg] for a path curvature [1/m] (bicycle kinematics;
