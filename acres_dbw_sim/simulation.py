@@ -149,15 +149,8 @@ class Simulation:
         own = getattr(self.vehicle, "dbw_step", None)
         joined = own(self.dbw) if own is not None else None
         self._joined = None if joined is None else joined + (self.vehicle.terrain.data,)
-
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state["_joined"] = None   # machine code: made anew
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._join()
+        # and its reading of the vehicle for the reports (the record MeasuredState.read gives)
+        self._reading = self.vehicle.dbw_reading(self.dbw) if joined is not None else None
 
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
               gear: Gear = Gear.PARK, drive_mode: AwdSwitch = AwdSwitch.AWD,
@@ -291,7 +284,12 @@ class Simulation:
         ------
         KeyError
             For a name in ``only`` that is not a report."""
-        rep = self.dbw.reports(self.time_s, self.vehicle, only)
+        reading = self._reading
+        if reading is not None:   # the vehicle's own compiled reading of its arrays
+            reading[0](*reading[1])
+            rep = self.dbw.reports(self.time_s, None, only)
+        else:
+            rep = self.dbw.reports(self.time_s, self.vehicle, only)
         unavailable = getattr(self.vehicle, "UNAVAILABLE", None)   # a model level without these quantities
         if unavailable:
             for msg, names in unavailable.items():

@@ -102,3 +102,19 @@ def test_the_compiled_read_of_the_arrays_equals_the_read_of_the_attributes(gear,
     ranger_measured(record_array(by_arrays._s), v._out, v._s, v.lever.lv)
     assert _snapshot(by_arrays) == _snapshot(by_attributes)
     assert by_arrays.speed > 0.1 or spoil == "O_VB"
+
+
+def test_the_reports_from_the_compiled_reading_equal_those_from_the_attributes():
+    """Simulation.reports of the full Ranger reads the vehicle from its arrays (Vehicle.dbw_reading); the DBW's
+    reports from the vehicle's attributes are the same, field for field."""
+    import dataclasses
+
+    sim = _driven("polaris", "full", Gear.DRIVE)
+    assert sim._reading is not None
+    for _ in range(3):
+        by_arrays = {f.name: repr(getattr(sim.reports(), f.name)) for f in dataclasses.fields(sim.dbw._rep)}
+        by_attributes = {f.name: repr(getattr(sim.dbw.reports(sim.time_s, sim.vehicle), f.name))
+                         for f in dataclasses.fields(sim.dbw._rep)}
+        assert by_arrays == by_attributes
+        assert "nan" not in by_arrays["vehicle_velocity"] and by_arrays["vehicle_velocity"] != ""
+        sim.step()

@@ -403,6 +403,15 @@ class Vehicle(VehicleBody):
         args = dbw.step_arguments() + self.step_arrays()
         return specialise(ranger_dbw_step, args + (0.0,)), args
 
+    def dbw_reading(self, dbw) -> tuple:
+        """``(entry, arguments)``: the DBW ``dbw``'s reading of this vehicle from its arrays, compiled
+        (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_measured`: the record ``MeasuredState.read``
+        gives from the attributes, without making them), for the reports after a step."""
+        from .dbw_step import ranger_measured
+        from ...dbw.record import record_array
+        args = (record_array(dbw.state), self._out, self._s, self.lever.lv)
+        return specialise(ranger_measured, args), args
+
     def steering_wheel_for_curvature_deg(self, curvature_1_m: float) -> float:
         """Steering-wheel angle [deg] for a path curvature [1/m] of the rear-axle centre.
 
