@@ -471,9 +471,11 @@ class DbwSystem:
         self.reset(steering_wheel_deg, drive_mode)
 
     def _enter_step(self) -> None:
-        """The compiled step with the vehicle's ULC plant (its ``dbw_step``) and the arguments it is entered with
-        (the records as one-element arrays)."""
-        self._step_entry, self._step_args = self.ulc.powertrain.dbw_step(self.state, param_record(self.p), self.dt_s)
+        """The arguments the compiled step with the vehicle's ULC plant is entered with (the records as one-element
+        arrays); its entry point is made at the first :meth:`step` (a vehicle with its own step through the DBW
+        never needs it, and loading it from numba's cache costs a start some milliseconds)."""
+        self._step_entry = None
+        self._step_args = self.ulc.powertrain.dbw_step_arguments(self.state, param_record(self.p))
 
     def step_arguments(self) -> tuple:
         """The arguments of the compiled step before the time (the records as one-element arrays, the ULC
@@ -786,8 +788,11 @@ class DbwSystem:
         """
         self.measured.read(vehicle_state)
         o = self.outputs
+        entry = self._step_entry
+        if entry is None:
+            entry = self._step_entry = self.ulc.powertrain.dbw_step_entry(self._step_args, self.dt_s)
         (o.pedal, o.brake_line_bar, o.steering_wheel_deg, o.gear_request, o.drive_mode, o.gear_manual_request,
-         n_log) = self._step_entry(*self._step_args, t_s, self.dt_s)
+         n_log) = entry(*self._step_args, t_s, self.dt_s)
         if n_log:
             self._take_log()
         return o

@@ -327,13 +327,17 @@ class PowertrainModel:
         """The plant's record (:data:`PLANT`)."""
         return self._s
 
-    def dbw_step(self, s, p, dt_s: float) -> tuple:
-        """``(entry, arguments)``: the compiled DBW step with this plant (:func:`dbw_step`, specialised for
-        these arguments, ``_jit.specialise``) and the first four of its arguments for the DBW's record ``s``
-        and parameter array ``p`` (:func:`~acres_dbw_sim.dbw.record.param_record`); the caller appends the
-        time and the step ``dt_s`` [s]."""
-        args = (record_array(s), p, record_array(self._s), self.curves)
-        return specialise(dbw_step, args + (0.0, dt_s)), args
+    def dbw_step_arguments(self, s, p) -> tuple:
+        """The first four arguments of the compiled DBW step with this plant (:func:`dbw_step`) for the DBW's
+        record ``s`` and parameter array ``p`` (:func:`~acres_dbw_sim.dbw.record.param_record`); the caller
+        appends the time and the step."""
+        return (record_array(s), p, record_array(self._s), self.curves)
+
+    @staticmethod
+    def dbw_step_entry(args: tuple, dt_s: float):
+        """The compiled DBW step (:func:`dbw_step`) specialised for ``args`` (:meth:`dbw_step_arguments`) and
+        the step ``dt_s`` [s] (``_jit.specialise``)."""
+        return specialise(dbw_step, args + (0.0, dt_s))
 
     def rear_ratio(self, gear: int) -> float:
         """Rear reduction ``i_r`` of a forward/reverse gear (0 for P, N, NONE) (:func:`plant_rear_ratio`)."""
