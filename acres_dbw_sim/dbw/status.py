@@ -260,7 +260,8 @@ class ActuatorStatus:
 
     def command(self, t_s: float, active: bool, enable: bool, clear: bool, ignore: bool) -> None:
         """Accept one command frame (:func:`status_command`)."""
-        run(status_command, record_array(self._s), int(self._i), float(t_s), bool(active), bool(enable), bool(clear), bool(ignore))
+        run(status_command, record_array(self._s), int(self._i), float(t_s), bool(active), bool(enable), bool(clear),
+            bool(ignore))
 
 # --------------------------------------------------------------------------- engage logic (driver)
 

@@ -164,7 +164,8 @@ def steering_store(S, t_s: float, typ: int, torque_nm: float, value: float, targ
     """Store one decoded ``SteeringCmd`` arriving at ``t_s`` [s] (:meth:`SteeringActuator.command`): its type,
     each set-point that is not NaN (the torque [N m], the value in the command's unit, the raw target [deg],
     the rate [deg/s] and acceleration [deg/s^2] limits; NaN leaves the field as it is, as a type that does not
-    carry it leaves it), the limiting flag, and the firmware flags (:func:`~acres_dbw_sim.dbw.status.status_command`)."""
+    carry it leaves it), the limiting flag, and the firmware flags
+    (:func:`~acres_dbw_sim.dbw.status.status_command`)."""
     s = S[0]
     if torque_nm == torque_nm:
         s.str_torque_cmd_nm = torque_nm

@@ -65,9 +65,10 @@ class VehicleBody:
                       carrier_speed_rad_s: float, front_engaged: bool) -> None:
         """Write the outputs of the vehicle at rest on its springs into ``_out`` (a reset, before the chassis's
         motion is written by stages.py ``kinematics``): each wheel straight ahead, in contact at its static load
-        ``static_load_n`` (4) [N], extension ``rest_extension_m`` [m] and rut depth ``sinkage_m`` (4) [m], no force, slip or brake torque; the
-        steering wheel at ``steering_wheel_deg`` [deg], the engine without torque or fuel flow, the carrier
-        at ``carrier_speed_rad_s`` [rad/s], the front axle engaged or not, and the specific force of gravity."""
+        ``static_load_n`` (4) [N], extension ``rest_extension_m`` [m] and rut depth ``sinkage_m`` (4) [m], no force,
+        slip or brake torque; the steering wheel at ``steering_wheel_deg`` [deg], the engine without torque or
+        fuel flow, the carrier at ``carrier_speed_rad_s`` [rad/s], the front axle engaged or not, and the specific
+        force of gravity."""
         out = self._out
         for j in range(4):
             out[O_ANGLE + j] = out[O_TB + j] = out[O_FX + j] = out[O_FY + j] = out[O_SLIP + j] = 0.0

@@ -12,8 +12,10 @@ arrays of both and without a Python call in between:
    (:func:`~acres_dbw_sim.vehicles.polaris.vehicle.model_step`: lever, steering, powertrain,
    wheels, driveline, chassis).
 
-The Python side (``Simulation.step``) then publishes the vehicle's attributes and turns
-queued log events into texts, as for the step in two calls.
+The Python side (``Simulation.step``) then tells the vehicle that its outputs are new (its
+attributes read them when asked, ``Vehicle.stepped``) and turns queued log events into texts, as
+for the step in two calls. :func:`ranger_measured` alone is the DBW's reading for the reports
+after a step (``Vehicle.dbw_reading``).
 """
 from __future__ import annotations
 

@@ -236,7 +236,8 @@ def model_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, lv, r
     lv : array of float
         The lever's state (gearbox.py ``LV_*``).
     ratios : array of 18 float
-        Direction, i_r and ring ratio of each lever position (:func:`~acres_dbw_sim.vehicles.polaris.gearbox.gear_ratios`).
+        Direction, i_r and ring ratio of each lever position
+        (:func:`~acres_dbw_sim.vehicles.polaris.gearbox.gear_ratios`).
     pedal : float
         Accelerator pedal [-]; NaN or below 0 reads 0, above 1 reads 1.
     brake_line_bar, steering_wheel_deg : float
