@@ -196,6 +196,21 @@ class LastCommand:
         values = self._get(msg)
         self._values, self._types, self.decoded = values, tuple(map(type, values)), decoded
 
+    def arguments(self, msg: object, decode, t_s: float, dbw_enabled: bool, auto_clear: bool) -> tuple:
+        """The arguments of an actuator's compiled store after its record, for ``msg`` arriving at ``t_s`` [s]:
+        ``(t_s, *set-points, enable, clear[, ignore])``. The set-points and the message's own enable, clear (and
+        ignore) bits are the last decoding for an unchanged re-send, else ``decode(msg)``, which returns
+        ``((set-points...), enable, clear[, ignore]), keep`` (``keep`` False: not reusable, see the class); the
+        enable bit is masked by ``dbw_enabled`` and ``auto_clear`` added to the clear (§4.1)."""
+        d = self.find(msg)
+        if d is None:
+            d, reusable = decode(msg)
+            if reusable:
+                self.keep(msg, d)
+            else:
+                self.forget()
+        return (float(t_s),) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear)) + d[3:]
+
     def forget(self) -> None:
         """Keep nothing (the next command is decoded)."""
         self._values = None

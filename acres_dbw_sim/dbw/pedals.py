@@ -46,7 +46,7 @@ _py_clamp, _py_quantize = python_form(clamp), python_form(quantize)
 from .commands import BrakeCmd, ThrottleCmd
 from .decode import LastCommand, as_enum, as_flag, as_float, decode_rate
 from .params import DbwParameters
-from .record import Field, Slot, entry, param_record, record_array, run
+from .record import Field, Slot, param_record, record_array, run
 from .status import BRAKE, THROTTLE, ActuatorStatus, status_command, status_reset
 
 __all__ = ["BrakeActuator", "ThrottleActuator", "STATE", "brake_reset", "brake_hold", "brake_step", "brake_store",
@@ -298,16 +298,11 @@ class BrakeActuator:
     def command(self, t_s: float, msg: BrakeCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``BrakeCmd`` (see the module docstring and decode.py) into the record (:func:`brake_store`);
         an unchanged re-send reuses the last decoding (:class:`~acres_dbw_sim.dbw.decode.LastCommand`)."""
-        d = self._last.find(msg)
-        if d is None:
-            d = self._decode(msg)
-        args = (record_array(self._s), float(t_s)) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear),
-                                                             d[3])
-        entry(brake_store, args)(*args)
+        run(brake_store, record_array(self._s), *self._last.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
 
     def _decode(self, msg: BrakeCmd) -> tuple:
-        """((type, set-point, pressure, limiting, rates), enable bit, clear bit, ignore bit) of ``msg``, kept for
-        a re-send unless its set-point was invalid."""
+        """((type, set-point, pressure, limiting, rates), enable bit, clear bit, ignore bit) of ``msg``, and
+        whether it may be kept for a re-send (not after an invalid set-point)."""
         typ = as_enum(getattr(msg, "cmd_type", 0), _BRAKE_TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
         invalid = typ != 0 and val != val
@@ -356,11 +351,7 @@ class BrakeActuator:
         d = ((typ, float(cmd_value), float(bar), bool(limiting), float(inc), float(dec)),
              bool(as_flag(getattr(msg, "enable", False))), bool(as_flag(getattr(msg, "clear", False))),
              bool(as_flag(getattr(msg, "ignore", False))))
-        if invalid:
-            self._last.forget()
-        else:
-            self._last.keep(msg, d)
-        return d
+        return d, not invalid
 
 # --------------------------------------------------------------------------- throttle
 
@@ -515,16 +506,11 @@ class ThrottleActuator:
     def command(self, t_s: float, msg: ThrottleCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``ThrottleCmd`` (see the module docstring and decode.py) into the record (:func:`throttle_store`);
         an unchanged re-send reuses the last decoding (:class:`~acres_dbw_sim.dbw.decode.LastCommand`)."""
-        d = self._last.find(msg)
-        if d is None:
-            d = self._decode(msg)
-        args = (record_array(self._s), float(t_s)) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear),
-                                                             d[3])
-        entry(throttle_store, args)(*args)
+        run(throttle_store, record_array(self._s), *self._last.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
 
     def _decode(self, msg: ThrottleCmd) -> tuple:
-        """((type, target, limiting, rates), enable bit, clear bit, ignore bit) of ``msg``, kept for a re-send
-        unless its set-point was invalid."""
+        """((type, target, limiting, rates), enable bit, clear bit, ignore bit) of ``msg``, and whether
+        it may be kept for a re-send (not after an invalid set-point)."""
         typ = as_enum(getattr(msg, "cmd_type", 0), _THROTTLE_TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
         invalid = typ != 0 and val != val
@@ -544,8 +530,4 @@ class ThrottleActuator:
         d = ((typ, float(target), bool(limiting), float(inc), float(dec)),
              bool(as_flag(getattr(msg, "enable", False))), bool(as_flag(getattr(msg, "clear", False))),
              bool(as_flag(getattr(msg, "ignore", False))))
-        if invalid:
-            self._last.forget()
-        else:
-            self._last.keep(msg, d)
-        return d
+        return d, not invalid

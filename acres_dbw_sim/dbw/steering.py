@@ -357,17 +357,14 @@ class SteeringActuator:
         auto_clear : bool
             The driver adds ``clear`` (request set and override latched).
         """
-        d = self._last.find(msg)
-        if d is None:
-            d = self._decode(msg)
-        args = (record_array(self._s), float(t_s)) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear),
-                                                             d[3])
-        run(steering_store, *args)
+        run(steering_store, record_array(self._s),
+            *self._last.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
 
     def _decode(self, msg: SteeringCmd) -> tuple:
         """((type, torque, value, raw target, rate, acceleration, limiting), enable bit, clear bit, ignore bit)
         of ``msg`` (NaN: a set-point its type does not carry). A calibration (CMD_SET_OFFSET, CMD_CALIBRATE)
-        stores its offset here and decodes as NONE; it, and an invalid set-point, are not kept for a re-send."""
+        stores its offset here and decodes as NONE; it, and an invalid set-point, may not be kept for a re-send (the
+        second element: whether it may)."""
         lock = self.p.steering_lock_deg
         nan = math.nan
         typ = as_enum(getattr(msg, "cmd_type", 0), _TYPES)
@@ -413,11 +410,7 @@ class SteeringActuator:
         d = ((typ, float(torque), float(value), float(target), float(rate), float(accel), bool(limiting)),
              bool(as_flag(getattr(msg, "enable", False))), bool(as_flag(getattr(msg, "clear", False))),
              bool(as_flag(getattr(msg, "ignore", False))))
-        if keep:
-            self._last.keep(msg, d)
-        else:
-            self._last.forget()
-        return d
+        return d, keep
 
     def calibrate(self, angle_deg: float = 0.0) -> None:
         """Declare the present wheel position to be ``angle_deg`` [deg] (§4.6); refused as

@@ -793,8 +793,7 @@ class DbwSystem:
             entry = self._step_entry = self.ulc.powertrain.dbw_step_entry(self._step_args, self.dt_s)
         (o.pedal, o.brake_line_bar, o.steering_wheel_deg, o.gear_request, o.drive_mode, o.gear_manual_request,
          n_log) = entry(*self._step_args, t_s, self.dt_s)
-        if n_log:
-            self._take_log()
+        self.take_log(n_log)
         return o
 
     def _take_log(self) -> None:

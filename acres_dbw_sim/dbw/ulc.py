@@ -94,7 +94,7 @@ from .commands import UlcCmd
 from .decode import LastCommand, as_enum, as_flag, as_float, decode_ulc_limit
 from .msg_fields import G_DRIVE, G_LOW, G_NONE, G_PARK, G_REVERSE
 from .params import DbwParameters
-from .record import Field, Slot, entry, param_record, record_array, run
+from .record import Field, Slot, param_record, record_array, run
 from .status import ULC, ActuatorStatus, status_command, status_reset
 
 #: Acceleration [m/s^2] along the wanted direction above which the vehicle counts as
@@ -496,15 +496,11 @@ class Ulc:
         decode.py); +/-inf saturate at the clamp limits. An unchanged re-send reuses the last decoding
         (:class:`~acres_dbw_sim.dbw.decode.LastCommand`).
         """
-        d = self._last.find(msg)
-        if d is None:
-            d = self._decode(msg)
-        args = (record_array(self._s), float(t_s)) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear))
-        entry(ulc_store, args)(*args)
+        run(ulc_store, record_array(self._s), *self._last.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
 
     def _decode(self, msg: UlcCmd) -> tuple:
-        """((type, set-point, four limits, three flags), enable bit, clear bit) of ``msg``, kept for a re-send
-        unless its set-point was invalid."""
+        """((type, set-point, four limits, three flags), enable bit, clear bit) of ``msg``, and whether
+        it may be kept for a re-send (not after an invalid set-point)."""
         p = self.p
         typ = as_enum(getattr(msg, "cmd_type", 0), _TYPES)
         val = as_float(getattr(msg, "cmd", math.nan))
@@ -531,10 +527,6 @@ class Ulc:
               bool(as_flag(getattr(msg, "enable_shift_park", False))),
               bool(as_flag(getattr(msg, "coast_decel", False)))),
              bool(as_flag(getattr(msg, "enable", False))), bool(as_flag(getattr(msg, "clear", False))))
-        if invalid:
-            self._last.forget()
-        else:
-            self._last.keep(msg, d)
-        return d
+        return d, not invalid
 
     # ------------------------------------------------------------------ helpers

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+import numpy as np
+
 from ._jit import njit
 
-__all__ = ["fuel_power_w", "clamped_efficiency", "EnergyLedger", "LEDGER_TERMS"]
+__all__ = ["fuel_power_w", "clamped_efficiency", "ledger_residual_j", "EnergyLedger", "LEDGER_TERMS"]
 
 
 def clamped_efficiency(eta_i: float, eta_min: float, eta_max: float) -> float:
@@ -41,6 +43,17 @@ def fuel_power_w(fuel: bool, t_e: float, t_fr: float, t_pu: float, u: float, ome
         return 0.0, pb
     p = pb + t_fr * omega_mean + (1.0 - u) * t_pu * omega_mean
     return (p / eta_i if p > 0.0 else 0.0), pb
+
+
+@njit
+def ledger_residual_j(led) -> float:
+    """``residual_j = fuel_j - sum(all other terms)`` [J] of the ledger ``led`` (its terms in
+    :data:`LEDGER_TERMS` order, fuel first; a sequence of floats), summed in that order
+    (reference "Fuel and Energy"; gaps.md "Energy and Fuel")."""
+    other = 0.0
+    for k in range(1, len(led)):
+        other += led[k]
+    return led[0] - other
 
 
 @dataclass
@@ -90,8 +103,8 @@ class EnergyLedger:
 
     @property
     def residual_j(self) -> float:
-        """Fuel energy minus all sinks and stores [J]."""
-        return self.fuel_j - sum(getattr(self, f.name) for f in fields(self) if f.name != "fuel_j")
+        """Fuel energy minus all sinks and stores [J] (:func:`ledger_residual_j`)."""
+        return float(ledger_residual_j(np.array([getattr(self, f.name) for f in fields(self)])))
 
     @property
     def relative_residual(self) -> float:

@@ -16,17 +16,17 @@ import ast
 import math
 import operator
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..model._jit import njit, specialise
 from ..model.body import VehicleBody
-from ..model.energy import EnergyLedger
+from ..model.energy import ledger_residual_j
 from ..model.stages import (O_ANGLE, O_FUEL_RATE, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TC, O_TE,
                             O_VB, O_WB)
 
-__all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "write_row", "Condition", "parse_condition",
+__all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "write_row", "euler_zyx_rad", "Condition", "parse_condition",
            "evaluate_metric", "eval_expression", "expression_names", "csv_format"]
 
 _WHEELS = ("fl", "fr", "rl", "rr")
@@ -83,6 +83,16 @@ def csv_format() -> str:
 
 
 @njit
+def euler_zyx_rad(qw: float, qx: float, qy: float, qz: float) -> tuple:
+    """(roll, pitch, yaw) [rad]: the Z-Y-X Euler angles of the unit quaternion (w, x, y, z) from base_link to odom
+    (the recorder's ``roll_rad``, ``pitch_rad``, ``yaw_rad``; pitch positive nose down, clamped at +-pi/2)."""
+    s = 2.0 * (qw * qy - qz * qx)
+    s = 1.0 if s > 1.0 else -1.0 if s < -1.0 else s
+    return (math.atan2(2.0 * (qw * qx + qy * qz), 1.0 - 2.0 * (qx * qx + qy * qy)), math.asin(s),
+            math.atan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz)))
+
+
+@njit
 def write_row(data, i: int, t_s: float, out, led, engine_rpm: float, engine_speed_rad_s: float, cvt_ratio: float,
               gear: int, drive_mode: int, pedal: float, brake_bar: float, dbw_enabled: int, inv_fuel: float) -> None:
     """Write the row of :data:`COLUMNS` at ``t_s`` [s] into ``data[i]`` for a vehicle on the shared core.
@@ -101,18 +111,13 @@ def write_row(data, i: int, t_s: float, out, led, engine_rpm: float, engine_spee
     inv_fuel : float
         1 / (heating value times density) [l/J].
 
-    The Z-Y-X Euler angles of the orientation and the ledger's residual (fuel minus every other term,
-    summed in field order as ``EnergyLedger.residual_j``) are computed here.
+    The orientation as :func:`euler_zyx_rad`, the ledger's residual as
+    :func:`~acres_dbw_sim.model.energy.ledger_residual_j`.
     """
     r = data[i]
-    qw, qx, qy, qz = out[O_Q], out[O_Q + 1], out[O_Q + 2], out[O_Q + 3]
-    s = 2.0 * (qw * qy - qz * qx)
-    s = 1.0 if s > 1.0 else -1.0 if s < -1.0 else s
     r[0] = t_s
     r[1], r[2], r[3] = out[O_POS], out[O_POS + 1], out[O_POS + 2]
-    r[4] = math.atan2(2.0 * (qw * qx + qy * qz), 1.0 - 2.0 * (qx * qx + qy * qy))
-    r[5] = math.asin(s)
-    r[6] = math.atan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz))
+    r[4], r[5], r[6] = euler_zyx_rad(out[O_Q], out[O_Q + 1], out[O_Q + 2], out[O_Q + 3])
     r[7], r[8], r[9] = out[O_VB], out[O_VB + 1], out[O_VB + 2]
     r[10], r[11] = out[O_VB], out[O_WB + 2]
     r[12], r[13] = out[O_SF], out[O_SF + 1]
@@ -125,10 +130,7 @@ def write_row(data, i: int, t_s: float, out, led, engine_rpm: float, engine_spee
         r[31 + j] = out[O_SINK + j]
         r[44 + j] = out[O_SLIP + j]
     fuel_j = led[0]
-    sinks = 0.0
-    for k in range(1, len(led)):
-        sinks += led[k]
-    r[35], r[36], r[37], r[38] = out[O_TC], fuel_j * inv_fuel, fuel_j, fuel_j - sinks
+    r[35], r[36], r[37], r[38] = out[O_TC], fuel_j * inv_fuel, fuel_j, ledger_residual_j(led)
     r[39], r[40] = dbw_enabled, out[O_SF + 2]
     te = out[O_TE]
     r[41], r[42], r[43] = te, te * engine_speed_rad_s * 1e-3, out[O_FUEL_RATE]
@@ -151,8 +153,6 @@ class RowReader:
     def __init__(self, vehicle, fuel_j_per_l: float) -> None:
         self.v = vehicle
         self.inv_fuel = 1.0 / fuel_j_per_l
-        names = tuple(f.name for f in fields(EnergyLedger) if f.name != "fuel_j")
-        self._sinks = operator.attrgetter(*names)
         self._has_sinkage = hasattr(vehicle, "sinkage_m")
         self._arrays = (vehicle._out, vehicle._led) if isinstance(vehicle, VehicleBody) else None
         self._scratch = np.zeros((1, len(COLUMNS)))
@@ -178,9 +178,7 @@ class RowReader:
             self.write(self._scratch, 0, t_s, pedal, brake_bar, dbw_enabled)
             return tuple(self._scratch[0].tolist())
         v = self.v
-        qw, qx, qy, qz = v.orientation_wxyz
-        s = 2.0 * (qw * qy - qz * qx)
-        s = 1.0 if s > 1.0 else -1.0 if s < -1.0 else s
+        roll, pitch, yaw = euler_zyx_rad(*v.orientation_wxyz)
         p = v.position_m
         vb = v.velocity_body_mps
         f = v.specific_force_body_mps2
@@ -191,13 +189,11 @@ class RowReader:
         sl = v.wheel_slip
         led = v.ledger
         fuel_j = led.fuel_j
-        return (t_s, p[0], p[1], p[2],
-                math.atan2(2.0 * (qw * qx + qy * qz), 1.0 - 2.0 * (qx * qx + qy * qy)), math.asin(s),
-                math.atan2(2.0 * (qw * qz + qx * qy), 1.0 - 2.0 * (qy * qy + qz * qz)),
+        return (t_s, p[0], p[1], p[2], roll, pitch, yaw,
                 vb[0], vb[1], vb[2], v.speed_mps, v.yaw_rate_rad_s, f[0], f[1],
                 v.engine_rpm, v.cvt_ratio, int(v.gear), int(v.drive_mode), pedal, brake_bar, v.steering_wheel_deg,
                 ra[0], ra[1], ws[0], ws[1], ws[2], ws[3], wl[0], wl[1], wl[2], wl[3], sk[0], sk[1], sk[2], sk[3],
-                v.clutch_torque_nm, fuel_j * self.inv_fuel, fuel_j, fuel_j - sum(self._sinks(led)), dbw_enabled,
+                v.clutch_torque_nm, fuel_j * self.inv_fuel, fuel_j, led.residual_j, dbw_enabled,
                 f[2], v.engine_torque_nm, v.engine_torque_nm * v.engine_speed_rad_s * 1e-3, v.fuel_rate_l_h,
                 sl[0], sl[1], sl[2], sl[3])
 

@@ -107,7 +107,6 @@ LV_GEAR = 0          # position the lever is in (Gear; NEUTRAL during a shift)
 LV_TARGET = 1        # position at the end of the shift (Gear)
 LV_REMAINING = 2     # time left in the shift [s]
 LV_REJECT = 3        # reason of the last refused request (GearReject)
-N_LEVER_STATE = 4    # the state above; the constants below
 LV_MAX_SPEED = 4     # a shift is accepted only below this |speed| [m/s]
 LV_SHIFT_TIME = 5    # time in neutral of a shift [s]
 N_LEVER = 6
