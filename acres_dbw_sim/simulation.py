@@ -21,6 +21,8 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from .dbw.commands import DISABLE, ENABLE, STEERING_CALIBRATE
 from .dbw.params import DbwParameters
 from .dbw.state import DbwOutputs, DbwReports, DriverInput
@@ -149,6 +151,7 @@ class Simulation:
         own = getattr(self.vehicle, "dbw_step", None)
         joined = own(self.dbw) if own is not None else None
         self._joined = None if joined is None else joined + (self.vehicle.terrain.data,)
+        self._run = None   # its compiled headless loop (run_recorded), made on first use
         # and its reading of the vehicle for the reports (the record MeasuredState.read gives)
         self._reading = self.vehicle.dbw_reading(self.dbw) if joined is not None else None
 
@@ -252,6 +255,79 @@ class Simulation:
         self._steps += 1
         self.time_s = self._steps * self.dt_s
         return out
+
+    @property
+    def runs_recorded(self) -> bool:
+        """Whether :meth:`run_recorded` can run this simulation (its vehicle has a compiled headless loop
+        through the DBW)."""
+        return self._joined is not None and hasattr(self.vehicle, "dbw_run")
+
+    def run_recorded(self, step_end: int, resends: list, next_send: float, send_period: float, data: np.ndarray,
+                     i_row: int, every: int, n_steps: int, inv_fuel: float, stops: np.ndarray) -> tuple | None:
+        """Run the steps from now to ``step_end`` in the vehicle's compiled headless loop (the Ranger's:
+        :func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_dbw_run`), with the rows a scenario run records;
+        what :meth:`step` gives step by step, with ``submit(command)`` of every command of ``resends`` at the
+        first step ``j >= next_send - 1e-9`` and every ``send_period`` steps after.
+
+        Parameters
+        ----------
+        step_end : int
+            The step to stop before (no other command or event may be due before it).
+        resends : list
+            The streamed commands re-sent (steering, brake, throttle, ULC), in their send order; each must be
+            an unchanged re-send of the last one its actuator received.
+        next_send, send_period : float
+            The re-sends' next step and period [steps].
+        data, i_row, every, n_steps, inv_fuel, stops
+            The rows (rows x len(COLUMNS)) and the next to write, a row every ``every`` steps and after
+            step ``n_steps``, 1 / (heating value times density) [l/J], the stop conditions
+            (``scenario.signals.stop_table``).
+
+        Returns
+        -------
+        tuple or None
+            ``(steps, i_row, next_send, met)``: the steps run since the reset (``step_end``, or fewer after a
+            step that queued log events, whose texts are taken, or met a stop condition), the next row, the
+            re-sends' next step and the index of the stop condition met (-1: none). None, with nothing run,
+            when :attr:`runs_recorded` is False or a command of ``resends`` is not an unchanged re-send
+            (``DbwSystem.kept_command``): the caller steps instead.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`step`, for a drive mode that is not an AWD switch position (the steps before it are run).
+        """
+        if not self.runs_recorded:
+            return None
+        kept = [self.dbw.kept_command(c) for c in resends]
+        if None in kept:
+            return None
+        if self._run is None or self._joined[2] is not self.vehicle.terrain.data:
+            if self._joined[2] is not self.vehicle.terrain.data:
+                self._join()
+            self._run = self.vehicle.dbw_run(self.dbw, self._joined[1])
+        slots = np.array([s for s, _a in kept], dtype=np.int64)
+        rows = np.full((len(kept), 11), np.nan)
+        for j, (_s, a) in enumerate(kept):
+            rows[j, :a.size] = a
+        v = self.vehicle
+        (steps, i_row, next_send, vehicle_t_s, pedal, bar, steer, gear, mode, manual, n_log, ok, met) = self._run(
+            *self._joined[1], self._steps, int(step_end), self.dt_s, v.time_s, slots, rows, float(next_send),
+            float(send_period), data, int(i_row), int(every), int(n_steps), float(inv_fuel), stops)
+        if steps > self._steps:
+            v.stepped()
+            v.time_s = vehicle_t_s   # the loop advanced the vehicle's clock step by step, as stepped() does
+        out = self.dbw.outputs
+        (out.pedal, out.brake_line_bar, out.steering_wheel_deg, out.gear_request, out.drive_mode,
+         out.gear_manual_request) = pedal, bar, steer, gear, mode, manual
+        self._steps = steps
+        self.time_s = steps * self.dt_s
+        self.dbw.take_log(n_log)
+        if not ok:
+            AwdSwitch(mode)   # raises
+        if manual:
+            v.select_gear(manual)
+        return steps, i_row, next_send, met
 
     def run(self, duration_s: float, before_step: Callable[["Simulation"], None] | None = None) -> None:
         """Step for ``duration_s`` [s]; ``before_step(sim)`` may submit commands each step."""

@@ -14,9 +14,12 @@ and the wall time of a parallel batch of every shipped scenario.
 
 With ``--baseline COMMIT``: only the DBW-level scenarios (``ulc_speed_step``,
 ``dbw_pedals_and_steering``), each run by that commit's package (``bench_model.load_baseline``) and
-by today's, alternating in this process, CPU time per run and the ratio of the medians.
+by today's (in the compiled headless loop, and on the per-step path the node takes), alternating in
+this process, CPU time per run and the ratios of the medians. With ``--fleet N``: only a scenario of N
+full Rangers through the DBW against one of a single Ranger (CPU time, × real time, cost per
+vehicle-step).
 
-Run: ``python bench/bench_scenario.py [--repeat 3] [--jobs N] [--baseline COMMIT]``.
+Run: ``python bench/bench_scenario.py [--repeat 3] [--jobs N] [--baseline COMMIT] [--fleet 100]``.
 """
 from __future__ import annotations
 
@@ -64,9 +67,17 @@ def bare_vehicle_loop(seconds: float, repeat: int) -> float:
 DBW_CASES = ("ulc_speed_step", "dbw_pedals_and_steering")
 
 
+def _per_step(sim, _inputs) -> None:
+    """A controller that sends nothing: it makes the runner step one ``Simulation.step`` per tick (the path
+    the node takes) instead of the compiled headless loop."""
+
+
 def dbw_against_baseline(commit: str, repeat: int) -> None:
     """Print CPU time per run of each of :data:`DBW_CASES` for ``commit``'s package and today's, alternating
-    ``repeat`` times each (after one warm-up round), with the ratio of the medians and today's real-time factor."""
+    ``repeat`` times each (after one warm-up round), with the ratio of the medians and today's real-time factor.
+    Today's package runs twice: as the runner runs it (the compiled headless loop between timeline entries)
+    and on the per-step path (one ``Simulation.step`` per tick, commands submitted as the node submits them,
+    through a controller that sends nothing: :func:`_per_step`)."""
     import statistics
     import subprocess
 
@@ -80,18 +91,57 @@ def dbw_against_baseline(commit: str, repeat: int) -> None:
         base = importlib.import_module("acres_baseline.scenario")
         for name in DBW_CASES:
             path = SCEN / "examples" / f"{name}.yaml"
-            pairs = [(base, base.load_scenario(path)), (sys.modules[__name__], load_scenario(path))]
-            times: list = [[], []]
+            runs = [(base.run_scenario, base.load_scenario(path)), (run_scenario, load_scenario(path)),
+                    (lambda sc: run_scenario(sc, controller=_per_step), load_scenario(path))]
+            times: list = [[], [], []]
             for k in range(repeat + 1):
-                for j, (mod, sc) in enumerate(pairs):
+                for j, (run, sc) in enumerate(runs):
                     c0 = time.process_time()
-                    mod.run_scenario(sc)
-                    if k:                     # the first round warms both up
+                    run(sc)
+                    if k:                     # the first round warms them up
                         times[j].append(time.process_time() - c0)
-            b, n = statistics.median(times[0]), statistics.median(times[1])
-            sim_s = pairs[1][1].duration_s
-            print(f"{name}, CPU s per run (median of {repeat}): {commit} {b:.3f}, today {n:.3f}, "
-                  f"ratio {n / b:.3f} (speed-up {b / n:.2f}x; today {sim_s / n:.0f}x real time)")
+            b, loop, step = (statistics.median(x) for x in times)
+            sim_s = runs[1][1].duration_s
+            print(f"{name}, CPU s per run (median of {repeat}): {commit} {b:.4f}; today, compiled loop {loop:.4f} "
+                  f"(speed-up {b / loop:.2f}x, {sim_s / loop:.0f}x real time), per-step path {step:.4f} "
+                  f"(speed-up {b / step:.2f}x, {sim_s / step:.0f}x real time)")
+
+
+def fleet_scenario(n: int, seconds: float) -> str:
+    """A scenario of ``n`` full Rangers through the DBW (the ULC to 5 m/s, 50 Hz re-sends), ``seconds`` long."""
+    lines = [f"name: fleet_{n}", f"duration_s: {seconds:g}", "command_rate_hz: 50", "output_every: 12", "vehicles:"]
+    for j in range(n):
+        lines += [f"  - name: v{j}", "    model: full",
+                  f"    initial: {{pose: {{x_m: 0.0, y_m: {5.0 * j:.1f}, yaw_deg: 0}}, gear: P}}",
+                  "    timeline:", "      - t: 0", "        enable: true",
+                  "        ulc: {cmd: 5.0, cmd_type: VELOCITY, limit_accel: 1.0, enable: true, enable_shift: true}"]
+    return "\n".join(lines) + "\n"
+
+
+def fleet(n: int, seconds: float, repeat: int) -> None:
+    """Print the CPU time of a headless run of 1 and of ``n`` full Rangers through the DBW (median of
+    ``repeat`` runs each, alternating after a warm-up), the × real time of the ``n`` vehicles together and the
+    cost per vehicle-step at ``n`` against that at 1."""
+    import statistics
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {}
+        for m in (1, n):
+            paths[m] = Path(tmp) / f"fleet_{m}.yaml"
+            paths[m].write_text(fleet_scenario(m, seconds))
+        times: dict = {1: [], n: []}
+        for k in range(repeat + 1):
+            for m in (1, n):
+                sc = load_scenario(paths[m])
+                c0 = time.process_time()
+                run_scenario(sc)
+                if k:
+                    times[m].append(time.process_time() - c0)
+    one, many = statistics.median(times[1]), statistics.median(times[n])
+    steps = int(round(seconds * 120))
+    print(f"{n} full Rangers through the DBW, {seconds:g} s each, CPU (median of {repeat}): {many:.3f} s, "
+          f"{seconds / many:.1f}x real time for all; {1e6 * many / (n * steps):.2f} us per vehicle-step against "
+          f"{1e6 * one / steps:.2f} us for one vehicle (ratio {many / n / one:.3f})")
 
 
 def main_bench() -> None:
@@ -99,7 +149,13 @@ def main_bench() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--baseline", metavar="COMMIT", help="compare the DBW-level scenarios with this commit's code")
+    ap.add_argument("--fleet", type=int, metavar="N", help="only: N full Rangers through the DBW in one run, "
+                    "against one (--fleet-seconds long)")
+    ap.add_argument("--fleet-seconds", type=float, default=20.0)
     args = ap.parse_args()
+    if args.fleet:
+        fleet(args.fleet, args.fleet_seconds, args.repeat)
+        return
     if args.baseline:
         dbw_against_baseline(args.baseline, args.repeat)
         return

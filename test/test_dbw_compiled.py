@@ -1,5 +1,6 @@
-"""The DBW's compiled functions (dbw/record.py): a second process loads every one of them from numba's cache,
-and the record keeps its content through a pickle and a deep copy."""
+"""The DBW's compiled functions (dbw/record.py), the Ranger's step through it and its headless loop: a second
+process loads every one of them from numba's cache, and the record keeps its content through a pickle and a
+deep copy."""
 from __future__ import annotations
 
 import copy
@@ -32,7 +33,20 @@ for vehicle in ("polaris", "maxxum150"):
         sim.submit(cmd)
         sim.step()
     sim.reports()
+# the headless loop between timeline entries (Simulation.run_recorded): re-sends, step, row, stop conditions
+import numpy as np
+from acres_dbw_sim.scenario.signals import COLUMNS, parse_condition, stop_table
+sim = Simulation()
+ulc = C.UlcCmd(cmd_type=1, cmd=2.0, enable=True)
+for cmd in (C.ENABLE, ulc, C.GearCmd(cmd=4)):
+    sim.submit(cmd)
+sim.step()
+data = np.zeros((100, len(COLUMNS)))
+assert sim.run_recorded(60, [ulc], 2.4, 2.4, data, 1, 1, 60, 1e-8,
+                        stop_table([parse_condition("speed_mps > 100")])) is not None
+import acres_dbw_sim.vehicles.polaris.dbw_step as joined, acres_dbw_sim.scenario.signals as signals
 mods = [importlib.import_module(f"acres_dbw_sim.dbw.{{m.name}}") for m in pkgutil.iter_modules(dbw_pkg.__path__)]
+mods += [joined, signals]
 hits = misses = 0
 for mod in mods + [plant]:
     for fn in vars(mod).values():

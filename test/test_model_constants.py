@@ -40,7 +40,9 @@ NUMERICS = {
     1e-4: "floor of a lag's time constant (division guard)",
     1e-5: "steering angle below which the Ackermann geometry is straight ahead (division guard of 1 / tan)",
     1e-6: "tolerances: the series branch of the shear shape, a ray parallel to a plane, a standstill test",
-    1e-9: "the lever's shift timer counts as run out within 1 ns (rounding of the repeated subtraction of dt)",
+    1e-9: "the lever's shift timer counts as run out within 1 ns (rounding of the repeated subtraction of dt); "
+          "a stream's re-send is due within 1e-9 step of its time (the timeline player's clock, which the "
+          "headless loop runs)",
     1e-12: "zero-length guards (rotation angle of the quaternion update, a trailer axle on its hitch)",
     4.4e-16: "twice the double-precision epsilon in the root finder's stopping test",
     1e8: "sentinel: a probe distance beyond this is 'no ground'",
@@ -57,7 +59,7 @@ WHERE = {
     12.0: {"box_inertia_kg_m2"},
     3.6: {"lagged_speed_kmh"},
     3600.0: {"settle_powertrain"},
-    1e-9: {"lever_advance"},
+    1e-9: {"lever_advance", "ranger_dbw_run"},
 }
 
 

@@ -345,6 +345,9 @@ def warm_kernels() -> float:
             sim.submit(cmd)   # the DBW's compiled command functions, compiled at their first use
             sim.step()
         sim.reports()
+        # the scenario runner's compiled headless loop between timeline entries
+        from acres_dbw_sim.scenario import load_scenario, run_scenario
+        run_scenario(load_scenario(ROOT / "scenarios" / "examples" / "dbw_pedals_and_steering.yaml"))
         tractor = Simulation(vehicle="maxxum150")   # the second vehicle's kernel (vehicles/maxxum150)
         tractor.step()
     _while_printing("compiling the model kernels (numba, once)", compile_all)

@@ -33,6 +33,8 @@ import numbers
 from dataclasses import fields
 from operator import attrgetter
 
+import numpy as np
+
 __all__ = ["as_float", "as_flag", "as_enum", "decode_rate", "decode_ulc_limit", "LastCommand"]
 
 
@@ -210,6 +212,15 @@ class LastCommand:
             else:
                 self.forget()
         return (float(t_s),) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear)) + d[3:]
+
+    def kept(self, msg: object):
+        """The kept decoding as one float array when ``msg`` is an unchanged re-send of the kept command, else
+        None: the set-points, then the message's enable and clear (and ignore) bits, integers and flags as
+        numbers (the form :func:`~acres_dbw_sim.dbw.resend.store_kept` stores from compiled code)."""
+        d = self.find(msg)
+        if d is None:
+            return None
+        return np.array(d[0] + d[1:], dtype=np.float64)
 
     def forget(self) -> None:
         """Keep nothing (the next command is decoded)."""

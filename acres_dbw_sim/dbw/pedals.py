@@ -271,7 +271,7 @@ class BrakeActuator:
         s.brk_default_inc = _inf_if_zero(p.brake_rate_inc_default_bar_s)
         s.brk_default_dec = _inf_if_zero(p.brake_rate_dec_default_bar_s)
         s.brk_invalid_count = 0
-        self._last = LastCommand(BrakeCmd)
+        self.last_command = LastCommand(BrakeCmd)
         self.reset()
 
     def reset(self) -> None:
@@ -298,7 +298,8 @@ class BrakeActuator:
     def command(self, t_s: float, msg: BrakeCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``BrakeCmd`` (see the module docstring and decode.py) into the record (:func:`brake_store`);
         an unchanged re-send reuses the last decoding (:class:`~acres_dbw_sim.dbw.decode.LastCommand`)."""
-        run(brake_store, record_array(self._s), *self._last.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
+        run(brake_store, record_array(self._s),
+            *self.last_command.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
 
     def _decode(self, msg: BrakeCmd) -> tuple:
         """((type, set-point, pressure, limiting, rates), enable bit, clear bit, ignore bit) of ``msg``, and
@@ -484,7 +485,7 @@ class ThrottleActuator:
         s.thr_default_inc = _inf_if_zero(p.throttle_rate_inc_default_pct_s)
         s.thr_default_dec = _inf_if_zero(p.throttle_rate_dec_default_pct_s)
         s.thr_invalid_count = 0
-        self._last = LastCommand(ThrottleCmd)
+        self.last_command = LastCommand(ThrottleCmd)
         self.reset()
 
     def reset(self) -> None:
@@ -506,7 +507,8 @@ class ThrottleActuator:
     def command(self, t_s: float, msg: ThrottleCmd, dbw_enabled: bool, auto_clear: bool) -> None:
         """Decode one ``ThrottleCmd`` (see the module docstring and decode.py) into the record (:func:`throttle_store`);
         an unchanged re-send reuses the last decoding (:class:`~acres_dbw_sim.dbw.decode.LastCommand`)."""
-        run(throttle_store, record_array(self._s), *self._last.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
+        run(throttle_store, record_array(self._s),
+            *self.last_command.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
 
     def _decode(self, msg: ThrottleCmd) -> tuple:
         """((type, target, limiting, rates), enable bit, clear bit, ignore bit) of ``msg``, and whether

@@ -292,7 +292,7 @@ class SteeringActuator:
         Command type in force (after decoding).
     """
 
-    __slots__ = ("p", "dt_s", "_s", "_p", "status", "refused", "_last")
+    __slots__ = ("p", "dt_s", "_s", "_p", "status", "refused", "last_command")
 
     angle_deg = Slot("str_angle_deg")
     ref_deg = Slot("str_ref_deg")
@@ -332,13 +332,13 @@ class SteeringActuator:
         s.str_invalid_count = 0
         #: the reason of the last refused calibration, until the DBW logs it (None: nothing to say)
         self.refused: str | None = None
-        self._last = LastCommand(SteeringCmd)
+        self.last_command = LastCommand(SteeringCmd)
         self.reset(angle_deg)
 
     def reset(self, angle_deg: float = 0.0) -> None:
         """Power-on state at the raw angle ``angle_deg`` [deg]; the power-on offset (:func:`steering_reset`)."""
         run(steering_reset, record_array(self._s), self._p, float(angle_deg))
-        self._last.forget()   # angle set-points decode against the offset
+        self.last_command.forget()   # angle set-points decode against the offset
 
     # ------------------------------------------------------------------ commands
     def command(self, t_s: float, msg: SteeringCmd, dbw_enabled: bool, auto_clear: bool) -> None:
@@ -358,7 +358,7 @@ class SteeringActuator:
             The driver adds ``clear`` (request set and override latched).
         """
         run(steering_store, record_array(self._s),
-            *self._last.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
+            *self.last_command.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
 
     def _decode(self, msg: SteeringCmd) -> tuple:
         """((type, torque, value, raw target, rate, acceleration, limiting), enable bit, clear bit, ignore bit)
@@ -431,7 +431,7 @@ class SteeringActuator:
                             f"{self.offset_deg:g} deg")
             return
         self.offset_deg = offset_deg
-        self._last.forget()   # angle set-points decode against the offset
+        self.last_command.forget()   # angle set-points decode against the offset
 
     def _raw_of_curvature(self, kappa: float) -> float:
         """Raw steering-wheel angle [deg] for a path curvature [1/m] (bicycle kinematics;

@@ -61,6 +61,7 @@ from .gear import GearActuator, gear_command, gear_request_park, gear_take_manua
 from .pedals import BrakeActuator, ThrottleActuator, brake_step, throttle_step
 from .status import (BRAKE, STEERING, THROTTLE, ULC, EngageLogic, FirmwareEngage, engage_tick, engage_update,
                      status_update, sync_tick, sync_update)
+from .resend import command_bits
 from .steering import SteeringActuator, steering_step
 from .ulc import Ulc, ulc_disengage
 from .report_content import ALWAYS_FILLED, FILLERS, REASON_DISENGAGE, fill_ecu_identities
@@ -482,6 +483,19 @@ class DbwSystem:
         plant's engine curves): what a vehicle's own compiled step through the DBW passes on."""
         return self._step_args
 
+    def kept_command(self, command: object) -> tuple | None:
+        """``(status slot, decoding)`` when ``command`` (a steering, brake, throttle or ULC command) would be
+        an unchanged re-send of its actuator's last one (:meth:`LastCommand.kept
+        <acres_dbw_sim.dbw.decode.LastCommand.kept>`): what a compiled loop re-sends with
+        :func:`~acres_dbw_sim.dbw.resend.store_kept`, exactly as :meth:`submit` would store it. None for any other command, and for one
+        that :meth:`submit` would decode anew."""
+        for cls, actuator, slot in ((SteeringCmd, self.steering, STEERING), (BrakeCmd, self.brake, BRAKE),
+                                    (ThrottleCmd, self.throttle, THROTTLE), (UlcCmd, self.ulc, ULC)):
+            if type(command) is cls:
+                a = actuator.last_command.kept(command)
+                return None if a is None else (slot, a)
+        return None
+
     def take_log(self, n_log: int) -> None:
         """After a compiled step that queued ``n_log`` log events: their texts (:meth:`drain_log`)."""
         if n_log:
@@ -664,26 +678,19 @@ class DbwSystem:
         if isinstance(t_s, bool) or not isinstance(t_s, (int, float)) or not math.isfinite(t_s):
             raise ValueError(f"t_s={t_s!r}: must be a finite number of seconds")
         en = self.dbw_enabled
-        fw = self.firmware_managed
         # §4.1: enable bit masked by the driver's state, clear added while the request is set;
-        # §4.2: enable bit passed through, one-shot clear after an enable event
-        mask = True if fw else en
-        req = self.engage.request and not fw
+        # §4.2: enable bit passed through, one-shot clear after an enable event (command_bits)
         if isinstance(command, SteeringCmd):
-            clr = self.sync.take_clear(0) if fw else req and self.steering.status.override_latched
-            self.steering.command(t_s, command, mask, clr)
+            self.steering.command(t_s, command, *run(command_bits, record_array(self.state), STEERING))
             if self.steering.refused is not None:
                 self._log(WARN, self.steering.refused)
                 self.steering.refused = None
         elif isinstance(command, BrakeCmd):
-            clr = self.sync.take_clear(1) if fw else req and self.brake.status.override_latched
-            self.brake.command(t_s, command, mask, clr)
+            self.brake.command(t_s, command, *run(command_bits, record_array(self.state), BRAKE))
         elif isinstance(command, ThrottleCmd):
-            clr = self.sync.take_clear(2) if fw else req and self.throttle.status.override_latched
-            self.throttle.command(t_s, command, mask, clr)
+            self.throttle.command(t_s, command, *run(command_bits, record_array(self.state), THROTTLE))
         elif isinstance(command, UlcCmd):
-            clr = self.sync.take_clear(3) if fw else req and self.ulc.status.override_latched
-            self.ulc.command(t_s, command, mask, clr)
+            self.ulc.command(t_s, command, *run(command_bits, record_array(self.state), ULC))
         elif isinstance(command, GearCmd):
             s = self.measured
             self.gear.command(command, en, s.v, s.gear, s.shifting, self._any_override(), SRC_USER,

@@ -482,7 +482,7 @@ class Ulc:
         s.u_inv_gamma = 1.0 / p.engine_pedal_exponent
         self.powertrain = plant
         self.invalid_count = 0
-        self._last = LastCommand(UlcCmd)
+        self.last_command = LastCommand(UlcCmd)
         self.reset()
 
     def reset(self) -> None:
@@ -496,7 +496,8 @@ class Ulc:
         decode.py); +/-inf saturate at the clamp limits. An unchanged re-send reuses the last decoding
         (:class:`~acres_dbw_sim.dbw.decode.LastCommand`).
         """
-        run(ulc_store, record_array(self._s), *self._last.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
+        run(ulc_store, record_array(self._s),
+            *self.last_command.arguments(msg, self._decode, t_s, dbw_enabled, auto_clear))
 
     def _decode(self, msg: UlcCmd) -> tuple:
         """((type, set-point, four limits, three flags), enable bit, clear bit) of ``msg``, and whether

@@ -45,7 +45,8 @@ from ..model.inputs import VehicleInputs
 from ..simulation import Simulation
 from ..vehicles import vehicle_spec
 from .schema import STREAMED
-from .signals import COLUMN_NAMES, INDEX, RowReader, csv_format, evaluate_metric
+from ..model._jit import specialise
+from .signals import COLUMN_NAMES, INDEX, RowReader, csv_format, evaluate_metric, first_met, stop_table
 from .timeline import TimelinePlayer
 from .validated import Scenario
 
@@ -291,6 +292,8 @@ def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, data: np.nda
     dt = sc.dt_s
     every = sc.output_every
     stop = sc.stop_when
+    table = stop_table(stop)
+    met_of = specialise(first_met, (data[0], table))
     write = reader.write
     i = 1
     ei = 0
@@ -309,9 +312,9 @@ def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, data: np.nda
         due = kk % every == 0 or kk == n
         if due or stop:
             write(data, i, kk * dt, float(inp.pedal), float(inp.brake_line_bar), 0)
-            for cond in stop:
-                if cond.holds(data[i]):
-                    return kk, f"stop_when: {cond.text}", i + 1
+            met = met_of(data[i], table) if stop else -1
+            if met >= 0:
+                return kk, f"stop_when: {stop[met].text}", i + 1
             if due:
                 i += 1
         if progress is not None and not kk & 511:
@@ -321,17 +324,42 @@ def _run_actuator(sc: Scenario, sim: Simulation, reader: RowReader, data: np.nda
 
 def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, data: np.ndarray, progress,
              controller) -> tuple:
-    """DBW level: commands through ``sim.submit``, ``sim.step()`` per step. Returns as :func:`_run_actuator`."""
+    """DBW level: commands through ``sim.submit``, ``sim.step()`` per step. Returns as :func:`_run_actuator`.
+
+    Without a controller, the steps between two timeline entries run in the vehicle's compiled headless loop
+    where it has one (``Simulation.run_recorded``: the same re-sends, steps, rows and stop conditions); the
+    entries' steps, and a stretch whose streamed command is decoded anew at each re-send, step here."""
     n = sc.n_steps
     dt = sc.dt_s
     every = sc.output_every
     stop = sc.stop_when
+    table = stop_table(stop)
+    met_of = specialise(first_met, (data[0], table))
     write = reader.write
     i = 1
     submit = sim.submit
     dbw = sim.dbw
-    due_at = TimelinePlayer(sc.timeline, STREAMED, sc.step_hz, sc.command_rate_hz, n).at
-    for k in range(n):
+    player = TimelinePlayer(sc.timeline, STREAMED, sc.step_hz, sc.command_rate_hz, n)
+    due_at = player.at
+    compiled = controller is None and sim.runs_recorded
+    stepped_until = 0   # the steps before it that the compiled loop may not run (a stream decoded anew)
+    k = 0
+    while k < n:
+        if compiled and k >= stepped_until and k != player.next_entry_step:
+            end = min(player.next_entry_step, n)
+            if progress is not None:
+                end = min(end, (k | 511) + 1)   # the next progress report
+            ran = sim.run_recorded(end, player.resending(), player.next_send, player.period_steps, data, i, every, n,
+                                   reader.inv_fuel, table)
+            if ran is not None:
+                kk, i, player.next_send, met = ran
+                if met >= 0:
+                    return kk, f"stop_when: {stop[met].text}", i
+                if progress is not None and not kk & 511:
+                    progress(kk, n)
+                k = kk
+                continue
+            stepped_until = player.next_entry_step
         for key, obj in due_at(k):
             if key == "driver":
                 sim.set_driver(obj)
@@ -347,13 +375,14 @@ def _run_dbw(sc: Scenario, sim: Simulation, reader: RowReader, data: np.ndarray,
         due = kk % every == 0 or kk == n
         if due or stop:
             write(data, i, kk * dt, out.pedal, out.brake_line_bar, 1 if dbw.dbw_enabled else 0)
-            for cond in stop:
-                if cond.holds(data[i]):
-                    return kk, f"stop_when: {cond.text}", i + 1
+            met = met_of(data[i], table) if stop else -1
+            if met >= 0:
+                return kk, f"stop_when: {stop[met].text}", i + 1
             if due:
                 i += 1
         if progress is not None and not kk & 511:
             progress(kk, n)
+        k = kk
     return n, "duration", i
 
 

@@ -27,6 +27,7 @@ from ..model.stages import (O_ANGLE, O_FUEL_RATE, O_LOAD, O_OMEGA, O_POS, O_Q, O
                             O_VB, O_WB)
 
 __all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "write_row", "euler_zyx_rad", "Condition", "parse_condition",
+           "stop_table", "first_met",
            "evaluate_metric", "eval_expression", "expression_names", "csv_format"]
 
 _WHEELS = ("fl", "fr", "rl", "rr")
@@ -220,16 +221,6 @@ class Condition:
     text: str
     clauses: tuple
 
-    def holds(self, row: tuple) -> bool:
-        """True when every clause holds for ``row``."""
-        for i, use_abs, op, x in self.clauses:
-            v = row[i]
-            if use_abs:
-                v = abs(v)
-            if not op(v, x):
-                return False
-        return True
-
     def mask(self, data: np.ndarray) -> np.ndarray:
         """Boolean array over the rows of ``data`` (rows x columns)."""
         m = np.ones(data.shape[0], dtype=bool)
@@ -237,6 +228,52 @@ class Condition:
             col = data[:, i]
             m &= op(np.abs(col) if use_abs else col, x)
         return m
+
+
+#: Comparison operators of a clause -> their code in a :func:`stop_table`.
+_OP_CODES = {operator.lt: 0, operator.le: 1, operator.gt: 2, operator.ge: 3, operator.eq: 4, operator.ne: 5}
+
+
+def stop_table(conditions) -> np.ndarray:
+    """The clauses of ``conditions`` (a sequence of :class:`Condition`) as one array for :func:`first_met`:
+    a row per clause, ``(condition's index, column index, 1 for abs(column), operator code, number)``,
+    in order (rows x 5, float; 0 rows without conditions)."""
+    rows = [(c, i, 1.0 if use_abs else 0.0, _OP_CODES[op], x)
+            for c, cond in enumerate(conditions) for i, use_abs, op, x in cond.clauses]
+    return np.array(rows, dtype=np.float64).reshape(len(rows), 5)
+
+
+@njit
+def first_met(row, table) -> int:
+    """The index of the first condition of ``table`` (:func:`stop_table`) whose clauses all hold for ``row``
+    (one row of :data:`COLUMNS`), -1 when none does. A comparison with NaN is false (``!=``: true)."""
+    m = table.shape[0]
+    j = 0
+    while j < m:
+        c = table[j, 0]
+        ok = True
+        while j < m and table[j, 0] == c:
+            if ok:
+                v = row[int(table[j, 1])]
+                if table[j, 2] != 0.0:
+                    v = abs(v)
+                op, x = int(table[j, 3]), table[j, 4]
+                if op == 0:
+                    ok = v < x
+                elif op == 1:
+                    ok = v <= x
+                elif op == 2:
+                    ok = v > x
+                elif op == 3:
+                    ok = v >= x
+                elif op == 4:
+                    ok = v == x
+                else:
+                    ok = v != x
+            j += 1
+        if ok:
+            return int(c)
+    return -1
 
 
 def parse_condition(text: object) -> Condition:

@@ -28,16 +28,29 @@ class TimelinePlayer:
         Physics rate and the streams' rate [Hz].
     n_steps : int
         Steps of the run.
+
+    Attributes
+    ----------
+    next_entry_step : int
+        The step of the next entry (``n_steps`` after the last).
+    next_send, period_steps : float
+        The streams' next re-send [step] (at the first step ``k >= next_send - 1e-9``) and their period
+        [steps]. A caller that runs the steps up to the next entry itself (``Simulation.run_recorded``)
+        re-sends :meth:`resending` on this clock and sets ``next_send`` to where it got.
     """
 
     def __init__(self, entries, streamed, step_hz: float, command_rate_hz: float, n_steps: int) -> None:
         self.entries = entries
         self.streams: dict = {key: None for key in streamed}   # fixed send order
-        self._period = step_hz / command_rate_hz
-        self._next_send = 0.0
+        self.period_steps = step_hz / command_rate_hz
+        self.next_send = 0.0
         self._ei = 0
         self._n = n_steps
-        self._next_k = entries[0].step if entries else n_steps
+        self.next_entry_step = entries[0].step if entries else n_steps
+
+    def resending(self) -> list:
+        """The streamed commands being re-sent, in their send order."""
+        return [msg for msg in self.streams.values() if msg is not None]
 
     def at(self, k: int) -> tuple | list:
         """The ``(key, command)`` pairs due at step ``k`` (called once per step, k = 0, 1, ... in order): the
@@ -45,7 +58,7 @@ class TimelinePlayer:
         by the entry, when the stream period has come. An empty tuple when nothing is due."""
         out = _NOTHING
         sent = _NOTHING
-        if k == self._next_k:
+        if k == self.next_entry_step:
             out, sent = [], []
             streams = self.streams
             for key, obj in self.entries[self._ei].commands:
@@ -57,12 +70,12 @@ class TimelinePlayer:
                 else:
                     out.append((key, obj))
             self._ei += 1
-            self._next_k = self.entries[self._ei].step if self._ei < len(self.entries) else self._n
-        if k >= self._next_send - 1e-9:
+            self.next_entry_step = self.entries[self._ei].step if self._ei < len(self.entries) else self._n
+        if k >= self.next_send - 1e-9:
             for key, msg in self.streams.items():
                 if msg is not None and key not in sent:
                     if out is _NOTHING:
                         out = []
                     out.append((key, msg))
-            self._next_send += self._period
+            self.next_send += self.period_steps
         return out

@@ -16,18 +16,27 @@ The Python side (``Simulation.step``) then tells the vehicle that its outputs ar
 attributes read them when asked, ``Vehicle.stepped``) and turns queued log events into texts, as
 for the step in two calls. :func:`ranger_measured` alone is the DBW's reading for the reports
 after a step (``Vehicle.dbw_reading``).
+
+:func:`ranger_dbw_run` is the headless loop over that step between two entries of a scenario's
+timeline (``Simulation.run_recorded``, the scenario runner): the streamed commands re-sent at their
+rate as the kept decodings (:func:`~acres_dbw_sim.dbw.resend.store_kept`), the step, the recorder's
+row (:func:`~acres_dbw_sim.scenario.signals.write_row`) and the stop conditions
+(:func:`~acres_dbw_sim.scenario.signals.first_met`), with no Python call in between.
 """
 from __future__ import annotations
 
 from ...dbw.state import measured_of_outputs
+from ...dbw.resend import store_kept
+from ...dbw.system import dbw_enabled_of
 from ...model._jit import njit
 from ...model.enums import AwdSwitch, Gear
 from ...model.stages import K_DT
 from .gearbox import LV_GEAR, LV_REJECT, LV_REMAINING, LV_TARGET
+from ...scenario.signals import first_met, write_row
 from .ulc_plant import dbw_step
 from .vehicle import _RAD_S_TO_RPM, S_FUEL, S_MODE, S_R, S_WE, model_step
 
-__all__ = ["ranger_dbw_step", "ranger_measured"]
+__all__ = ["ranger_dbw_step", "ranger_measured", "ranger_dbw_run"]
 
 _LAST_GEAR = max(int(g) for g in Gear)
 _LAST_MODE = max(int(m) for m in AwdSwitch)
@@ -71,3 +80,81 @@ def ranger_dbw_step(S, P, Q, dbw_curves, k, kp, curves, td, chx, s, sw, wd, box,
     model_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, lv, ratios, pedal, bar, steer,
                gear if 0 <= gear <= _LAST_GEAR else 0, mode)
     return pedal, bar, steer, gear, mode, manual, n_log, True
+
+
+@njit
+def ranger_dbw_run(S, P, Q, dbw_curves, k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, lv, ratios,
+                   step0: int, step_end: int, dt_s: float, vehicle_t_s: float, slots, kept, next_send: float,
+                   send_period: float, data, i_row: int, every: int, n_steps: int, inv_fuel: float, stops) -> tuple:
+    """Steps ``step0`` .. ``step_end - 1`` of a headless run through the DBW (module docstring), each as
+    the scenario runner's loop does it: the re-sends due, :func:`ranger_dbw_step`, the row.
+
+    Parameters
+    ----------
+    S .. ratios
+        As :func:`ranger_dbw_step`.
+    step0, step_end : int
+        The first step to run and the step to stop before (the next timeline entry's, or the run's end).
+    dt_s : float
+        Step [s]; step ``j`` starts at ``j * dt_s`` (``Simulation.time_s``).
+    vehicle_t_s : float
+        The vehicle's own clock [s], advanced by ``dt_s`` each step (``Vehicle.stepped``).
+    slots, kept : arrays (n,) of int, (n, >= 11) of float
+        The streamed commands re-sent, in their send order: status slot and kept decoding
+        (``DbwSystem.kept_command``).
+    next_send, send_period : float
+        The re-sends' next step (they go out at the first step ``j >= next_send - 1e-9``) and period [steps]
+        (``TimelinePlayer``).
+    data : array (rows x len(COLUMNS)) of float
+        The run's rows; ``i_row`` is the next row to write.
+    every, n_steps : int
+        A row every ``every`` steps and after the run's last step ``n_steps``.
+    inv_fuel : float
+        1 / (heating value times density) [l/J] (``RowReader``).
+    stops : array (m, 5) of float
+        The stop conditions (:func:`~acres_dbw_sim.scenario.signals.stop_table`): with any, the row is written
+        after every step and tested.
+
+    Returns
+    -------
+    tuple
+        ``(steps, i_row, next_send, vehicle_t_s, pedal, bar, steer, gear, mode, manual, n_log, ok, met)``:
+        the steps run so far (``step_end`` unless the loop stopped early), the next row, the re-sends' next
+        step, the vehicle's clock, the last step's DBW outputs and log count as :func:`ranger_dbw_step`
+        returns them, and the index of the stop condition met (-1: none). The loop stops after a step that
+        queued log events or asks for a manual gear (Python handles them as after ``Simulation.step``),
+        before counting a step whose drive mode is not an AWD switch position (``ok`` False: the vehicle was
+        not stepped), and after the row that met a stop condition.
+    """
+    kk = step0
+    pedal = bar = steer = 0.0
+    gear = mode = manual = n_log = 0
+    met = -1
+    has_stops = stops.shape[0] > 0
+    while kk < step_end:
+        t_s = kk * dt_s
+        if kk >= next_send - 1e-9:
+            for j in range(slots.shape[0]):
+                store_kept(S, int(slots[j]), t_s, kept[j])
+            next_send += send_period
+        pedal, bar, steer, gear, mode, manual, n_log, ok = ranger_dbw_step(
+            S, P, Q, dbw_curves, k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, lv, ratios, t_s)
+        if not ok:
+            return kk, i_row, next_send, vehicle_t_s, pedal, bar, steer, gear, mode, manual, n_log, False, met
+        vehicle_t_s += dt_s
+        kk += 1
+        due = kk % every == 0 or kk == n_steps
+        if due or has_stops:
+            w = s[S_WE]
+            write_row(data, i_row, kk * dt_s, out, led, w * _RAD_S_TO_RPM, w, s[S_R], int(lv[LV_GEAR]),
+                      int(s[S_MODE]), pedal, bar, 1 if dbw_enabled_of(S) else 0, inv_fuel)
+            if has_stops:
+                met = first_met(data[i_row], stops)
+                if met >= 0:
+                    return (kk, i_row + 1, next_send, vehicle_t_s, pedal, bar, steer, gear, mode, manual, n_log, True,
+                            met)
+            if due:
+                i_row += 1
+        if n_log or manual:
+            break
+    return kk, i_row, next_send, vehicle_t_s, pedal, bar, steer, gear, mode, manual, n_log, True, met

@@ -404,6 +404,17 @@ class Vehicle(VehicleBody):
         args = dbw.step_arguments() + self.step_arrays()
         return specialise(ranger_dbw_step, args + (0.0,)), args
 
+    def dbw_run(self, dbw, joined: tuple) -> object:
+        """The compiled headless loop through the DBW ``dbw``
+        (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_dbw_run`), specialised for ``joined`` (the
+        arguments :meth:`dbw_step` gave) and the loop's argument kinds (``Simulation.run_recorded``)."""
+        import numpy as np
+        from .dbw_step import ranger_dbw_run
+        from ...scenario.signals import COLUMNS
+        example = (0, 0, 0.0, 0.0, np.zeros(0, dtype=np.int64), np.zeros((0, 11)), 0.0, 0.0,
+                   np.zeros((1, len(COLUMNS))), 0, 1, 1, 0.0, np.zeros((0, 5)))
+        return specialise(ranger_dbw_run, joined + example)
+
     def dbw_reading(self, dbw) -> tuple:
         """``(entry, arguments)``: the DBW ``dbw``'s reading of this vehicle from its arrays, compiled
         (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_measured`: the record ``MeasuredState.read``
