@@ -72,7 +72,7 @@ from msg_adapters.cmd_vel import CmdVelAdapter
 from msg_adapters.diagnostics import interface_diagnostics
 from msg_adapters.node_parameters import as_declared, parameter_descriptor
 from msg_adapters.polaris_legacy import LEGACY_COMMAND_TOPICS, LEGACY_REPORT_TOPICS, LEGACY_TWIST_PERIOD_S
-from msg_adapters.ds_dbw import CommandConverter, ReportFiller, ReportPacker, stamp_from_seconds
+from msg_adapters.ds_dbw import RawCommandConverter, ReportFiller, ReportPacker, stamp_from_seconds
 from msg_adapters.vehicle_state import (ImuBuilder, JointStateBuilder, JointTransforms, OdometryBuilder,
                                         TfBuilder, static_transforms)
 from nav_msgs.msg import Odometry
@@ -460,9 +460,10 @@ class SimNode(Node):
         """The DBW2 topics (§1.3, §1.4): ds_dbw_msgs commands, reports, ecu_info."""
         for topic, type_name, depth in COMMAND_TOPICS:
             msg_type = getattr(dbw_msgs, type_name)
-            convert = CommandConverter(msg_type)
+            # raw: an unchanged re-send (bytes equal but for the stamp) is not deserialized again
+            convert = RawCommandConverter(msg_type)
             self.create_subscription(msg_type, topic,
-                                     lambda m, c=convert: self._submit("ds_dbw", c(m)), depth)
+                                     lambda data, c=convert: self._submit("ds_dbw", c(data)), depth, raw=True)
         self.create_subscription(Empty, "steering/calibrate",
                                  lambda _m: self._submit("ds_dbw", STEERING_CALIBRATE), 1)
         reports = self.sim.reports()

@@ -33,7 +33,7 @@ from builtin_interfaces.msg import Time
 from acres_dbw_sim.dbw import commands as core_cmd
 from msg_adapters.cdr import CDR_LE, cdr_struct
 
-__all__ = ["CommandConverter", "ReportFiller", "ReportPacker", "stamp_from_seconds"]
+__all__ = ["CommandConverter", "RawCommandConverter", "ReportFiller", "ReportPacker", "stamp_from_seconds"]
 
 
 def stamp_from_seconds(t_s: float) -> Time:
@@ -81,6 +81,51 @@ class CommandConverter:
             v = getattr(msg, name)
             values[name] = v.value if nested else v
         return self.core_type(**values)
+
+
+class RawCommandConverter:
+    """Serialized ROS command (the bytes of a raw subscription) -> core command dataclass, deserialized only when
+    it differs from the last one.
+
+    A stack re-sends its commands at 50 Hz or more, most of them unchanged but for the header's stamp, which
+    the core does not read (:class:`CommandConverter` drops the header). Bytes equal to the last message's but
+    for the stamp (CDR bytes 4..11: the header is every ``ds_dbw_msgs`` command's first field, its stamp the
+    first 8 bytes after the encapsulation header) give the last message's core command again, the same object,
+    without deserializing (rclpy would build a message object field by field) or converting it; the caller
+    submits it as it would a new one, so the re-send still refreshes the timeout, the enable and the clear, and
+    an event (a gear command) still acts.
+
+    Parameters
+    ----------
+    msg_type : type
+        A ``ds_dbw_msgs.msg`` command class.
+
+    Raises
+    ------
+    TypeError
+        As :class:`CommandConverter`, or if the message's first field is not a ``std_msgs/Header``.
+    """
+
+    _STAMP = slice(4, 12)
+
+    def __init__(self, msg_type: type) -> None:
+        first = next(iter(msg_type.get_fields_and_field_types().items()))
+        if first != ("header", "std_msgs/Header"):
+            raise TypeError(f"ds_dbw_msgs/{msg_type.__name__}: its first field is not a std_msgs/Header")
+        from rclpy.serialization import deserialize_message
+        self._deserialize = deserialize_message
+        self.msg_type = msg_type
+        self.convert = CommandConverter(msg_type)
+        self._head = self._tail = None
+        self._last = None
+
+    def __call__(self, data: bytes) -> Any:
+        """The core command of the serialized message ``data`` (the last one's object when unchanged)."""
+        head, tail = data[:4], data[12:]
+        if tail != self._tail or head != self._head:
+            self._last = self.convert(self._deserialize(data, self.msg_type))
+            self._head, self._tail = head, tail
+        return self._last
 
 
 class ReportFiller:

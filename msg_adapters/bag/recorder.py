@@ -96,8 +96,9 @@ class NodeBagRecorder:
       ``get_subscription_count`` reports at least one subscriber (the bag), so a
       node that skips topics nobody listens to fills and records them all. A
       message is handed to DDS only when a real subscriber exists, as before;
-    * each subscription's callback is wrapped: the received message is written,
-      then the node's callback runs (``/clock`` the node reads is not recorded);
+    * each subscription's callback is wrapped: the received message is written (a raw
+      subscription's bytes as they came), then the node's callback runs (``/clock`` the node
+      reads is not recorded);
     * a TRANSIENT_LOCAL publisher (``/tf_static``), whose one message was sent
       before the recorder existed, is recorded through an extra raw subscription
       with the same QoS.
@@ -165,6 +166,7 @@ class NodeBagRecorder:
                 return lambda msg: store.serialize_cdr(to_rosbags(msg, typename, store), typename)
             return serialize_message
 
+        own: set = set()   # this recorder's own subscriptions (TRANSIENT_LOCAL topics)
         for pub in list(node.publishers):
             topic = pub.topic_name
             if topic in skip:
@@ -174,8 +176,8 @@ class NodeBagRecorder:
             if pub.qos_profile.durability == DurabilityPolicy.TRANSIENT_LOCAL:
                 qos = QoSProfile(depth=max(1, pub.qos_profile.depth), reliability=pub.qos_profile.reliability,
                                  durability=DurabilityPolicy.TRANSIENT_LOCAL)
-                node.create_subscription(pub.msg_type, topic, lambda data, c=cid: write(c, clock(), data),
-                                         qos, raw=True)
+                own.add(node.create_subscription(pub.msg_type, topic, lambda data, c=cid: write(c, clock(), data),
+                                                 qos, raw=True))
                 continue
             real_publish, real_count = pub.publish, pub.get_subscription_count
 
@@ -191,14 +193,15 @@ class NodeBagRecorder:
             self._restore.append((pub, ("publish", "get_subscription_count")))
         for sub in list(node.subscriptions):
             topic = sub.topic_name
-            if topic in skip or topic == "/clock" or getattr(sub, "raw", False):
+            if topic in skip or topic == "/clock" or sub in own:
                 continue
             cid = self.writer.add_topic(topic, msgtype_name(sub.msg_type), qos_to_rosbags(sub.qos_profile))
             self.topics.append(topic)
             callback = sub.callback
 
             def on_message(msg, c=cid, callback=callback, serialize=serializer(msgtype_name(sub.msg_type))):
-                write(c, clock(), serialize(msg))
+                # a raw subscription (the node's ds_dbw commands) gives the serialized bytes: as is
+                write(c, clock(), msg if isinstance(msg, bytes) else serialize(msg))
                 callback(msg)
 
             sub.callback = on_message
