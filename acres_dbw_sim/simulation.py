@@ -299,6 +299,8 @@ class Simulation:
         """
         if not self.runs_recorded:
             return None
+        if step_end <= self._steps:
+            return self._steps, i_row, next_send, -1
         kept = [self.dbw.kept_command(c) for c in resends]
         if None in kept:
             return None

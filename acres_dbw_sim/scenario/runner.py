@@ -41,11 +41,11 @@ from pathlib import Path
 import numpy as np
 
 from ..model.enums import Gear
+from ..model._jit import specialise
 from ..model.inputs import VehicleInputs
 from ..simulation import Simulation
 from ..vehicles import vehicle_spec
 from .schema import STREAMED
-from ..model._jit import specialise
 from .signals import COLUMN_NAMES, INDEX, RowReader, csv_format, evaluate_metric, first_met, stop_table
 from .timeline import TimelinePlayer
 from .validated import Scenario
