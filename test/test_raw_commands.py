@@ -13,7 +13,8 @@ from rclpy.serialization import deserialize_message, serialize_message
 
 import ds_dbw_msgs.msg as dbw_msgs
 from builtin_interfaces.msg import Time
-from test_bad_input_property import DS_TYPES, _fill
+from acres_dbw_sim.interface import COMMAND_TOPICS
+from helpers.ros_messages import fill_message
 from msg_adapters.ds_dbw import CommandConverter, RawCommandConverter
 
 
@@ -26,6 +27,9 @@ def _same(a, b) -> bool:
         if not (x == y or (isinstance(x, float) and isinstance(y, float) and math.isnan(x) and math.isnan(y))):
             return False
     return True
+
+
+DS_TYPES = [getattr(dbw_msgs, type_name) for _topic, type_name, _depth in COMMAND_TOPICS]
 
 
 class _Counting(RawCommandConverter):
@@ -47,7 +51,7 @@ class _Counting(RawCommandConverter):
 def test_the_bytes_convert_to_what_the_message_converts_to(data):
     msg_type = data.draw(st.sampled_from(DS_TYPES))
     raw, plain = _Counting(msg_type), CommandConverter(msg_type)
-    msgs = [_fill(msg_type, data.draw) for _ in range(3)]
+    msgs = [fill_message(msg_type, data.draw) for _ in range(3)]
     for msg in msgs + msgs[::-1]:
         data = serialize_message(msg)
         # what a subscription of message objects received (float32 fields rounded by the transport)

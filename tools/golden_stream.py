@@ -215,6 +215,7 @@ def run(vehicle: str, duration_s: float = DURATION_S, overrides: str = "") -> di
     applied, 'key=value;...'); return the decoded messages by topic."""
     import rclpy
     from rclpy.parameter import Parameter
+    from rclpy.serialization import serialize_message
     from std_srvs.srv import Trigger
 
     from acres_dbw_sim.node import SimNode
@@ -241,8 +242,9 @@ def run(vehicle: str, duration_s: float = DURATION_S, overrides: str = "") -> di
             if cmd.service:
                 srv = services[f"~/{cmd.topic}"]
                 srv.callback(_message(cmd), srv.srv_type.Response())
-            else:
-                subs[f"{ns}/{cmd.topic}"].callback(_message(cmd))
+            else:   # a raw subscription (the ds_dbw commands) takes the bytes DDS would deliver
+                sub = subs[f"{ns}/{cmd.topic}"]
+                sub.callback(serialize_message(_message(cmd)) if sub.raw else _message(cmd))
 
         step_srv = services["~/step"]
         lines = script()
