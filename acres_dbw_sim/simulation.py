@@ -307,7 +307,7 @@ class Simulation:
         if self._run is None or self._joined[2] is not self.vehicle.terrain.data:
             if self._joined[2] is not self.vehicle.terrain.data:
                 self._join()
-            self._run = self.vehicle.dbw_run(self.dbw, self._joined[1])
+            self._run = self.vehicle.dbw_run(self._joined[1])
         slots = np.array([s for s, _a in kept], dtype=np.int64)
         rows = np.full((len(kept), 11), np.nan)
         for j, (_s, a) in enumerate(kept):

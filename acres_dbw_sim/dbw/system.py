@@ -487,8 +487,8 @@ class DbwSystem:
         """``(status slot, decoding)`` when ``command`` (a steering, brake, throttle or ULC command) would be
         an unchanged re-send of its actuator's last one (:meth:`LastCommand.kept
         <acres_dbw_sim.dbw.decode.LastCommand.kept>`): what a compiled loop re-sends with
-        :func:`~acres_dbw_sim.dbw.resend.store_kept`, exactly as :meth:`submit` would store it. None for any other command, and for one
-        that :meth:`submit` would decode anew."""
+        :func:`~acres_dbw_sim.dbw.resend.store_kept`, exactly as :meth:`submit` would store it. None for any
+        other command, and for one that :meth:`submit` would decode anew."""
         for cls, actuator, slot in ((SteeringCmd, self.steering, STEERING), (BrakeCmd, self.brake, BRAKE),
                                     (ThrottleCmd, self.throttle, THROTTLE), (UlcCmd, self.ulc, ULC)):
             if type(command) is cls:

@@ -26,9 +26,9 @@ from ..model.energy import ledger_residual_j
 from ..model.stages import (O_ANGLE, O_FUEL_RATE, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TC, O_TE,
                             O_VB, O_WB)
 
-__all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "write_row", "euler_zyx_rad", "Condition", "parse_condition",
-           "stop_table", "first_met",
-           "evaluate_metric", "eval_expression", "expression_names", "csv_format"]
+__all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "write_row", "euler_zyx_rad", "Condition",
+           "parse_condition", "stop_table", "first_met", "evaluate_metric", "eval_expression", "expression_names",
+           "csv_format"]
 
 _WHEELS = ("fl", "fr", "rl", "rr")
 

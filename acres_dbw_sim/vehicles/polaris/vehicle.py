@@ -404,10 +404,12 @@ class Vehicle(VehicleBody):
         args = dbw.step_arguments() + self.step_arrays()
         return specialise(ranger_dbw_step, args + (0.0,)), args
 
-    def dbw_run(self, dbw, joined: tuple) -> object:
-        """The compiled headless loop through the DBW ``dbw``
+    def dbw_run(self, joined: tuple) -> object:
+        """The compiled headless loop through the DBW
         (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_dbw_run`), specialised for ``joined`` (the
-        arguments :meth:`dbw_step` gave) and the loop's argument kinds (``Simulation.run_recorded``)."""
+        arguments :meth:`dbw_step` gave: the DBW's records and this vehicle's arrays) and the loop's argument
+        kinds (``Simulation.run_recorded``: int steps, float times [s], the re-sends' slots and kept decodings
+        (n,) and (n, 11), the rows (rows x len(COLUMNS)), the stop table (m, 5))."""
         import numpy as np
         from .dbw_step import ranger_dbw_run
         from ...scenario.signals import COLUMNS
