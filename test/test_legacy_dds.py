@@ -22,14 +22,13 @@ from dbw_polaris_msgs.msg import (BrakeReport, Gear, GearCmd, GearReport, Steeri
                                   ThrottleCmd, ThrottleReport)
 from geometry_msgs.msg import TwistStamped
 from nav_msgs.msg import Odometry
-from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import Bool, Empty
 
 from msg_adapters.polaris_legacy import LEGACY_COMMAND_TOPICS, LEGACY_REPORT_TOPICS
 from msg_adapters.polaris_legacy import fraction_to_pedal
-from helpers.dds import matched, publishers_info, wait_for
+from helpers.dds import BackgroundSpin, matched, publishers_info, wait_for
 from helpers.reference_layout import topics
 
 
@@ -129,16 +128,13 @@ def test_throttle_sine_client_drives_and_the_legacy_reports_show_it(ros_process)
                        name="sim_node")
     rclpy.init()
     obs, sine = Observer(), SineTest()
-    executors = []
+    spin = None
     try:
         # each node on its own (the script as in its own process), before its executor takes it
         # (matched spins the node itself)
         matched(obs, proc, publishers=[obs.enable, obs.disable, obs.gear], subscriptions=obs.subs)
         matched(sine, proc, publishers=[sine.pub], subscriptions=[sine.sub])
-        for node in (obs, sine):
-            executors.append(SingleThreadedExecutor())
-            executors[-1].add_node(node)
-            threading.Thread(target=executors[-1].spin, daemon=True).start()
+        spin = BackgroundSpin(obs, sine)
         # TRANSIENT_LOCAL on both sides: the node's dbw_enabled reaches the script (a
         # VOLATILE publisher would be QoS-incompatible and the script would never start)
         pubs = publishers_info(sine, "/vehicle/dbw_enabled")
@@ -184,8 +180,8 @@ def test_throttle_sine_client_drives_and_the_legacy_reports_show_it(ros_process)
         wait(lambda: obs.last("throttle_report").pedal_output == pytest.approx(0.2), 2.0,
              "pedal released")
     finally:
-        for executor in executors:
-            executor.shutdown()
+        if spin is not None:
+            spin.stop()
         obs.destroy_node()
         sine.destroy_node()
         rclpy.try_shutdown()

@@ -19,14 +19,13 @@ from ament_index_python.packages import get_package_prefix
 from ds_dbw_msgs.msg import (BrakeCmd, BrakeReport, Gear, GearCmd, GearReject, GearReport,
                              SteeringCmd, SteeringReport, ThrottleCmd, ThrottleReport, WheelSpeeds)
 from nav_msgs.msg import Odometry
-from rclpy.executors import SingleThreadedExecutor
 from rclpy.qos import DurabilityPolicy, ReliabilityPolicy
 from sensor_msgs.msg import Imu
 from std_msgs.msg import Bool, Empty
 from std_srvs.srv import SetBool
 
 from acres_dbw_sim.node import COMMAND_TOPICS, REPORT_DEPTH, REPORT_TOPICS
-from helpers.dds import matched, publishers_info, subscriptions_info, wait_for, wait_for_graph
+from helpers.dds import BackgroundSpin, matched, publishers_info, subscriptions_info, wait_for, wait_for_graph
 from helpers.reference_layout import topics
 
 
@@ -53,15 +52,13 @@ class Client:
         self.override = self.node.create_client(SetBool, "/vehicle/dbw_node/inject_override")
         self.commands: dict[str, object] = {}   # topic -> message re-sent at 50 Hz
         self.node.create_timer(0.02, self._send)
-        self.executor = SingleThreadedExecutor()
+        self.spin: BackgroundSpin | None = None
 
     def start(self, proc):
         """Matched with the node, then spun in a thread (matched spins the node itself, so first)."""
         matched(self.node, proc, publishers=[*self.pubs.values(), self.enable_pub], subscriptions=self.subs,
                 clients=[self.override])
-        self.executor.add_node(self.node)
-        self.thread = threading.Thread(target=self.executor.spin, daemon=True)
-        self.thread.start()
+        self.spin = BackgroundSpin(self.node)
 
     def _store(self, topic, msg):
         with self.lock:
@@ -98,7 +95,8 @@ class Client:
         return self.get("/vehicle/odom").twist.twist.linear.x
 
     def close(self):
-        self.executor.shutdown()
+        if self.spin is not None:
+            self.spin.stop()
         self.node.destroy_node()
 
 

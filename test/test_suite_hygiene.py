@@ -4,6 +4,9 @@
 - Only ``helpers/dds.py`` asks the ROS graph or waits for discovery: a test module that counts
   matched endpoints, reads endpoint info, waits for a service, or polls ``lambda: False`` as a
   settle composes its own discovery wait, which is where flaky runs come from.
+- No test module spins an executor in a thread of its own (``Thread(target=executor.spin)``):
+  ``helpers.dds.BackgroundSpin`` joins its thread before the node is destroyed, which rclpy's
+  ``Executor.shutdown`` does not.
 - A DDS test module does not sleep, except on a line that says why (``# timing: ...``), for a
   deliberate delay that is not a discovery wait (jitter in a race test).
 """
@@ -86,13 +89,23 @@ def test_dds_tests_do_not_sleep(path):
                      f"spin_for, or say on the line why it is no discovery wait ('# timing: ...'): {bad}")
 
 
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_no_spin_thread_of_its_own(path):
+    bad = [f"line {n.lineno}" for n in ast.walk(_tree(path))
+           if isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", None)) == "Thread"
+           and any(k.arg == "target" and isinstance(k.value, ast.Attribute) and k.value.attr == "spin"
+                   for k in n.keywords)]
+    assert not bad, f"{path.name} spins an executor in a thread of its own; use helpers.dds.BackgroundSpin: {bad}"
+
+
 def test_the_checks_can_fail(tmp_path):
     """Each rule above finds its violation in a module written to break it."""
     bad = tmp_path / "test_bad.py"
     bad.write_text("import rclpy\nimport time\nfrom test_other import x\nimport conftest\n"
                    "def test_x(node, pub):\n    pub.get_subscription_count()\n    time.sleep(1)\n"
-                   "    wait_for(lambda: False, 0.5)\n")
+                   "    wait_for(lambda: False, 0.5)\n"
+                   "    threading.Thread(target=executor.spin, daemon=True).start()\n")
     for check in (test_no_test_module_imports_another, test_only_the_helper_asks_the_graph,
-                  test_no_settle_in_disguise, test_dds_tests_do_not_sleep):
+                  test_no_settle_in_disguise, test_dds_tests_do_not_sleep, test_no_spin_thread_of_its_own):
         with pytest.raises(AssertionError):
             check(bad)

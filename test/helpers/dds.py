@@ -30,13 +30,15 @@ These helpers spin ``node`` with ``rclpy.spin_once`` (the global executor): call
 is handed to an executor of the test's own (a background thread), never while one spins it. On time-out
 :class:`DiscoveryTimeout` names every endpoint still missing and carries the node's output.
 
-Also here: :func:`wait_for` and :func:`spin_for` (polling and observing, not discovery),
+Also here: :func:`wait_for` and :func:`spin_for` (polling and observing, not discovery), :class:`BackgroundSpin`
+(a test's node spun in a thread, stopped before the node goes),
 :func:`call_service`, and the graph queries (:func:`publishers_info`, :func:`subscriptions_info`,
 :func:`node_names`, :func:`topic_names`). ``test/test_suite_hygiene.py`` fails any test module that asks the graph or
 waits for discovery by itself.
 """
 from __future__ import annotations
 
+import threading
 import time
 from typing import Callable, Iterable
 
@@ -154,6 +156,52 @@ def spin_for(node, seconds: float) -> None:
         if left <= 0.0:
             return
         _spin(node, min(SPIN_S, left))
+
+
+class BackgroundSpin:
+    """Spin nodes in a thread of their own until :meth:`stop`, which joins that thread before it returns.
+
+    For a test that must act while its node's callbacks run (command streams, kept reports). Start it
+    after :func:`matched` (which spins the node itself). ``stop`` before the nodes are destroyed: rclpy's
+    ``Executor.shutdown`` does not wait for a thread inside ``spin`` (its wait set still holds the
+    node's entities), and a node destroyed under it can leave that thread spinning for ever.
+
+    Parameters
+    ----------
+    *nodes : rclpy.node.Node
+        Handed to one ``SingleThreadedExecutor``.
+    """
+
+    #: Longest wait of one ``spin_once`` [s]: how soon the thread sees :meth:`stop`.
+    PERIOD_S = 0.05
+
+    def __init__(self, *nodes) -> None:
+        from rclpy.executors import SingleThreadedExecutor
+        self.executor = SingleThreadedExecutor()
+        for node in nodes:
+            self.executor.add_node(node)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True, name="test-spin")
+        self._thread.start()
+
+    def _run(self) -> None:
+        import rclpy
+        while not self._stop.is_set() and rclpy.ok():
+            self.executor.spin_once(timeout_sec=self.PERIOD_S)
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """End the thread (joined) and the executor. Idempotent.
+
+        Raises
+        ------
+        RuntimeError
+            If the thread has not ended in ``timeout_s`` (a callback that never returns).
+        """
+        self._stop.set()
+        self._thread.join(timeout_s)
+        if self._thread.is_alive():
+            raise RuntimeError(f"the test's spin thread did not end within {timeout_s:g} s")
+        self.executor.shutdown()
 
 
 def wait_for(predicate: Callable[[], object], timeout_s: float, spin: Callable[[], None] | None = None,

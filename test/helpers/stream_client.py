@@ -11,10 +11,9 @@ import threading
 import numpy as np
 import rclpy
 from nav_msgs.msg import Odometry
-from rclpy.executors import SingleThreadedExecutor
 from std_msgs.msg import Bool, Empty
 
-from helpers.dds import matched
+from helpers.dds import BackgroundSpin, matched
 
 
 class StreamClient:
@@ -38,7 +37,7 @@ class StreamClient:
         self.pubs = [self.pub_enable]
         self.clients: list = []   # service clients that must find their server before start returns
         self.node.create_timer(0.05, self._send)
-        self.executor = SingleThreadedExecutor()
+        self.spin: BackgroundSpin | None = None
 
     def publisher(self, msg_type, topic: str, depth: int = 2):
         """A publisher whose message, once set in :attr:`streams`, goes out every 50 ms."""
@@ -51,8 +50,7 @@ class StreamClient:
         """Matched with the node ``proc`` on every topic and service, then spun in a thread (``matched`` spins
         the node itself, so first)."""
         matched(self.node, proc, publishers=self.pubs, subscriptions=self.subs, clients=self.clients)
-        self.executor.add_node(self.node)
-        threading.Thread(target=self.executor.spin, daemon=True).start()
+        self.spin = BackgroundSpin(self.node)
 
     def _on_odom(self, m):
         t = m.header.stamp.sec + 1e-9 * m.header.stamp.nanosec
@@ -79,5 +77,7 @@ class StreamClient:
             return np.array([o for o in self.odom if t0 <= o[0] <= t1])
 
     def close(self):
-        self.executor.shutdown()
+        """Stop the spin thread (joined), then destroy the node."""
+        if self.spin is not None:
+            self.spin.stop()
         self.node.destroy_node()
