@@ -141,8 +141,9 @@ class RowReader:
     """Reads one CSV row from the vehicle.
 
     A vehicle on the shared core (:class:`~acres_dbw_sim.model.body.VehicleBody`, with its output array and
-    ledger) is read by the compiled :func:`write_row`; another model level (the kinematic one) from its
-    attributes, the same quantities.
+    ledger), or one that wraps such a model as its ``body`` (a vehicle behind a DBW face), is read by the
+    compiled :func:`write_row`; another model level (the kinematic one) from its attributes, the same
+    quantities.
 
     Parameters
     ----------
@@ -155,7 +156,8 @@ class RowReader:
         self.v = vehicle
         self.inv_fuel = 1.0 / fuel_j_per_l
         self._has_sinkage = hasattr(vehicle, "sinkage_m")
-        self._arrays = (vehicle._out, vehicle._led) if isinstance(vehicle, VehicleBody) else None
+        body = vehicle if isinstance(vehicle, VehicleBody) else getattr(vehicle, "body", None)
+        self._arrays = (body._out, body._led) if isinstance(body, VehicleBody) else None
         self._scratch = np.zeros((1, len(COLUMNS)))
         self._write = None
         if self._arrays is not None:

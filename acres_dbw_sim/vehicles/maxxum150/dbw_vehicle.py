@@ -139,6 +139,12 @@ class DbwTractor:
         inp.gear_request = 0
 
     @property
+    def body(self):
+        """The model on the shared core under this face (:class:`~.vehicle.Tractor`, a
+        :class:`~acres_dbw_sim.model.body.VehicleBody`): the scenario recorder reads its arrays."""
+        return self.tractor
+
+    @property
     def cvt_ratio(self) -> float:
         """|i| of the present gear and direction [-] (the DBW reports it as the transmission ratio)."""
         setup = self.tractor._setup
