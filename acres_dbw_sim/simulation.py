@@ -152,8 +152,10 @@ class Simulation:
         joined = own(self.dbw) if own is not None else None
         self._joined = None if joined is None else joined + (self.vehicle.terrain.data,)
         self._run = None   # its compiled headless loop (run_recorded), made on first use
-        # and its reading of the vehicle for the reports (the record MeasuredState.read gives)
-        self._reading = self.vehicle.dbw_reading(self.dbw) if joined is not None else None
+        # the vehicle's own reading of itself into the DBW's record (the record MeasuredState.read gives from the
+        # attributes), for the DBW's step and the reports; None: the DBW reads the attributes
+        own_reading = getattr(self.vehicle, "dbw_reading", None)
+        self._reading = own_reading(self.dbw) if own_reading is not None else None
 
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
               gear: Gear = Gear.PARK, drive_mode: AwdSwitch = AwdSwitch.AWD,
@@ -241,7 +243,12 @@ class Simulation:
             self._steps += 1
             self.time_s = self._steps * self.dt_s
             return out
-        out = self.dbw.step(self.time_s, self.vehicle)
+        reading = self._reading
+        if reading is not None:
+            reading()
+            out = self.dbw.step(self.time_s, None)
+        else:
+            out = self.dbw.step(self.time_s, self.vehicle)
         inp = self._inputs
         inp.pedal = out.pedal
         inp.brake_line_bar = out.brake_line_bar
@@ -364,7 +371,7 @@ class Simulation:
             For a name in ``only`` that is not a report."""
         reading = self._reading
         if reading is not None:   # the vehicle's own compiled reading of its arrays
-            reading[0](*reading[1])
+            reading()
             rep = self.dbw.reports(self.time_s, None, only)
         else:
             rep = self.dbw.reports(self.time_s, self.vehicle, only)

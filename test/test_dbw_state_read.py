@@ -104,12 +104,36 @@ def test_the_compiled_read_of_the_arrays_equals_the_read_of_the_attributes(gear,
     assert by_arrays.speed > 0.1 or spoil == "O_VB"
 
 
-def test_the_reports_from_the_compiled_reading_equal_those_from_the_attributes():
-    """Simulation.reports of the full Ranger reads the vehicle from its arrays (Vehicle.dbw_reading); the DBW's
-    reports from the vehicle's attributes are the same, field for field."""
+@pytest.mark.parametrize("gear", [Gear.DRIVE, Gear.REVERSE])
+@pytest.mark.parametrize("dir_src", [DIR_PRNDL, DIR_SENSOR])
+@pytest.mark.parametrize("spoil", [None, "O_VB", "O_TE"])
+def test_the_tractors_reading_equals_the_read_of_its_attributes(gear, dir_src, spoil):
+    """The Maxxum's own reading (DbwTractor.dbw_reading: its output array compiled, its lever and powershift
+    from the face) writes the record MeasuredState.read gives from the attributes, also with a non-finite output;
+    and it is what the DBW's step reads (Simulation.step)."""
+    from acres_dbw_sim.model import stages
+
+    sim = _driven("maxxum150", "full", gear)
+    v = sim.vehicle
+    if spoil is not None:
+        v.tractor._out[getattr(stages, spoil)] = math.nan
+        v.tractor._outputs_changed()
+    by_attributes = MeasuredState(dir_src)
+    by_attributes.read(v)
+    by_reading = MeasuredState(dir_src, s=sim.dbw.state)   # a view of the record the reading writes
+    sim._reading()
+    assert _snapshot(by_reading) == _snapshot(by_attributes)
+    assert by_reading.speed > 0.1 or spoil == "O_VB"
+    assert sim._reading is not None and sim._joined is None   # the step through the DBW in Python reads it
+
+
+@pytest.mark.parametrize("vehicle", ["polaris", "maxxum150"])
+def test_the_reports_from_the_compiled_reading_equal_those_from_the_attributes(vehicle):
+    """Simulation.reports reads the vehicle from its arrays (its dbw_reading); the DBW's reports from the
+    vehicle's attributes are the same, field for field."""
     import dataclasses
 
-    sim = _driven("polaris", "full", Gear.DRIVE)
+    sim = _driven(vehicle, "full", Gear.DRIVE)
     assert sim._reading is not None
     for _ in range(3):
         by_arrays = {f.name: repr(getattr(sim.reports(), f.name)) for f in dataclasses.fields(sim.dbw._rep)}

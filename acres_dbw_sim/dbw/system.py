@@ -785,15 +785,17 @@ class DbwSystem:
         ----------
         t_s : float
             Simulation time at the start of the step [s].
-        vehicle_state : object
-            The model's vehicle (attributes read by ``state.MeasuredState``).
+        vehicle_state : object or None
+            The model's vehicle (attributes read by ``state.MeasuredState``); None when the vehicle's own
+            reading of its arrays has just written the record (``Simulation``: the vehicle's ``dbw_reading``).
 
         Returns
         -------
         DbwOutputs
             The same object every step (overwritten), finite and within limits.
         """
-        self.measured.read(vehicle_state)
+        if vehicle_state is not None:
+            self.measured.read(vehicle_state)
         o = self.outputs
         entry = self._step_entry
         if entry is None:

@@ -34,12 +34,17 @@ change was refused.
 """
 from __future__ import annotations
 
+from typing import Callable
+
+from ...dbw.record import record_array
+from ...dbw.state import measured_of_outputs
+from ...model._jit import specialise
 from ...model.enums import AwdSwitch, Gear, GearReject
 from ...model.terrain import Terrain
 from .params import MaxxumParameters
 from .steering import steering_command_rad
 from .transmission import FORWARD, REVERSE
-from .vehicle import Tractor, TractorInputs
+from .vehicle import S_FUEL, Tractor, TractorInputs
 
 __all__ = ["DbwTractor", "tractor_dbw_parameters", "ULC_PLANT_SECTION"]
 
@@ -137,6 +142,25 @@ class DbwTractor:
         inp.neutral = self.gear in (Gear.PARK, Gear.NEUTRAL)
         t.step(inp)
         inp.gear_request = 0
+
+    def dbw_reading(self, dbw) -> Callable[[], None]:
+        """A call that writes the DBW ``dbw``'s reading of the tractor into its record: the motion, wheel and
+        engine-torque quantities from the tractor's output array, compiled
+        (:func:`~acres_dbw_sim.dbw.state.measured_of_outputs`), the lever, powershift gear, drive mode, engine
+        speed, ratio and tank from this face's attributes: the record ``MeasuredState.read`` gives from the
+        attributes, without reading each through them (``Simulation`` calls it before the DBW's step and the
+        reports)."""
+        S = record_array(dbw.state)
+        t = self.tractor
+        out = t._out
+        entry = specialise(measured_of_outputs, (S, out, 0, 0, False, 0, 0, 0, 0.0, 0.0, 0.0))
+
+        def read() -> None:
+            setup = t._setup
+            entry(S, out, int(self.gear), int(self.gear_target), bool(self.shift_in_progress),
+                  int(self.last_gear_reject), int(t.gear), int(self.drive_mode), float(t.engine_rpm),
+                  abs(setup.overall_ratio) if setup is not None else 0.0, float(t._s[S_FUEL]))
+        return read
 
     @property
     def body(self):

@@ -32,6 +32,8 @@ the ledger terms (energy.py ``L_*``) and the outputs ``out`` (stages.py
 from __future__ import annotations
 
 import math
+from functools import partial
+from typing import Callable
 
 from . import cvt as _cvt
 from . import engine as _eng
@@ -417,14 +419,15 @@ class Vehicle(VehicleBody):
                    np.zeros((1, len(COLUMNS))), 0, 1, 1, 0.0, np.zeros((0, 5)))
         return specialise(ranger_dbw_run, joined + example)
 
-    def dbw_reading(self, dbw) -> tuple:
-        """``(entry, arguments)``: the DBW ``dbw``'s reading of this vehicle from its arrays, compiled
-        (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_measured`: the record ``MeasuredState.read``
-        gives from the attributes, without making them), for the reports after a step."""
+    def dbw_reading(self, dbw) -> Callable[[], None]:
+        """A call that writes the DBW ``dbw``'s reading of this vehicle into its record, from the arrays and
+        compiled (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_measured`: the record
+        ``MeasuredState.read`` gives from the attributes, without making them): for the reports after a step
+        (the step through the DBW reads the vehicle inside its own compiled call)."""
         from .dbw_step import ranger_measured
         from ...dbw.record import record_array
         args = (record_array(dbw.state), self._out, self._s, self.lever.lv)
-        return specialise(ranger_measured, args), args
+        return partial(specialise(ranger_measured, args), *args)
 
     def steering_wheel_for_curvature_deg(self, curvature_1_m: float) -> float:
         """Steering-wheel angle [deg] for a path curvature [1/m] of the rear-axle centre.
