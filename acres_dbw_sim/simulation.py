@@ -233,10 +233,12 @@ class Simulation:
                 joined = self._joined
             out = self.dbw.outputs
             (out.pedal, out.brake_line_bar, out.steering_wheel_deg, out.gear_request, out.drive_mode,
-             out.gear_manual_request, n_log, ok) = joined[0](*joined[1], self.time_s)
+             out.gear_manual_request, n_log, ok, stepped) = joined[0](*joined[1], self.time_s)
             self.dbw.take_log(n_log)
             if not ok:
                 AwdSwitch(out.drive_mode)   # raises
+            if not stepped:                 # the vehicle's own step left this one to Python
+                return self._step_vehicle(out)
             if out.gear_manual_request:
                 self.vehicle.select_gear(out.gear_manual_request)
             self.vehicle.stepped()
@@ -249,6 +251,16 @@ class Simulation:
             out = self.dbw.step(self.time_s, None)
         else:
             out = self.dbw.step(self.time_s, self.vehicle)
+        return self._step_vehicle(out)
+
+    def _step_vehicle(self, out: DbwOutputs) -> DbwOutputs:
+        """The vehicle's step in Python with the DBW's outputs ``out`` of this step as its inputs; returns ``out``.
+
+        Raises
+        ------
+        ValueError
+            If the drive mode is not an AWD switch position (the model is not stepped).
+        """
         inp = self._inputs
         inp.pedal = out.pedal
         inp.brake_line_bar = out.brake_line_bar

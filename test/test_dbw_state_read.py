@@ -124,7 +124,7 @@ def test_the_tractors_reading_equals_the_read_of_its_attributes(gear, dir_src, s
     sim._reading()
     assert _snapshot(by_reading) == _snapshot(by_attributes)
     assert by_reading.speed > 0.1 or spoil == "O_VB"
-    assert sim._reading is not None and sim._joined is None   # the step through the DBW in Python reads it
+    assert sim._reading is not None and sim._joined is not None   # its compiled step through the DBW reads the same
 
 
 @pytest.mark.parametrize("vehicle", ["polaris", "maxxum150"])

@@ -34,19 +34,119 @@ change was refused.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from ...dbw.record import record_array
 from ...dbw.state import measured_of_outputs
-from ...model._jit import specialise
+from ...model._jit import array, njit, specialise
 from ...model.enums import AwdSwitch, Gear, GearReject
+from ...model.stages import K_DT
 from ...model.terrain import Terrain
+from ..polaris.ulc_plant import dbw_step
 from .params import MaxxumParameters
 from .steering import steering_command_rad
 from .transmission import FORWARD, REVERSE
-from .vehicle import S_FUEL, Tractor, TractorInputs
+from .vehicle import (_RAD_S_TO_RPM, S_FUEL, S_WE, TV_DIRECTION, TV_GEAR, TV_IMPLEMENT, TV_RATIO, TV_SETUP, Tractor,
+                      TractorInputs, tractor_advance)
 
-__all__ = ["DbwTractor", "tractor_dbw_parameters", "ULC_PLANT_SECTION"]
+__all__ = ["DbwTractor", "tractor_dbw_parameters", "tractor_measured", "tractor_dbw_step", "ULC_PLANT_SECTION"]
+
+# The face's state fv (DbwTractor attributes are views of it; the compiled step through the DBW reads it): the
+# lever the DBW sees, its target, shift flag and last refusal, the drive mode, and the mapping's two figures.
+F_GEAR = 0          # lever position (Gear: PARK, REVERSE, NEUTRAL, DRIVE)
+F_TARGET = 1        # the lever's target (the lever: the tractor's direction changes at once)
+F_SHIFTING = 2      # 1: the lever is moving (never: reported as the DBW sees it)
+F_REJECT = 3        # last refusal (GearReject)
+F_MODE = 4          # drive mode (AwdSwitch)
+F_BRAKE_FULL = 5    # installation.brake_full_bar [bar]
+F_STEER_RATIO = 6   # installation.steering_ratio [-]
+N_FV = 7
+
+_LAST_MODE = max(int(m) for m in AwdSwitch)
+_PARK, _REVERSE, _NEUTRAL, _DRIVE, _LOW = (int(Gear.PARK), int(Gear.REVERSE), int(Gear.NEUTRAL), int(Gear.DRIVE),
+                                           int(Gear.LOW))
+
+
+def _fv_view(index: int, kind: type, doc: str) -> property:
+    """A DbwTractor attribute stored in ``fv[index]`` (read as ``kind``)."""
+    def get(self):
+        return kind(int(self._fv[index]))
+
+    def put(self, value) -> None:
+        self._fv[index] = float(int(value))
+    return property(get, put, doc=doc)
+
+
+@njit
+def tractor_measured(S, out, s, tv, fv) -> None:
+    """The DBW's reading of the tractor (:func:`~acres_dbw_sim.dbw.state.measured_of_outputs`) from its output
+    array ``out``, state ``s`` (vehicle.py ``S_*``), controls ``tv`` (``TV_*``: the powershift gear, the set-up's
+    ratio) and this face's ``fv`` (``F_*``): the record ``MeasuredState.read`` gives from :class:`DbwTractor`'s
+    attributes."""
+    measured_of_outputs(S, out, int(fv[F_GEAR]), int(fv[F_TARGET]), fv[F_SHIFTING] != 0.0, int(fv[F_REJECT]),
+                        int(tv[TV_GEAR]), int(fv[F_MODE]), s[S_WE] * _RAD_S_TO_RPM,
+                        abs(tv[TV_RATIO]) if tv[TV_SETUP] != 0.0 else 0.0, s[S_FUEL])
+
+
+@njit
+def lever_settled(fv, tv, gear_request: int, drive_mode: int, manual_request: int) -> bool:
+    """True when the DBW's outputs change nothing of the lever, the drive mode or the powershift (no request, or
+    a request for the lever's position in the tractor's present direction): :meth:`DbwTractor.step` would only
+    map the pedal, brake and steering. Any other step is mapped in Python."""
+    if manual_request != 0 or drive_mode != int(fv[F_MODE]):
+        return False
+    if gear_request not in (_REVERSE, _DRIVE, _LOW, _NEUTRAL, _PARK):
+        return True
+    want = _DRIVE if gear_request == _LOW else gear_request
+    if want != int(fv[F_GEAR]):
+        return False
+    if want == _REVERSE:
+        return int(tv[TV_DIRECTION]) == REVERSE
+    if want == _DRIVE:
+        return int(tv[TV_DIRECTION]) == FORWARD
+    return True
+
+
+@njit
+def tractor_dbw_step(S, P, Q, dbw_curves, k, kt, curves, ke, td, chx, s, sw, wd, box, wh, dres, led, out, ext, buf,
+                     tv, fv, t_s: float) -> tuple:
+    """One step of the DBW and the tractor at simulation time ``t_s`` [s] in one compiled call, as
+    ``Simulation.step`` runs the DBW and then :meth:`DbwTractor.step`: the DBW's reading
+    (:func:`tractor_measured`), its step with the ULC's plant model
+    (:func:`~acres_dbw_sim.vehicles.polaris.ulc_plant.dbw_step`), then, when the outputs leave the lever as
+    it is (:func:`lever_settled`), the set-up is made and no implement acts, the mapping of the module
+    docstring and :func:`~.vehicle.tractor_advance`.
+
+    Parameters
+    ----------
+    S, P, Q, dbw_curves
+        The DBW's record, its parameters, the ULC plant's record and its engine curves
+        (``DbwSystem.step_arguments``).
+    k .. tv
+        The tractor's arrays (``Tractor.step_arrays``).
+    fv : array (N_FV,) of float
+        This face's state (``F_*``).
+
+    Returns
+    -------
+    tuple
+        The DBW's outputs (pedal [-], line pressure [bar], steering-wheel angle [deg], gear request, drive mode,
+        manual gear request), the number of queued log events, False when the drive mode is not an AWD switch
+        position (nothing stepped; the caller raises), and whether the tractor was stepped (False: the caller
+        maps these outputs in Python, :meth:`DbwTractor.step`).
+    """
+    tractor_measured(S, out, s, tv, fv)
+    pedal, bar, steer, gear, mode, manual, n_log = dbw_step(S, P, Q, dbw_curves, t_s, k[K_DT])
+    if mode < 0 or mode > _LAST_MODE:
+        return pedal, bar, steer, gear, mode, manual, n_log, False, False
+    if not lever_settled(fv, tv, gear, mode, manual) or tv[TV_SETUP] == 0.0 or tv[TV_IMPLEMENT] != 0.0:
+        return pedal, bar, steer, gear, mode, manual, n_log, True, False
+    lever = int(fv[F_GEAR])
+    tractor_advance(k, kt, curves, ke, td, chx, s, sw, wd, box, wh, dres, led, out, ext, buf, tv, pedal,
+                    bar / fv[F_BRAKE_FULL], steering_command_rad(steer, fv[F_STEER_RATIO]),
+                    lever == _PARK or lever == _NEUTRAL, lever == _PARK)
+    return pedal, bar, steer, gear, mode, manual, n_log, True, True
 
 
 class DbwTractor:
@@ -72,7 +172,16 @@ class DbwTractor:
         As :class:`~.vehicle.Tractor`.
     """
 
+    gear = _fv_view(F_GEAR, Gear, "The lever position the DBW sees.")
+    gear_target = _fv_view(F_TARGET, Gear, "The lever's target.")
+    shift_in_progress = _fv_view(F_SHIFTING, bool, "The lever is moving.")
+    last_gear_reject = _fv_view(F_REJECT, GearReject, "The last gear request refused, and why.")
+    drive_mode = _fv_view(F_MODE, AwdSwitch, "The drive mode (AWD switch position).")
+
     def __init__(self, params: MaxxumParameters, terrain: Terrain, dt_s: float) -> None:
+        self.__dict__["_fv"] = array([0.0] * N_FV)
+        self._fv[F_BRAKE_FULL] = params.dbw_brake_full_bar
+        self._fv[F_STEER_RATIO] = params.dbw_steering_ratio
         self.tractor = Tractor(params, terrain, dt_s)
         self.params = params
         self.dt_s = self.tractor.dt_s
@@ -144,23 +253,23 @@ class DbwTractor:
         inp.gear_request = 0
 
     def dbw_reading(self, dbw) -> Callable[[], None]:
-        """A call that writes the DBW ``dbw``'s reading of the tractor into its record: the motion, wheel and
-        engine-torque quantities from the tractor's output array, compiled
-        (:func:`~acres_dbw_sim.dbw.state.measured_of_outputs`), the lever, powershift gear, drive mode, engine
-        speed, ratio and tank from this face's attributes: the record ``MeasuredState.read`` gives from the
-        attributes, without reading each through them (``Simulation`` calls it before the DBW's step and the
-        reports)."""
-        S = record_array(dbw.state)
+        """A call that writes the DBW ``dbw``'s reading of the tractor into its record, from the arrays and
+        compiled (:func:`tractor_measured`: the record ``MeasuredState.read`` gives from the attributes, without
+        reading each through them): for the reports after a step and a step in Python."""
         t = self.tractor
-        out = t._out
-        entry = specialise(measured_of_outputs, (S, out, 0, 0, False, 0, 0, 0, 0.0, 0.0, 0.0))
+        args = (record_array(dbw.state), t._out, t._s, t._tv, self._fv)
+        return partial(specialise(tractor_measured, args), *args)
 
-        def read() -> None:
-            setup = t._setup
-            entry(S, out, int(self.gear), int(self.gear_target), bool(self.shift_in_progress),
-                  int(self.last_gear_reject), int(t.gear), int(self.drive_mode), float(t.engine_rpm),
-                  abs(setup.overall_ratio) if setup is not None else 0.0, float(t._s[S_FUEL]))
-        return read
+    def dbw_step(self, dbw) -> tuple:
+        """``(entry, arguments)``: :func:`tractor_dbw_step` specialised for the DBW ``dbw``'s arrays and the
+        tractor's; ``Simulation.step`` calls ``entry(*arguments, t_s)``."""
+        args = dbw.step_arguments() + self.tractor.step_arrays() + (self._fv,)
+        return specialise(tractor_dbw_step, args + (0.0,)), args
+
+    def stepped(self) -> None:
+        """After :func:`tractor_dbw_step` stepped the tractor: its clock and attributes
+        (:meth:`~.vehicle.Tractor.stepped`)."""
+        self.tractor.stepped()
 
     @property
     def body(self):
@@ -170,9 +279,10 @@ class DbwTractor:
 
     @property
     def cvt_ratio(self) -> float:
-        """|i| of the present gear and direction [-] (the DBW reports it as the transmission ratio)."""
-        setup = self.tractor._setup
-        return abs(setup.overall_ratio) if setup is not None else 0.0
+        """|i| of the present gear and direction [-] (the DBW reports it as the transmission ratio; 0 before
+        the first step after a change has made the set-up)."""
+        tv = self.tractor._tv
+        return abs(float(tv[TV_RATIO])) if tv[TV_SETUP] != 0.0 else 0.0
 
     @property
     def manual_gear(self) -> int:

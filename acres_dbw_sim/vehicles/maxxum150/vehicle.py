@@ -57,7 +57,7 @@ from .steering import front_wheel_angles_rad, step_steering, turn_radius_m
 from .transmission import (FORWARD, REVERSE, advance_shift, driveline_setup, overall_ratio, request_direction,
                            request_gear)
 
-__all__ = ["TractorInputs", "Tractor", "tractor_step"]
+__all__ = ["TractorInputs", "Tractor", "tractor_step", "tractor_advance", "unit_command"]
 
 _RAD_S_TO_RPM = 60.0 / (2.0 * math.pi)
 
@@ -99,6 +99,35 @@ S_TDRAG = 5       # engine drag torque of the last step [N m]
 S_TACC = 6        # accessory torque (PTO and hydraulics) of the last step [N m]
 S_CAP = 7         # clutch capacity of the last step [N m]
 N_STATE = 8
+# The tractor's controls between steps tv (Tractor attributes are views of it; the compiled step through the
+# DBW reads and writes it): the powershift, the hand throttle, the steering delay line's head, the park brake,
+# the driveline set-up of the present gear (valid or to be made in Python), the constant loads and whether an
+# implement acts (its force is evaluated in Python).
+TV_GEAR = 0       # powershift gear 1..16
+TV_DIRECTION = 1  # +1 forward, -1 reverse
+TV_SHIFT_LEFT = 2  # time left of a gear change [s]
+TV_HAND = 3       # hand throttle 0..1
+TV_HEAD = 4       # steering delay line's head
+TV_PARK = 5       # park brake 1 / 0
+TV_SETUP = 6      # 1: the set-up below is the present gear's (Tractor._setup), 0: made by the next step
+TV_RATIO = 7      # overall ratio i of the set-up [-]
+TV_OPEN_REAR = 8  # 1: rear differential open
+TV_FRONT_MODE = 9  # driveline.FRONT_FREE / FRONT_OPEN / FRONT_LOCKED
+TV_KAPPA = 10     # front carrier speed over rear [-]
+TV_PTO_W = 11     # PTO load [W]
+TV_HYD_W = 12     # hydraulic load [W]
+TV_IMPLEMENT = 13  # 1: an implement is attached
+N_TV = 14
+
+
+def _tv_view(index: int, kind: type, doc: str) -> property:
+    """A Tractor attribute stored in ``tv[index]`` (read as ``kind``)."""
+    def get(self):
+        return kind(self._tv[index])
+
+    def put(self, value) -> None:
+        self._tv[index] = float(value)
+    return property(get, put, doc=doc)
 
 
 @njit
@@ -183,6 +212,48 @@ def tractor_step(k, kt, curves, ke, td, chx, s, sw, wd, box, wh, dres, led, out,
     return head
 
 
+@njit
+def unit_command(v: float) -> float:
+    """A command clamped to 0..1; NaN gives 0."""
+    return 0.0 if not v >= 0.0 else 1.0 if v > 1.0 else v
+
+
+@njit
+def tractor_advance(k, kt, curves, ke, td, chx, s, sw, wd, box, wh, dres, led, out, ext, buf, tv, throttle: float,
+                    brake: float, steering_rad: float, neutral: bool, park_brake: bool) -> None:
+    """Step 4 of the Physics Step without the requests (the park brake, the brake and engine commands, the gear
+    change's clock, the ratio) and steps 5 to 10 (:func:`tractor_step`), in place: one step of the tractor whose
+    gear, direction and set-up the requests have settled (``tv``, ``TV_*``; ``tv[TV_SETUP]`` must be 1).
+
+    Parameters
+    ----------
+    k .. buf
+        As :func:`tractor_step` (its delay line's head is ``tv[TV_HEAD]``).
+    tv : array (N_TV,) of float
+        The controls between steps (``TV_*``); the park brake, the gear change's time left and the head are
+        written.
+    throttle, brake : float
+        Pedal and brake commands (:class:`TractorInputs`), clamped to 0..1, NaN as 0.
+    steering_rad : float
+        delta_cmd [rad]; a non-finite command as 0.
+    neutral, park_brake : bool
+        As :class:`TractorInputs`.
+    """
+    dt = k[K_DT]
+    throttle = unit_command(throttle)
+    tv[TV_PARK] = 1.0 if park_brake else 0.0
+    b_k = brake_command(unit_command(brake), park_brake)
+    delta_cmd = steering_rad if math.isfinite(steering_rad) else 0.0
+    # the gear change runs its clock before the clutch (StepDrivetrain): the step that takes the request counts
+    left, shifting = advance_shift(tv[TV_SHIFT_LEFT], dt)
+    tv[TV_SHIFT_LEFT] = left
+    ratio = 0.0 if neutral else tv[TV_RATIO]
+    u = engine_command(throttle, tv[TV_HAND])
+    tv[TV_HEAD] = tractor_step(k, kt, curves, ke, td, chx, s, sw, wd, box, wh, dres, led, out, ext, buf,
+                               int(tv[TV_HEAD]), u, b_k, delta_cmd, ratio, shifting, tv[TV_OPEN_REAR] != 0.0,
+                               int(tv[TV_FRONT_MODE]), tv[TV_KAPPA], tv[TV_PTO_W], tv[TV_HYD_W])
+
+
 @dataclass
 class TractorInputs:
     """Controls of one step (the DBW's actuator outputs or a script).
@@ -247,10 +318,35 @@ class Tractor(VehicleBody):
     ``hand_throttle``, ``park_brake``, ``fuel_l``, ``fuel_rate_l_h``, ``ledger``.
     """
 
+    gear = _tv_view(TV_GEAR, int, "Powershift gear 1..16.")
+    direction = _tv_view(TV_DIRECTION, int, "Direction: +1 forward, -1 reverse.")
+    shift_left_s = _tv_view(TV_SHIFT_LEFT, float, "Time left of a gear change [s].")
+    hand_throttle = _tv_view(TV_HAND, float, "Hand throttle 0..1.")
+    park_brake = _tv_view(TV_PARK, bool, "The park brake is on.")
+    _head = _tv_view(TV_HEAD, int, "The steering delay line's head.")
+
+    @property
+    def _setup(self):
+        """The driveline set-up of the present gear, direction, MFD and locks (``transmission.driveline_setup``),
+        None until the next step makes it."""
+        return self._setup_made
+
+    @_setup.setter
+    def _setup(self, ds) -> None:
+        self._setup_made = ds
+        tv = self._tv
+        tv[TV_SETUP] = 0.0 if ds is None else 1.0
+        if ds is not None:
+            tv[TV_RATIO] = ds.overall_ratio
+            tv[TV_OPEN_REAR] = 0.0 if ds.rear_locked else 1.0
+            tv[TV_FRONT_MODE] = (FRONT_LOCKED if ds.front_locked else FRONT_OPEN) if ds.front_driven else FRONT_FREE
+            tv[TV_KAPPA] = ds.front_speed_ratio
+
     def __init__(self, params: MaxxumParameters | None = None, terrain: Terrain | None = None,
                  dt_s: float = 1.0 / 120.0) -> None:
         if not (1.0 / 1000.0 - 1e-12 <= dt_s <= 1.0 / 60.0 + 1e-12):
             raise ValueError(f"dt_s={dt_s!r} outside 1/1000..1/60 s")
+        self._tv = array([0.0] * N_TV)
         self.params = P = params if params is not None else load_maxxum_parameters()
         self.world = load_world(P.world_overrides)   # the surface and soil tables of both vehicles
         self.surfaces = self.world.surfaces
@@ -297,12 +393,19 @@ class Tractor(VehicleBody):
         self._led = array([0.0] * len(LEDGER_TERMS))
         self._out = array([0.0] * N_OUT)
         self._ledger = EnergyLedger()
-        # the compiled tractor_step for these argument types (_jit.specialise), called by every step
-        self._tractor_step = specialise(
-            tractor_step, (self._k, self._kt, self._curves_k, self._ke, self.terrain.data, self.chassis.x, self._s,
-                           self._sw, self._wd, self._box, self.solver.wh, self.solver.out, self._led, self._out,
-                           self._ext, self._buf, 0, 0.0, 0.0, 0.0, 0.0, False, True, FRONT_FREE, 0.0, 0.0, 0.0))
+        self._tv[TV_PTO_W], self._tv[TV_HYD_W] = P.pto.pto_w, P.pto.hydraulic_w
+        self._tv[TV_IMPLEMENT] = 0.0 if im.attachment == "none" else 1.0
+        # the compiled tractor_advance for these argument types (_jit.specialise), called by every step
+        self._advance = specialise(tractor_advance, self.step_arrays() + (0.0, 0.0, 0.0, False, False))
         self.reset()
+
+    def step_arrays(self) -> tuple:
+        """The arrays of :func:`tractor_advance` before its commands (constants, terrain, state, outputs,
+        controls ``tv``); a compiled caller passes them on. The mass properties of a carried implement's load
+        (:meth:`set_payload`) are new arrays: take them again after it."""
+        return (self._k, self._kt, self._curves_k, self._ke, self.terrain.data, self.chassis.x, self._s, self._sw,
+                self._wd, self._box, self.solver.wh, self.solver.out, self._led, self._out, self._ext, self._buf,
+                self._tv)
 
     def _configure_mass(self) -> None:
         """Mass properties and what depends on them (ConfigureBody, ResetVehicle, ApplyImplementMass).
@@ -509,16 +612,13 @@ class Tractor(VehicleBody):
 
     # ------------------------------------------------------------------ step
     def step(self, inputs: TractorInputs) -> None:
-        """Advance the model by one physics step ``dt_s``.
+        """Advance the model by one physics step ``dt_s``: the gear and direction requests here, the rest in the
+        compiled :func:`tractor_advance`.
 
         Non-finite commands are taken as 0 (no throttle, no brake, straight ahead).
         """
         P = self.params
         tr = P.transmission
-        throttle = _unit(inputs.throttle)
-        self.park_brake = bool(inputs.park_brake)
-        b_k = brake_command(_unit(inputs.brake), self.park_brake)
-        delta_cmd = float(inputs.steering_rad) if math.isfinite(inputs.steering_rad) else 0.0
         # gear and direction requests (powershift; direction only near standstill)
         if inputs.gear_request:
             gear, self.shift_left_s = request_gear(self.gear, int(inputs.gear_request), self.shift_left_s,
@@ -532,19 +632,14 @@ class Tractor(VehicleBody):
                 self.direction, self._setup = direction, None
         if self._setup is None:
             self._setup = driveline_setup(P, self.gear, self.direction, self.front_drive, self.diff_lock)
-        ds = self._setup
-        # the gear change runs its clock before the clutch (StepDrivetrain): the step that takes the request counts
-        self.shift_left_s, shifting = advance_shift(self.shift_left_s, self.dt_s)
-        ratio = 0.0 if inputs.neutral else ds.overall_ratio
-        u = engine_command(throttle, self.hand_throttle)
-        front_mode = (FRONT_LOCKED if ds.front_locked else FRONT_OPEN) if ds.front_driven else FRONT_FREE
         self._implement_force()
-        sv = self.solver
-        self._head = self._tractor_step(
-            self._k, self._kt, self._curves_k, self._ke, self.terrain.data, self.chassis.x, self._s, self._sw,
-            self._wd, self._box, sv.wh, sv.out, self._led, self._out, self._ext, self._buf, self._head, u, b_k,
-            delta_cmd, ratio, shifting, not ds.rear_locked, front_mode, ds.front_speed_ratio, P.pto.pto_w,
-            P.pto.hydraulic_w)
+        self._advance(*self.step_arrays(), _number(inputs.throttle), _number(inputs.brake),
+                      float(inputs.steering_rad), bool(inputs.neutral), bool(inputs.park_brake))
+        self.stepped()
+
+    def stepped(self) -> None:
+        """After a step of the compiled kernels (this class's :meth:`step`, or the step through the DBW): the
+        clock, and the attributes read the new outputs."""
         self.time_s += self.dt_s
         self._ledger_stale = True
         self._publish(to_list(self._out))
@@ -699,13 +794,12 @@ class Tractor(VehicleBody):
         return tuple(self.mass.static_loads_n)
 
 
-def _unit(v: float) -> float:
-    """A command clamped to 0..1; NaN and other non-numbers give 0."""
+def _number(v) -> float:
+    """A command as a float; a non-number as NaN (:func:`unit_command` takes it as 0)."""
     try:
-        v = float(v)
+        return float(v)
     except (TypeError, ValueError):
-        return 0.0
-    return 0.0 if not v >= 0.0 else 1.0 if v > 1.0 else v
+        return math.nan
 
 
 def _compile() -> None:

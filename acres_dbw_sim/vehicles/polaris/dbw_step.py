@@ -70,16 +70,17 @@ def ranger_dbw_step(S, P, Q, dbw_curves, k, kp, curves, td, chx, s, sw, wd, box,
     -------
     tuple
         The DBW's outputs (pedal [-], line pressure [bar], steering-wheel angle [deg], gear request,
-        drive mode, manual gear request), the number of queued log events, and False when the drive
-        mode is not an AWD switch position (the vehicle is then not stepped; the caller raises).
+        drive mode, manual gear request), the number of queued log events, False when the drive
+        mode is not an AWD switch position (the vehicle is then not stepped; the caller raises), and whether
+        the vehicle was stepped (the Ranger always is when the mode is valid; ``Simulation.step``'s protocol).
     """
     ranger_measured(S, out, s, lv)
     pedal, bar, steer, gear, mode, manual, n_log = dbw_step(S, P, Q, dbw_curves, t_s, k[K_DT])
     if mode < 0 or mode > _LAST_MODE:
-        return pedal, bar, steer, gear, mode, manual, n_log, False
+        return pedal, bar, steer, gear, mode, manual, n_log, False, False
     model_step(k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, lv, ratios, pedal, bar, steer,
                gear if 0 <= gear <= _LAST_GEAR else 0, mode)
-    return pedal, bar, steer, gear, mode, manual, n_log, True
+    return pedal, bar, steer, gear, mode, manual, n_log, True, True
 
 
 @njit
@@ -137,7 +138,7 @@ def ranger_dbw_run(S, P, Q, dbw_curves, k, kp, curves, td, chx, s, sw, wd, box, 
             for j in range(slots.shape[0]):
                 store_kept(S, int(slots[j]), t_s, kept[j])
             next_send += send_period
-        pedal, bar, steer, gear, mode, manual, n_log, ok = ranger_dbw_step(
+        pedal, bar, steer, gear, mode, manual, n_log, ok, _stepped = ranger_dbw_step(
             S, P, Q, dbw_curves, k, kp, curves, td, chx, s, sw, wd, box, wh, dres, led, out, lv, ratios, t_s)
         if not ok:
             return kk, i_row, next_send, vehicle_t_s, pedal, bar, steer, gear, mode, manual, n_log, False, met
