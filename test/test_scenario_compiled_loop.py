@@ -17,7 +17,7 @@ from acres_dbw_sim.dbw.commands import ENABLE, BrakeCmd, SteeringCmd, ThrottleCm
 from acres_dbw_sim.dbw.params import DbwParameters
 from acres_dbw_sim.dbw.record import record_array, run
 from acres_dbw_sim.dbw.state import DriverInput
-from acres_dbw_sim.dbw.resend import store_kept
+from acres_dbw_sim.dbw.resend import command_bits, store_kept
 from acres_dbw_sim.scenario import load_scenario, run_scenario
 from acres_dbw_sim.scenario.signals import COLUMN_NAMES, first_met, parse_condition, stop_table
 from acres_dbw_sim.simulation import Simulation
@@ -188,8 +188,12 @@ def test_a_kept_decoding_stores_what_submit_stores(sync, override):
     for cmd in cmds:
         a, b = _driven(sync, cmd, override), _driven(sync, cmd, override)
         assert _record(a) == _record(b)
-        a.submit(cmd)                                   # the Python path (an unchanged re-send)
         slot, kept = b.dbw.kept_command(cmd)
+        # the Python path: the actuator's own command() with the re-send (its LastCommand's decoding), the bits
+        # as submit takes them
+        actuator = {SteeringCmd: a.dbw.steering, BrakeCmd: a.dbw.brake, ThrottleCmd: a.dbw.throttle,
+                    UlcCmd: a.dbw.ulc}[type(cmd)]
+        actuator.command(a.time_s, cmd, *run(command_bits, record_array(a.dbw.state), slot))
         run(store_kept, record_array(b.dbw.state), slot, b.time_s, kept)   # the compiled re-send
         assert _record(a) == _record(b), cmd
         a.step()

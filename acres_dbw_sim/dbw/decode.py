@@ -172,7 +172,7 @@ class LastCommand:
         The command dataclass (``acres_dbw_sim.dbw.commands``).
     """
 
-    __slots__ = ("_cls", "_get", "_values", "_types", "decoded")
+    __slots__ = ("_cls", "_get", "_values", "_types", "decoded", "_flat")
 
     def __init__(self, cls: type) -> None:
         self._cls = cls
@@ -180,6 +180,7 @@ class LastCommand:
         self._values = None
         self._types = None
         self.decoded = None
+        self._flat = None
 
     def find(self, msg: object):
         """What ``msg`` decodes to when it is an unchanged re-send of the kept command; else None."""
@@ -197,6 +198,7 @@ class LastCommand:
             return
         values = self._get(msg)
         self._values, self._types, self.decoded = values, tuple(map(type, values)), decoded
+        self._flat = None
 
     def arguments(self, msg: object, decode, t_s: float, dbw_enabled: bool, auto_clear: bool) -> tuple:
         """The arguments of an actuator's compiled store after its record, for ``msg`` arriving at ``t_s`` [s]:
@@ -214,14 +216,17 @@ class LastCommand:
         return (float(t_s),) + d[0] + (bool(d[1] and dbw_enabled), bool(d[2] or auto_clear)) + d[3:]
 
     def kept(self, msg: object):
-        """The kept decoding as one float array when ``msg`` is an unchanged re-send of the kept command, else
-        None: the set-points, then the message's enable and clear (and ignore) bits, integers and flags as
+        """The kept decoding as one float array (the same array for every re-send of one decoding; not to be
+        changed) when ``msg`` is an unchanged re-send of the kept command, else None: the set-points, then the message's enable and clear (and ignore) bits, integers and flags as
         numbers (the form :func:`~acres_dbw_sim.dbw.resend.store_kept` stores from compiled code)."""
         d = self.find(msg)
         if d is None:
             return None
-        return np.array(d[0] + d[1:], dtype=np.float64)
+        if self._flat is None:   # made once per kept decoding (the callers do not change it)
+            self._flat = np.array(d[0] + d[1:], dtype=np.float64)
+        return self._flat
 
     def forget(self) -> None:
         """Keep nothing (the next command is decoded)."""
         self._values = None
+        self._flat = None

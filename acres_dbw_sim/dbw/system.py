@@ -61,7 +61,7 @@ from .gear import GearActuator, gear_command, gear_request_park, gear_take_manua
 from .pedals import BrakeActuator, ThrottleActuator, brake_step, throttle_step
 from .status import (BRAKE, STEERING, THROTTLE, ULC, EngageLogic, FirmwareEngage, engage_tick, engage_update,
                      status_update, sync_tick, sync_update)
-from .resend import command_bits
+from .resend import command_bits, store_kept
 from .steering import SteeringActuator, steering_step
 from .ulc import Ulc, ulc_disengage
 from .report_content import ALWAYS_FILLED, FILLERS, REASON_DISENGAGE, fill_ecu_identities
@@ -448,6 +448,9 @@ class DbwSystem:
         self.throttle = ThrottleActuator(params, self.dt_s, s)
         self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears), s)
         self.ulc = Ulc(params, self.dt_s, ulc_plant(params), s)
+        #: the streamed commands' actuators and status slots, by command class
+        self._streams = {SteeringCmd: (self.steering, STEERING), BrakeCmd: (self.brake, BRAKE),
+                         ThrottleCmd: (self.throttle, THROTTLE), UlcCmd: (self.ulc, ULC)}
         self._enter_step()
         self.hold = BrakeHold(params, self.dt_s, s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
@@ -489,12 +492,11 @@ class DbwSystem:
         <acres_dbw_sim.dbw.decode.LastCommand.kept>`): what a compiled loop re-sends with
         :func:`~acres_dbw_sim.dbw.resend.store_kept`, exactly as :meth:`submit` would store it. None for any
         other command, and for one that :meth:`submit` would decode anew."""
-        for cls, actuator, slot in ((SteeringCmd, self.steering, STEERING), (BrakeCmd, self.brake, BRAKE),
-                                    (ThrottleCmd, self.throttle, THROTTLE), (UlcCmd, self.ulc, ULC)):
-            if type(command) is cls:
-                a = actuator.last_command.kept(command)
-                return None if a is None else (slot, a)
-        return None
+        stream = self._streams.get(type(command))
+        if stream is None:
+            return None
+        a = stream[0].last_command.kept(command)
+        return None if a is None else (stream[1], a)
 
     def take_log(self, n_log: int) -> None:
         """After a compiled step that queued ``n_log`` log events: their texts (:meth:`drain_log`)."""
@@ -677,6 +679,10 @@ class DbwSystem:
         """
         if isinstance(t_s, bool) or not isinstance(t_s, (int, float)) or not math.isfinite(t_s):
             raise ValueError(f"t_s={t_s!r}: must be a finite number of seconds")
+        kept = self.kept_command(command)
+        if kept is not None:   # an unchanged re-send: its kept decoding stored in one compiled call
+            run(store_kept, record_array(self.state), kept[0], float(t_s), kept[1])
+            return
         en = self.dbw_enabled
         # §4.1: enable bit masked by the driver's state, clear added while the request is set;
         # §4.2: enable bit passed through, one-shot clear after an enable event (command_bits)
