@@ -140,10 +140,11 @@ def write_row(data, i: int, t_s: float, out, led, engine_rpm: float, engine_spee
 class RowReader:
     """Reads one CSV row from the vehicle.
 
-    A vehicle on the shared core (:class:`~acres_dbw_sim.model.body.VehicleBody`, with its output array and
-    ledger), or one that wraps such a model as its ``body`` (a vehicle behind a DBW face), is read by the
-    compiled :func:`write_row`; another model level (the kinematic one) from its attributes, the same
-    quantities.
+    A vehicle with its own compiled row (its ``row_writer``: the full Ranger, the tractor behind its DBW face)
+    writes it; another on the shared core (:class:`~acres_dbw_sim.model.body.VehicleBody`, with its output array
+    and ledger), or one that wraps such a model as its ``body``, is read by the compiled :func:`write_row` with
+    its own quantities from its attributes; another model level (the kinematic one) from its attributes, the
+    same quantities.
 
     Parameters
     ----------
@@ -160,6 +161,10 @@ class RowReader:
         self._arrays = (body._out, body._led) if isinstance(body, VehicleBody) else None
         self._scratch = np.zeros((1, len(COLUMNS)))
         self._write = None
+        own = getattr(vehicle, "row_writer", None)
+        self._own = own(self.inv_fuel) if own is not None else None
+        if self._own is not None:
+            self.write = self._own   # the instance's write: the vehicle's compiled row
         if self._arrays is not None:
             self._write = specialise(write_row, (self._scratch, 0, 0.0) + self._arrays
                                      + (0.0, 0.0, 0.0, 0, 0, 0.0, 0.0, 0, 0.0))

@@ -43,6 +43,7 @@ from ...model._jit import array, njit, specialise
 from ...model.enums import AwdSwitch, Gear, GearReject
 from ...model.stages import K_DT
 from ...model.terrain import Terrain
+from ...scenario.signals import write_row
 from ..polaris.ulc_plant import dbw_step
 from .params import MaxxumParameters
 from .steering import steering_command_rad
@@ -50,7 +51,8 @@ from .transmission import FORWARD, REVERSE
 from .vehicle import (_RAD_S_TO_RPM, S_FUEL, S_WE, TV_DIRECTION, TV_GEAR, TV_IMPLEMENT, TV_RATIO, TV_SETUP, Tractor,
                       TractorInputs, tractor_advance)
 
-__all__ = ["DbwTractor", "tractor_dbw_parameters", "tractor_measured", "tractor_dbw_step", "ULC_PLANT_SECTION"]
+__all__ = ["DbwTractor", "tractor_dbw_parameters", "tractor_measured", "tractor_dbw_step", "tractor_write_row",
+           "ULC_PLANT_SECTION"]
 
 # The face's state fv (DbwTractor attributes are views of it; the compiled step through the DBW reads it): the
 # lever the DBW sees, its target, shift flag and last refusal, the drive mode, and the mapping's two figures.
@@ -87,6 +89,17 @@ def tractor_measured(S, out, s, tv, fv) -> None:
     measured_of_outputs(S, out, int(fv[F_GEAR]), int(fv[F_TARGET]), fv[F_SHIFTING] != 0.0, int(fv[F_REJECT]),
                         int(tv[TV_GEAR]), int(fv[F_MODE]), s[S_WE] * _RAD_S_TO_RPM,
                         abs(tv[TV_RATIO]) if tv[TV_SETUP] != 0.0 else 0.0, s[S_FUEL])
+
+
+@njit
+def tractor_write_row(data, i: int, t_s: float, out, led, s, tv, fv, pedal: float, brake_bar: float,
+                      dbw_enabled: int, inv_fuel: float) -> None:
+    """The scenario recorder's row ``data[i]`` at ``t_s`` [s] of the tractor behind this face after a step
+    (:func:`~acres_dbw_sim.scenario.signals.write_row` with the engine speed from ``s``, the ratio of the set-up
+    from ``tv``, the lever and drive mode from ``fv``: the attributes the recorder reads)."""
+    w = s[S_WE]
+    write_row(data, i, t_s, out, led, w * _RAD_S_TO_RPM, w, abs(tv[TV_RATIO]) if tv[TV_SETUP] != 0.0 else 0.0,
+              int(fv[F_GEAR]), int(fv[F_MODE]), pedal, brake_bar, dbw_enabled, inv_fuel)
 
 
 @njit
@@ -265,6 +278,21 @@ class DbwTractor:
         tractor's; ``Simulation.step`` calls ``entry(*arguments, t_s)``."""
         args = dbw.step_arguments() + self.tractor.step_arrays() + (self._fv,)
         return specialise(tractor_dbw_step, args + (0.0,)), args
+
+    def row_writer(self, inv_fuel: float) -> Callable:
+        """The scenario recorder's compiled row (:func:`tractor_write_row`): ``write(data, i, t_s, pedal, brake_bar,
+        dbw_enabled)`` fills ``data[i]`` (rows x len(COLUMNS)) after a step; ``inv_fuel`` is 1 / (heating value
+        times density) [l/J]."""
+        import numpy as np
+        from ...scenario.signals import COLUMNS
+        t = self.tractor
+        arrays = (t._out, t._led, t._s, t._tv, self._fv)
+        entry = specialise(tractor_write_row, (np.zeros((1, len(COLUMNS))), 0, 0.0) + arrays + (0.0, 0.0, 0, 0.0))
+        inv = float(inv_fuel)
+
+        def write(data, i: int, t_s: float, pedal: float, brake_bar: float, dbw_enabled: int) -> None:
+            entry(data, i, t_s, *arrays, pedal, brake_bar, dbw_enabled, inv)
+        return write
 
     def stepped(self) -> None:
         """After :func:`tractor_dbw_step` stepped the tractor: its clock and attributes

@@ -595,7 +595,7 @@ class Tractor(VehicleBody):
                            self.front_drive)
         self.implement_force_n = (0.0, 0.0, 0.0)
         kinematics(self._k, self.chassis.x, self._sw, self._out)
-        self._publish(to_list(self._out))
+        self._outputs_changed()
 
     # ------------------------------------------------------------------ controls that are not per step
     def set_hand_throttle(self, value: float) -> None:
@@ -642,7 +642,7 @@ class Tractor(VehicleBody):
         clock, and the attributes read the new outputs."""
         self.time_s += self.dt_s
         self._ledger_stale = True
-        self._publish(to_list(self._out))
+        self._outputs_changed()
 
     def _hitch_point_odom(self) -> tuple:
         """The draft point / drawbar pin (``implement.draft_point_m``) in odom [m], and its offset from the
@@ -721,16 +721,31 @@ class Tractor(VehicleBody):
         self.implement_force_n = (fx, fy, fz)
 
     # ------------------------------------------------------------------ outputs
-    def _publish(self, o: list) -> None:
-        """The outputs ``o`` (the output array as a list) as the shared attributes
-        (:class:`~acres_dbw_sim.model.body.VehicleBody`); the engine speed, the clutch and the shift."""
-        st = to_list(self._s)
-        self._ol = o
-        self.engine_speed_rad_s = st[S_WE]
-        self.engine_rpm = st[S_WE] * _RAD_S_TO_RPM
-        self.clutch_engagement = st[S_EPS]
-        self.clutch_capacity_nm = st[S_CAP]
-        self.shift_in_progress = self.shift_left_s > 0.0
+    # the engine speed, the clutch and the shift: read from the state on access
+    @property
+    def engine_speed_rad_s(self) -> float:
+        """Engine speed omega_e [rad/s]."""
+        return float(self._s[S_WE])
+
+    @property
+    def engine_rpm(self) -> float:
+        """Engine speed [rev/min]."""
+        return float(self._s[S_WE]) * _RAD_S_TO_RPM
+
+    @property
+    def clutch_engagement(self) -> float:
+        """Clutch engagement epsilon [-]."""
+        return float(self._s[S_EPS])
+
+    @property
+    def clutch_capacity_nm(self) -> float:
+        """Clutch capacity of the last step [N m]."""
+        return float(self._s[S_CAP])
+
+    @property
+    def shift_in_progress(self) -> bool:
+        """A gear change is in progress (the clutch target is 0)."""
+        return self.shift_left_s > 0.0
 
     # outputs read less often than every step: built on access
     @property

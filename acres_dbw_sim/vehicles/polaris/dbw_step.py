@@ -36,7 +36,7 @@ from ...scenario.signals import first_met, write_row
 from .ulc_plant import dbw_step
 from .vehicle import _RAD_S_TO_RPM, S_FUEL, S_MODE, S_R, S_WE, model_step
 
-__all__ = ["ranger_dbw_step", "ranger_measured", "ranger_dbw_run"]
+__all__ = ["ranger_dbw_step", "ranger_measured", "ranger_dbw_run", "ranger_write_row"]
 
 _LAST_GEAR = max(int(g) for g in Gear)
 _LAST_MODE = max(int(m) for m in AwdSwitch)
@@ -49,6 +49,17 @@ def ranger_measured(S, out, s, lv) -> None:
     and lever ``lv`` (gearbox.py ``LV_*``); the Ranger has no manual gears."""
     measured_of_outputs(S, out, int(lv[LV_GEAR]), int(lv[LV_TARGET]), lv[LV_REMAINING] > 0.0, int(lv[LV_REJECT]), 0,
                         int(s[S_MODE]), s[S_WE] * _RAD_S_TO_RPM, s[S_R], s[S_FUEL])
+
+
+@njit
+def ranger_write_row(data, i: int, t_s: float, out, led, s, lv, pedal: float, brake_bar: float, dbw_enabled: int,
+                     inv_fuel: float) -> None:
+    """The scenario recorder's row ``data[i]`` at ``t_s`` [s] of the Ranger after a step
+    (:func:`~acres_dbw_sim.scenario.signals.write_row` with its engine speed, belt ratio, lever and AWD switch
+    from ``s`` and ``lv``): the headless loop's rows and ``Vehicle.row_writer``'s."""
+    w = s[S_WE]
+    write_row(data, i, t_s, out, led, w * _RAD_S_TO_RPM, w, s[S_R], int(lv[LV_GEAR]), int(s[S_MODE]), pedal,
+              brake_bar, dbw_enabled, inv_fuel)
 
 
 @njit
@@ -146,9 +157,8 @@ def ranger_dbw_run(S, P, Q, dbw_curves, k, kp, curves, td, chx, s, sw, wd, box, 
         kk += 1
         due = kk % every == 0 or kk == n_steps
         if due or has_stops:
-            w = s[S_WE]
-            write_row(data, i_row, kk * dt_s, out, led, w * _RAD_S_TO_RPM, w, s[S_R], int(lv[LV_GEAR]),
-                      int(s[S_MODE]), pedal, bar, 1 if dbw_enabled_of(S) else 0, inv_fuel)
+            ranger_write_row(data, i_row, kk * dt_s, out, led, s, lv, pedal, bar, 1 if dbw_enabled_of(S) else 0,
+                             inv_fuel)
             if has_stops:
                 met = first_met(data[i_row], stops)
                 if met >= 0:
