@@ -45,6 +45,7 @@ CASES = [
     ("energy_ledger (actuator, 60 s)", SCEN / "energy_ledger.yaml", None),
     ("ulc_speed_step (DBW, 50 Hz cmds)", SCEN / "examples" / "ulc_speed_step.yaml", None),
     ("dbw_pedals_and_steering (DBW)", SCEN / "examples" / "dbw_pedals_and_steering.yaml", None),
+    ("maxxum150_dbw (Maxxum, DBW)", SCEN / "examples" / "maxxum150_dbw.yaml", None),
 ]
 
 
