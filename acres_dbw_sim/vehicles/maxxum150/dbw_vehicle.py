@@ -27,10 +27,15 @@ The powershift gear (1..16) starts at ``transmission.initial_gear``; ``GearCmd``
 with ``cmd_manual`` = n selects gear n (the DBW's gear actuator, ``dbw.gear.manual_gears``
 = 16, calls :meth:`DbwTractor.select_gear`; a powershift at any speed, the clutch opened
 for the shift time), and ``GearReport.gear_manual`` reports the gear. The state the DBW
-reports comes from the tractor's attributes;
-``gear`` reads as the lever position above, ``cvt_ratio`` as the overall ratio of the
-present gear (its magnitude), ``last_gear_reject`` as VEHICLE_SPEED when a direction
-change was refused.
+reports is the tractor's, as its attributes give it (read from its arrays by
+:func:`tractor_measured`); ``gear`` reads as the lever position above, ``cvt_ratio`` as the
+overall ratio of the present gear (its magnitude), ``last_gear_reject`` as VEHICLE_SPEED when
+a direction change was refused.
+
+The DBW and the tractor step in one compiled call (:func:`tractor_dbw_step`) whenever the DBW's
+outputs leave the lever, the drive mode and the powershift gear as they are; any other step is
+mapped by :meth:`DbwTractor.step` in Python after the same compiled DBW step
+(docs/maxxum150.md, "Behind the DBW").
 """
 from __future__ import annotations
 

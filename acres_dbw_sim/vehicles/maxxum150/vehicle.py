@@ -2,9 +2,10 @@
 
 The Physics Step (maxxum-150-dynamics.md, "The Physics Step"), steps 4 to 10:
 
-4. controls: the hand throttle and the park brake (:meth:`Tractor.step`, Python),
-   the gear and direction requests (``transmission.request_gear``,
-   ``transmission.request_direction``),
+4. controls: the gear and direction requests and the driveline set-up they need
+   (``transmission.request_gear``, ``transmission.request_direction``, ``driveline_setup``;
+   :meth:`Tractor.step`, Python), then the park brake, the brake and engine commands with the
+   hand throttle and the gear change's clock (:func:`tractor_advance`, compiled),
 5. StepSteering (``steering.step_steering``, the shared Ackermann), StepDrivetrain:
    the engine (``engine.step_engine``) and the clutch engagement and capacity
    (``clutch.*``),
@@ -18,7 +19,10 @@ The Physics Step (maxxum-150-dynamics.md, "The Physics Step"), steps 4 to 10:
    at the start of the step in :meth:`Tractor.step`) and the 6-DOF integration.
 
 Steps 5 to 10 are one compiled kernel, :func:`tractor_step`, over the shared arrays of
-stages.py and the tractor's own constants ``kt`` (``T_*``) and state ``s`` (``S_*``).
+stages.py and the tractor's own constants ``kt`` (``T_*``) and state ``s`` (``S_*``);
+:func:`tractor_advance` runs the compiled part of step 4 and then the kernel, with the controls
+between steps in ``tv`` (``TV_*``), for :meth:`Tractor.step` and for the step through the DBW in
+one compiled call (``dbw_vehicle.tractor_dbw_step``).
 
 Frames: body x forward, y left, z up (REP-103); ``base_footprint`` is the ground point
 below the rear-axle centre at rest; world frame ``odom``. Wheels 0 FL, 1 FR, 2 RL, 3 RR.
