@@ -412,7 +412,7 @@ def _call_graph(root):
     A call by a bare name resolves through the module's definitions and relative imports (a name a package
     re-exports to where it is defined); ``mod.f()`` through a module imported by name; ``obj.f()`` on any
     other object stays unresolved ``(None, "f")`` and counts for no function. A kernel handed to
-    ``_jit.specialise`` counts as called, and so do the functions given to a vehicle registry row
+    ``_jit.specialise`` (or to ``scenario.signals.compiled_row_writer``, which specialises it) counts as called, and so do the functions given to a vehicle registry row
     (``VehicleSpec``). Returns ({(module, name): set of (module, name) it calls}, set of every (module,
     name) called anywhere in the package, the functions' bodies and the modules' top levels)."""
     import ast
@@ -451,7 +451,7 @@ def _call_graph(root):
             if isinstance(c, ast.Call):
                 out.add(resolve(m, c.func))
                 name = getattr(c.func, "id", None)
-                if name == "specialise" and c.args:
+                if name in ("specialise", "compiled_row_writer") and c.args:
                     out.add(resolve(m, c.args[0]))
                 if name == "VehicleSpec":
                     out.update(resolve(m, a) for a in list(c.args) + [k.value for k in c.keywords]

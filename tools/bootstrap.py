@@ -348,8 +348,8 @@ def warm_kernels() -> float:
         # the scenario runner's compiled headless loop between timeline entries
         from acres_dbw_sim.scenario import load_scenario, run_scenario
         run_scenario(load_scenario(ROOT / "scenarios" / "examples" / "dbw_pedals_and_steering.yaml"))
-        tractor = Simulation(vehicle="maxxum150")   # the second vehicle's kernel (vehicles/maxxum150)
-        tractor.step()
+        # the second vehicle's kernels (vehicles/maxxum150): its step through the DBW, its events, its row
+        run_scenario(load_scenario(ROOT / "scenarios" / "examples" / "maxxum150_dbw.yaml"))
     _while_printing("compiling the model kernels (numba, once)", compile_all)
     return time.monotonic() - t0
 

@@ -217,8 +217,9 @@ class LastCommand:
 
     def kept(self, msg: object):
         """The kept decoding as one float array (the same array for every re-send of one decoding; not to be
-        changed) when ``msg`` is an unchanged re-send of the kept command, else None: the set-points, then the message's enable and clear (and ignore) bits, integers and flags as
-        numbers (the form :func:`~acres_dbw_sim.dbw.resend.store_kept` stores from compiled code)."""
+        changed) when ``msg`` is an unchanged re-send of the kept command, else None: the set-points, then the
+        message's enable and clear (and ignore) bits, integers and flags as numbers (the form
+        :func:`~acres_dbw_sim.dbw.resend.store_kept` stores from compiled code)."""
         d = self.find(msg)
         if d is None:
             return None

@@ -17,6 +17,7 @@ import math
 import operator
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -26,9 +27,9 @@ from ..model.energy import ledger_residual_j
 from ..model.stages import (O_ANGLE, O_FUEL_RATE, O_LOAD, O_OMEGA, O_POS, O_Q, O_SF, O_SINK, O_SLIP, O_SW, O_TC, O_TE,
                             O_VB, O_WB)
 
-__all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "write_row", "euler_zyx_rad", "Condition",
-           "parse_condition", "stop_table", "first_met", "evaluate_metric", "eval_expression", "expression_names",
-           "csv_format"]
+__all__ = ["COLUMNS", "COLUMN_NAMES", "INT_COLUMNS", "RowReader", "compiled_row_writer", "write_row",
+           "euler_zyx_rad", "Condition", "parse_condition", "stop_table", "first_met", "evaluate_metric",
+           "eval_expression", "expression_names", "csv_format"]
 
 _WHEELS = ("fl", "fr", "rl", "rr")
 
@@ -137,14 +138,28 @@ def write_row(data, i: int, t_s: float, out, led, engine_rpm: float, engine_spee
     r[41], r[42], r[43] = te, te * engine_speed_rad_s * 1e-3, out[O_FUEL_RATE]
 
 
+def compiled_row_writer(fn, arrays: tuple, inv_fuel: float) -> Callable:
+    """A vehicle's compiled row for the recorder: ``write(data, i, t_s, pedal, brake_bar, dbw_enabled)`` calls
+    ``fn(data, i, t_s, *arrays, pedal, brake_bar, dbw_enabled, inv_fuel)`` (a compiled function that fills
+    ``data[i]``, rows x len(COLUMNS), through :func:`write_row` with the vehicle's own quantities read from
+    ``arrays``) through its entry point for these arrays. ``inv_fuel`` is 1 / (heating value times density)
+    [l/J]; ``t_s`` [s], ``pedal`` [-], ``brake_bar`` [bar], ``dbw_enabled`` 0/1."""
+    entry = specialise(fn, (np.zeros((1, len(COLUMNS))), 0, 0.0) + tuple(arrays) + (0.0, 0.0, 0, 0.0))
+    inv = float(inv_fuel)
+
+    def write(data, i: int, t_s: float, pedal: float, brake_bar: float, dbw_enabled: int) -> None:
+        entry(data, i, t_s, *arrays, pedal, brake_bar, dbw_enabled, inv)
+    return write
+
+
 class RowReader:
     """Reads one CSV row from the vehicle.
 
-    A vehicle with its own compiled row (its ``row_writer``: the full Ranger, the tractor behind its DBW face)
-    writes it; another on the shared core (:class:`~acres_dbw_sim.model.body.VehicleBody`, with its output array
-    and ledger), or one that wraps such a model as its ``body``, is read by the compiled :func:`write_row` with
-    its own quantities from its attributes; another model level (the kinematic one) from its attributes, the
-    same quantities.
+    A vehicle with its own compiled row (its ``row_writer``, made with :func:`compiled_row_writer`: the full
+    Ranger, the tractor behind its DBW face) writes it; another on the shared core
+    (:class:`~acres_dbw_sim.model.body.VehicleBody`, with its output array and ledger) is read by the compiled
+    :func:`write_row` with its own quantities from its attributes; another model level (the kinematic one) from
+    its attributes, the same quantities.
 
     Parameters
     ----------
@@ -157,17 +172,16 @@ class RowReader:
         self.v = vehicle
         self.inv_fuel = 1.0 / fuel_j_per_l
         self._has_sinkage = hasattr(vehicle, "sinkage_m")
-        body = vehicle if isinstance(vehicle, VehicleBody) else getattr(vehicle, "body", None)
-        self._arrays = (body._out, body._led) if isinstance(body, VehicleBody) else None
         self._scratch = np.zeros((1, len(COLUMNS)))
-        self._write = None
+        self._arrays = self._write = None
         own = getattr(vehicle, "row_writer", None)
-        self._own = own(self.inv_fuel) if own is not None else None
-        if self._own is not None:
-            self.write = self._own   # the instance's write: the vehicle's compiled row
-        if self._arrays is not None:
+        if own is not None:
+            self.write = own(self.inv_fuel)   # the instance's write: the vehicle's compiled row
+        elif isinstance(vehicle, VehicleBody):
+            self._arrays = (vehicle._out, vehicle._led)
             self._write = specialise(write_row, (self._scratch, 0, 0.0) + self._arrays
                                      + (0.0, 0.0, 0.0, 0, 0, 0.0, 0.0, 0, 0.0))
+        self._compiled = own is not None or self._write is not None
 
     def write(self, data: np.ndarray, i: int, t_s: float, pedal: float, brake_bar: float, dbw_enabled: int) -> None:
         """Write the row at ``t_s`` [s] (the inputs applied in the step that ended then) into ``data[i]``
@@ -182,7 +196,7 @@ class RowReader:
 
     def row(self, t_s: float, pedal: float, brake_bar: float, dbw_enabled: int) -> tuple:
         """The row at ``t_s`` [s] with the inputs applied in the step that ended then."""
-        if self._write is not None:
+        if self._compiled:
             self.write(self._scratch, 0, t_s, pedal, brake_bar, dbw_enabled)
             return tuple(self._scratch[0].tolist())
         v = self.v

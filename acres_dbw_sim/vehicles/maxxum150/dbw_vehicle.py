@@ -48,13 +48,13 @@ from ...model._jit import array, njit, specialise
 from ...model.enums import AwdSwitch, Gear, GearReject
 from ...model.stages import K_DT
 from ...model.terrain import Terrain
-from ...scenario.signals import write_row
+from ...scenario.signals import compiled_row_writer, write_row
 from ..polaris.ulc_plant import dbw_step
 from .params import MaxxumParameters
 from .steering import steering_command_rad
 from .transmission import FORWARD, REVERSE
-from .vehicle import (_RAD_S_TO_RPM, S_FUEL, S_WE, TV_DIRECTION, TV_GEAR, TV_IMPLEMENT, TV_RATIO, TV_SETUP, Tractor,
-                      TractorInputs, tractor_advance)
+from .vehicle import (_RAD_S_TO_RPM, S_FUEL, S_WE, TV_DIRECTION, TV_GEAR, TV_IMPLEMENT, TV_SETUP, Tractor,
+                      TractorInputs, present_ratio, tractor_advance)
 
 __all__ = ["DbwTractor", "tractor_dbw_parameters", "tractor_measured", "tractor_dbw_step", "tractor_write_row",
            "ULC_PLANT_SECTION"]
@@ -92,8 +92,7 @@ def tractor_measured(S, out, s, tv, fv) -> None:
     ratio) and this face's ``fv`` (``F_*``): the record ``MeasuredState.read`` gives from :class:`DbwTractor`'s
     attributes."""
     measured_of_outputs(S, out, int(fv[F_GEAR]), int(fv[F_TARGET]), fv[F_SHIFTING] != 0.0, int(fv[F_REJECT]),
-                        int(tv[TV_GEAR]), int(fv[F_MODE]), s[S_WE] * _RAD_S_TO_RPM,
-                        abs(tv[TV_RATIO]) if tv[TV_SETUP] != 0.0 else 0.0, s[S_FUEL])
+                        int(tv[TV_GEAR]), int(fv[F_MODE]), s[S_WE] * _RAD_S_TO_RPM, present_ratio(tv), s[S_FUEL])
 
 
 @njit
@@ -103,8 +102,8 @@ def tractor_write_row(data, i: int, t_s: float, out, led, s, tv, fv, pedal: floa
     (:func:`~acres_dbw_sim.scenario.signals.write_row` with the engine speed from ``s``, the ratio of the set-up
     from ``tv``, the lever and drive mode from ``fv``: the attributes the recorder reads)."""
     w = s[S_WE]
-    write_row(data, i, t_s, out, led, w * _RAD_S_TO_RPM, w, abs(tv[TV_RATIO]) if tv[TV_SETUP] != 0.0 else 0.0,
-              int(fv[F_GEAR]), int(fv[F_MODE]), pedal, brake_bar, dbw_enabled, inv_fuel)
+    write_row(data, i, t_s, out, led, w * _RAD_S_TO_RPM, w, present_ratio(tv), int(fv[F_GEAR]), int(fv[F_MODE]),
+              pedal, brake_bar, dbw_enabled, inv_fuel)
 
 
 @njit
@@ -287,17 +286,9 @@ class DbwTractor:
     def row_writer(self, inv_fuel: float) -> Callable:
         """The scenario recorder's compiled row (:func:`tractor_write_row`): ``write(data, i, t_s, pedal, brake_bar,
         dbw_enabled)`` fills ``data[i]`` (rows x len(COLUMNS)) after a step; ``inv_fuel`` is 1 / (heating value
-        times density) [l/J]."""
-        import numpy as np
-        from ...scenario.signals import COLUMNS
+        times density) [l/J] (:func:`~acres_dbw_sim.scenario.signals.compiled_row_writer`)."""
         t = self.tractor
-        arrays = (t._out, t._led, t._s, t._tv, self._fv)
-        entry = specialise(tractor_write_row, (np.zeros((1, len(COLUMNS))), 0, 0.0) + arrays + (0.0, 0.0, 0, 0.0))
-        inv = float(inv_fuel)
-
-        def write(data, i: int, t_s: float, pedal: float, brake_bar: float, dbw_enabled: int) -> None:
-            entry(data, i, t_s, *arrays, pedal, brake_bar, dbw_enabled, inv)
-        return write
+        return compiled_row_writer(tractor_write_row, (t._out, t._led, t._s, t._tv, self._fv), inv_fuel)
 
     def stepped(self) -> None:
         """After :func:`tractor_dbw_step` stepped the tractor: its clock and attributes
@@ -305,17 +296,10 @@ class DbwTractor:
         self.tractor.stepped()
 
     @property
-    def body(self):
-        """The model on the shared core under this face (:class:`~.vehicle.Tractor`, a
-        :class:`~acres_dbw_sim.model.body.VehicleBody`): the scenario recorder reads its arrays."""
-        return self.tractor
-
-    @property
     def cvt_ratio(self) -> float:
         """|i| of the present gear and direction [-] (the DBW reports it as the transmission ratio; 0 before
         the first step after a change has made the set-up)."""
-        tv = self.tractor._tv
-        return abs(float(tv[TV_RATIO])) if tv[TV_SETUP] != 0.0 else 0.0
+        return float(present_ratio(self.tractor._tv))
 
     @property
     def manual_gear(self) -> int:

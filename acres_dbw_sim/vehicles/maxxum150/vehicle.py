@@ -61,7 +61,7 @@ from .steering import front_wheel_angles_rad, step_steering, turn_radius_m
 from .transmission import (FORWARD, REVERSE, advance_shift, driveline_setup, overall_ratio, request_direction,
                            request_gear)
 
-__all__ = ["TractorInputs", "Tractor", "tractor_step", "tractor_advance", "unit_command"]
+__all__ = ["TractorInputs", "Tractor", "tractor_step", "tractor_advance", "unit_command", "present_ratio"]
 
 _RAD_S_TO_RPM = 60.0 / (2.0 * math.pi)
 
@@ -218,16 +218,26 @@ def tractor_step(k, kt, curves, ke, td, chx, s, sw, wd, box, wh, dres, led, out,
 
 @njit
 def unit_command(v: float) -> float:
-    """A command clamped to 0..1; NaN gives 0."""
+    """A command [-] clamped to 0..1; NaN gives 0 (maxxum-150-dynamics.md, "The Physics Step", step 4: the
+    throttle and brake commands)."""
     return 0.0 if not v >= 0.0 else 1.0 if v > 1.0 else v
+
+
+@njit
+def present_ratio(tv) -> float:
+    """|i| [-], the overall ratio of the present gear and direction from the controls ``tv`` (``TV_*``, shape
+    (N_TV,)); 0 while the set-up is not made (after a change, until the next step): what the DBW reads and
+    reports as the transmission ratio (maxxum-150-dynamics.md, "Transmission")."""
+    return abs(tv[TV_RATIO]) if tv[TV_SETUP] != 0.0 else 0.0
 
 
 @njit
 def tractor_advance(k, kt, curves, ke, td, chx, s, sw, wd, box, wh, dres, led, out, ext, buf, tv, throttle: float,
                     brake: float, steering_rad: float, neutral: bool, park_brake: bool) -> None:
-    """Step 4 of the Physics Step without the requests (the park brake, the brake and engine commands, the gear
-    change's clock, the ratio) and steps 5 to 10 (:func:`tractor_step`), in place: one step of the tractor whose
-    gear, direction and set-up the requests have settled (``tv``, ``TV_*``; ``tv[TV_SETUP]`` must be 1).
+    """Step 4 of the Physics Step (maxxum-150-dynamics.md, "The Physics Step") without the requests (the park
+    brake, the brake and engine commands, the gear change's clock, the ratio) and steps 5 to 10
+    (:func:`tractor_step`), in place: one step of the tractor whose gear, direction and set-up the requests have
+    settled (``tv``, ``TV_*``; ``tv[TV_SETUP]`` must be 1).
 
     Parameters
     ----------

@@ -433,17 +433,11 @@ class Vehicle(VehicleBody):
         """The scenario recorder's compiled row of this vehicle
         (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_write_row`, as the headless loop writes it):
         ``write(data, i, t_s, pedal, brake_bar, dbw_enabled)`` fills ``data[i]`` (rows x len(COLUMNS)) after a
-        step; ``inv_fuel`` is 1 / (heating value times density) [l/J]."""
-        import numpy as np
+        step; ``inv_fuel`` is 1 / (heating value times density) [l/J]
+        (:func:`~acres_dbw_sim.scenario.signals.compiled_row_writer`)."""
         from .dbw_step import ranger_write_row
-        from ...scenario.signals import COLUMNS
-        arrays = (self._out, self._led, self._s, self.lever.lv)
-        entry = specialise(ranger_write_row, (np.zeros((1, len(COLUMNS))), 0, 0.0) + arrays + (0.0, 0.0, 0, 0.0))
-        inv = float(inv_fuel)
-
-        def write(data, i: int, t_s: float, pedal: float, brake_bar: float, dbw_enabled: int) -> None:
-            entry(data, i, t_s, *arrays, pedal, brake_bar, dbw_enabled, inv)
-        return write
+        from ...scenario.signals import compiled_row_writer
+        return compiled_row_writer(ranger_write_row, (self._out, self._led, self._s, self.lever.lv), inv_fuel)
 
     def steering_wheel_for_curvature_deg(self, curvature_1_m: float) -> float:
         """Steering-wheel angle [deg] for a path curvature [1/m] of the rear-axle centre.
