@@ -146,8 +146,8 @@ class Simulation:
         self.reset(gear=gear, drive_mode=drive_mode)
 
     def _join(self) -> None:
-        """The vehicle's own compiled step through the DBW (its ``dbw_step``), if it has one: (entry, arguments,
-        the terrain's arrays they hold); else None and :meth:`step` calls the DBW and the vehicle in turn."""
+        """The vehicle's own compiled step through the DBW (its ``dbw_step``), if it has one: (``step(t_s)``,
+        its arguments, the terrain's arrays they hold); else None and :meth:`step` calls the DBW and the vehicle in turn."""
         own = getattr(self.vehicle, "dbw_step", None)
         joined = own(self.dbw) if own is not None else None
         self._joined = None if joined is None else joined + (self.vehicle.terrain.data,)
@@ -233,7 +233,7 @@ class Simulation:
                 joined = self._joined
             out = self.dbw.outputs
             (out.pedal, out.brake_line_bar, out.steering_wheel_deg, out.gear_request, out.drive_mode,
-             out.gear_manual_request, n_log, ok, stepped) = joined[0](*joined[1], self.time_s)
+             out.gear_manual_request, n_log, ok, stepped) = joined[0](self.time_s)
             self.dbw.take_log(n_log)
             if not ok:
                 AwdSwitch(out.drive_mode)   # raises

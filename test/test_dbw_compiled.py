@@ -45,16 +45,20 @@ data = np.zeros((100, len(COLUMNS)))
 assert sim.run_recorded(60, [ulc], 2.4, 2.4, data, 1, 1, 60, 1e-8,
                         stop_table([parse_condition("speed_mps > 100")])) is not None
 import acres_dbw_sim.vehicles.polaris.dbw_step as joined, acres_dbw_sim.scenario.signals as signals
+import acres_dbw_sim.vehicles.maxxum150.dbw_vehicle as tractor, acres_dbw_sim.model._jit as jit
 mods = [importlib.import_module(f"acres_dbw_sim.dbw.{{m.name}}") for m in pkgutil.iter_modules(dbw_pkg.__path__)]
-mods += [joined, signals]
+mods += [joined, signals, tractor, jit]
 hits = misses = 0
+loaded = []
 for mod in mods + [plant]:
-    for fn in vars(mod).values():
+    for name, fn in vars(mod).items():
         stats = getattr(fn, "stats", None)
         if stats is not None and getattr(fn, "__module__", "") == mod.__name__:
             hits += sum(stats.cache_hits.values())
             misses += sum(stats.cache_misses.values())
-print(json.dumps(dict(hits=hits, misses=misses)))
+            if sum(stats.cache_hits.values()):
+                loaded.append(name)
+print(json.dumps(dict(hits=hits, misses=misses, loaded=loaded)))
 """
 
 
@@ -70,6 +74,8 @@ def test_a_second_process_loads_every_compiled_dbw_function_from_the_cache():
     _run()                      # compiles what is not cached yet
     second = _run()
     assert second["misses"] == 0 and second["hits"] > 0
+    # the steps' packed arguments (model/_jit.py Packed, a numba StructRef) and the calls that take them
+    assert {"_pack", "ranger_dbw_tick", "tractor_dbw_tick"} <= set(second["loaded"])
 
 
 def _driven() -> Simulation:

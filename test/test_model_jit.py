@@ -30,9 +30,23 @@ for i in range(480):
     inp.brake_line_bar = 40.0 if t > 3.0 else 0.0
     inp.steering_wheel_deg = 120.0 * math.sin(t)
     v.step(inp)
+# through the DBW: the step in one call over its packed arguments (_jit.Packed; interpreted, a plain object)
+from acres_dbw_sim.dbw.commands import ENABLE, GearCmd, SteeringCmd, UlcCmd
+from acres_dbw_sim.simulation import Simulation
+sim = Simulation()
+ulc, steer = UlcCmd(cmd_type=1, cmd=3.0, enable=True), SteeringCmd(cmd_type=2, cmd=90.0, enable=True)
+for cmd in (ENABLE, ulc, steer, GearCmd(cmd=4)):
+    sim.submit(cmd)
+for i in range(360):
+    if i % 3 == 0:
+        sim.submit(ulc)
+        sim.submit(steer)
+    sim.step()
 print(json.dumps(dict(jit=_jit.JIT, warned=any("interpreted" in str(x.message) for x in w),
+                      packed=type(sim._joined[0].args[0]).__name__,
                       state=list(v.position_m) + list(v.velocity_body_mps) + list(v.wheel_spin_rad_s)
-                      + [v.engine_rpm, v.ledger.residual_j, v.fuel_l])))
+                      + [v.engine_rpm, v.ledger.residual_j, v.fuel_l] + list(sim.vehicle.position_m)
+                      + [sim.vehicle.speed_mps, sim.vehicle.yaw_rate_rad_s, sim.dbw.outputs.pedal])))
 """
 
 
@@ -52,6 +66,32 @@ def test_interpreted_fallback_drives_like_the_compiled_step():
     assert compiled["jit"] and not compiled["warned"]
     assert not interpreted["jit"] and interpreted["warned"]  # it says so once
     assert interpreted["state"] == pytest.approx(compiled["state"], rel=1e-9, abs=1e-9)
+    assert compiled["packed"] == interpreted["packed"] == "Packed"
+    assert compiled["state"][-3] > 2.0   # the ULC drove it
+
+
+def test_a_packed_call_holds_the_arrays_and_computes_what_the_kernel_does():
+    """packed_call's contract (model/_jit.py Packed): one packed value in place of the arguments, the arrays
+    held (a write in compiled code is seen by the numpy array, and a Python write by the next call), tuples
+    of floats and ints passed through; the call returns what the kernel returns."""
+    np = pytest.importorskip("numpy")
+    from acres_dbw_sim.model import _jit
+
+    @_jit.njit
+    def kernel(a, curve, n, t_s):
+        a[0] += t_s
+        return a[0] + a[1] + curve[0][1] + curve[1] + n
+
+    @_jit.njit
+    def tick(pack, t_s):
+        return kernel(*pack.args, t_s)
+
+    a = _jit.array([1.0, 2.0])
+    call = _jit.packed_call(tick, (a, ((0.5, 0.25), 4.0), 3), 0.0)
+    assert call(10.0) == kernel(_jit.array([1.0, 2.0]), ((0.5, 0.25), 4.0), 3, 10.0) == 11.0 + 2.0 + 0.25 + 4.0 + 3
+    assert a[0] == 11.0                      # written through the pack
+    a[1] = -2.0                              # read through the pack
+    assert call(0.0) == 11.0 - 2.0 + 0.25 + 4.0 + 3
 
 
 def test_specialise_works_out_an_entry_point_once_per_kind_of_argument(monkeypatch):

@@ -412,7 +412,7 @@ def _call_graph(root):
     A call by a bare name resolves through the module's definitions and relative imports (a name a package
     re-exports to where it is defined); ``mod.f()`` through a module imported by name; ``obj.f()`` on any
     other object stays unresolved ``(None, "f")`` and counts for no function. A kernel handed to
-    ``_jit.specialise`` (or to ``scenario.signals.compiled_row_writer``, which specialises it) counts as called, and so do the functions given to a vehicle registry row
+    ``_jit.specialise`` (or to ``scenario.signals.compiled_row_writer`` or ``_jit.packed_call``, which specialise it) counts as called, and so do the functions given to a vehicle registry row
     (``VehicleSpec``). Returns ({(module, name): set of (module, name) it calls}, set of every (module,
     name) called anywhere in the package, the functions' bodies and the modules' top levels)."""
     import ast
@@ -451,7 +451,7 @@ def _call_graph(root):
             if isinstance(c, ast.Call):
                 out.add(resolve(m, c.func))
                 name = getattr(c.func, "id", None)
-                if name in ("specialise", "compiled_row_writer") and c.args:
+                if name in ("specialise", "compiled_row_writer", "packed_call") and c.args:
                     out.add(resolve(m, c.args[0]))
                 if name == "VehicleSpec":
                     out.update(resolve(m, a) for a in list(c.args) + [k.value for k in c.keywords]
@@ -472,7 +472,7 @@ def test_every_compiled_model_function_is_on_the_step_call_graph():
     (whose model is one compiled step; the tractor's Python step calls some of its own) is called by a step (the Ranger's model_step, the Maxxum's tractor_step, or the Ranger's kinematic
     level's step_vehicles / place_vehicles, or the DBW's step with the ULC's plant model, which inverts the
     model's own engine and CVT functions, ulc_plant.dbw_step, and the Ranger's step through the DBW,
-    dbw_step.ranger_dbw_step, which composes it with model_step, and the headless loop over that step,
+    dbw_step.ranger_dbw_tick over ranger_dbw_step, which composes it with model_step, and the headless loop over that step,
     dbw_step.ranger_dbw_run), directly or through the functions they call);
     none exists only for tests. The exception: the inverse relation that the public
     Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature commands, the adapters' tyre-angle
@@ -504,7 +504,7 @@ def test_every_compiled_model_function_is_on_the_step_call_graph():
                       ("acres_dbw_sim.vehicles.polaris.kinematic", "place_vehicles"))
     # the DBW's step with the ULC's plant, alone and in the Ranger's step through the DBW
     dbw = reach(("acres_dbw_sim.vehicles.polaris.ulc_plant", "dbw_step"),
-                ("acres_dbw_sim.vehicles.polaris.dbw_step", "ranger_dbw_step"),
+                ("acres_dbw_sim.vehicles.polaris.dbw_step", "ranger_dbw_tick"),
                 ("acres_dbw_sim.vehicles.polaris.dbw_step", "ranger_dbw_run"))
     # the inverse relation and the function it is built on (the Ackermann and Autoware adapters' tyre angle)
     inverse_only = reach(("acres_dbw_sim.model.steering", "steering_wheel_for_curvature_deg"))

@@ -55,7 +55,7 @@ from .commands import (
 from .decode import as_enum
 from .msg_fields import G_NONE, G_PARK, SRC_ULC, SRC_USER, AwdMode, DiffLock, TurnSignal
 from .params import DbwParameters
-from .record import Field, Slot, new_state, param_record, record_array, run
+from .record import Field, Slot, entry, new_state, param_record, record_array, run
 from .brake_hold import BrakeHold, hold_step
 from .gear import GearActuator, gear_command, gear_request_park, gear_take_manual, gear_update
 from .pedals import BrakeActuator, ThrottleActuator, brake_step, throttle_step
@@ -449,8 +449,8 @@ class DbwSystem:
         self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears), s)
         self.ulc = Ulc(params, self.dt_s, ulc_plant(params), s)
         #: the streamed commands' actuators and status slots, by command class
-        self._streams = {SteeringCmd: (self.steering, STEERING), BrakeCmd: (self.brake, BRAKE),
-                         ThrottleCmd: (self.throttle, THROTTLE), UlcCmd: (self.ulc, ULC)}
+        self._streams = {SteeringCmd: (self.steering.last_command, STEERING), BrakeCmd: (self.brake.last_command, BRAKE),
+                         ThrottleCmd: (self.throttle.last_command, THROTTLE), UlcCmd: (self.ulc.last_command, ULC)}
         self._enter_step()
         self.hold = BrakeHold(params, self.dt_s, s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
@@ -480,6 +480,9 @@ class DbwSystem:
         never needs it, and loading it from numba's cache costs a start some milliseconds)."""
         self._step_entry = None
         self._step_args = self.ulc.powertrain.dbw_step_arguments(self.state, param_record(self.p))
+        # an unchanged re-send's store (submit): the record's array and the compiled store_kept's entry point
+        self._record = record_array(self.state)
+        self._store_kept = entry(store_kept, (self._record, 0, 0.0, np.zeros(11)))
 
     def step_arguments(self) -> tuple:
         """The arguments of the compiled step before the time (the records as one-element arrays, the ULC
@@ -495,7 +498,7 @@ class DbwSystem:
         stream = self._streams.get(type(command))
         if stream is None:
             return None
-        a = stream[0].last_command.kept(command)
+        a = stream[0].kept(command)
         return None if a is None else (stream[1], a)
 
     def take_log(self, n_log: int) -> None:
@@ -505,7 +508,8 @@ class DbwSystem:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        del state["_step_args"], state["_step_entry"]   # arrays over the record and machine code: made anew
+        # arrays over the record and machine code: made anew
+        del state["_step_args"], state["_step_entry"], state["_record"], state["_store_kept"]
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -679,10 +683,12 @@ class DbwSystem:
         """
         if isinstance(t_s, bool) or not isinstance(t_s, (int, float)) or not math.isfinite(t_s):
             raise ValueError(f"t_s={t_s!r}: must be a finite number of seconds")
-        kept = self.kept_command(command)
-        if kept is not None:   # an unchanged re-send: its kept decoding stored in one compiled call
-            run(store_kept, record_array(self.state), kept[0], float(t_s), kept[1])
-            return
+        stream = self._streams.get(type(command))
+        if stream is not None:
+            kept = stream[0].kept(command)
+            if kept is not None:   # an unchanged re-send: its kept decoding stored in one compiled call
+                self._store_kept(self._record, stream[1], float(t_s), kept)
+                return
         en = self.dbw_enabled
         # §4.1: enable bit masked by the driver's state, clear added while the request is set;
         # §4.2: enable bit passed through, one-shot clear after an enable event (command_bits)

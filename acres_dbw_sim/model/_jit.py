@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import warnings
 
-__all__ = ["JIT", "njit", "array", "to_list", "specialise", "compiled_sources"]
+__all__ = ["JIT", "njit", "array", "to_list", "specialise", "compiled_sources", "Packed", "packed_call"]
 
 JIT = False
 _reason = ""
@@ -151,6 +151,8 @@ if JIT:
         layout and flags; a tuple's items; the class of a float, a bool or an int within int64 (a larger
         int is typed uint64). None for anything else, which is then not memoised."""
         t = type(a)
+        if t is Packed:
+            return (Packed, a._type)
         if t is np.ndarray:
             f = a.flags
             return (a.dtype, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
@@ -186,6 +188,50 @@ if JIT:
             if key is not None:
                 _ENTRY_POINTS[key] = entry
         return entry
+
+    from numba.core import types as _types
+    from numba.experimental import structref as _structref
+
+    @_structref.register
+    class PackedType(_types.StructRef):
+        """numba's type of a :class:`Packed`: one field, ``args``, of the packed tuple's type."""
+
+        def preprocess_fields(self, fields):
+            """The fields' types as numba gives them, literals widened (an int 3 is an int64)."""
+            return tuple((name, _types.unliteral(typ)) for name, typ in fields)
+
+    class Packed(_structref.StructRefProxy):
+        """The arguments of a compiled step packed as one compiled value (a numba ``StructRef``).
+
+        A compiled call converts each of its arguments from Python on every call: a step that takes
+        some thirty arrays and two tuples of 27 floats spends about 2 us of a 4.4 us step in that
+        conversion (``bench/bench_model.py``). A ``Packed`` is converted once, when it is made; a call
+        that takes it converts one pointer (0.2 us). Inside compiled code ``pack.args`` is the tuple,
+        and ``kernel(*pack.args, t_s)`` calls the kernel with it.
+
+        The arrays are held, not copied: the packed step reads and writes the same buffers as the
+        Python objects that own them. A tuple of floats is a copy of its values when packed (a
+        parameter change that makes new tuples makes a new ``Packed``, as it makes new arrays).
+
+        Parameters
+        ----------
+        args : tuple
+            The arguments, of the types numba compiles (arrays, floats, ints, tuples of them).
+        """
+
+        __slots__ = ()
+
+        def __new__(cls, args: tuple):
+            return _pack(args)
+
+    _structref.define_constructor(Packed, PackedType, ["args"])
+    _structref.define_boxing(PackedType, Packed)
+
+    @njit
+    def _pack(args):
+        """A :class:`Packed` of ``args``, made in compiled code (numba's own constructor is compiled anew in
+        every process; this one is loaded from the cache)."""
+        return Packed(args)
 else:
     warnings.warn(f"acres_dbw_sim.model runs interpreted ({_reason}); a step takes about 8x longer",
                   RuntimeWarning, stacklevel=2)
@@ -211,3 +257,25 @@ else:
     def specialise(kernel, args: tuple):
         """No compiler: ``kernel`` itself."""
         return kernel
+
+    class Packed:
+        """No compiler: the arguments as a plain object (``pack.args`` is the tuple)."""
+
+        __slots__ = ("args",)
+
+        def __init__(self, args: tuple):
+            self.args = args
+
+
+def packed_call(tick, args: tuple, *example):
+    """A call of the compiled ``tick(pack, *rest)`` with ``args`` packed once (:class:`Packed`):
+    ``call(*rest)``, where ``rest`` are of the kinds of ``example`` (:func:`specialise`).
+
+    ``tick`` is a small compiled function that calls a step kernel with ``*pack.args`` and the rest
+    (e.g. ``vehicles/polaris/dbw_step.py ranger_dbw_tick``); the returned call converts one packed
+    value and ``rest`` from Python instead of every array of ``args``.
+    """
+    from functools import partial
+
+    pack = Packed(args)
+    return partial(specialise(tick, (pack,) + tuple(example)), pack)

@@ -44,7 +44,7 @@ from typing import Callable
 
 from ...dbw.record import record_array
 from ...dbw.state import measured_of_outputs
-from ...model._jit import array, njit, specialise
+from ...model._jit import array, njit, packed_call, specialise
 from ...model.enums import AwdSwitch, Gear, GearReject
 from ...model.stages import K_DT
 from ...model.terrain import Terrain
@@ -56,7 +56,8 @@ from .transmission import FORWARD, REVERSE
 from .vehicle import (_RAD_S_TO_RPM, S_FUEL, S_WE, TV_DIRECTION, TV_GEAR, TV_IMPLEMENT, TV_SETUP, Tractor,
                       TractorInputs, present_ratio, tractor_advance)
 
-__all__ = ["DbwTractor", "tractor_dbw_parameters", "tractor_measured", "tractor_dbw_step", "tractor_write_row",
+__all__ = ["DbwTractor", "tractor_dbw_parameters", "tractor_measured", "tractor_dbw_step", "tractor_dbw_tick",
+           "tractor_write_row",
            "ULC_PLANT_SECTION"]
 
 # The face's state fv (DbwTractor attributes are views of it; the compiled step through the DBW reads it): the
@@ -164,6 +165,14 @@ def tractor_dbw_step(S, P, Q, dbw_curves, k, kt, curves, ke, td, chx, s, sw, wd,
                     bar / fv[F_BRAKE_FULL], steering_command_rad(steer, fv[F_STEER_RATIO]),
                     lever == _PARK or lever == _NEUTRAL, lever == _PARK)
     return pedal, bar, steer, gear, mode, manual, n_log, True, True
+
+
+@njit
+def tractor_dbw_tick(pack, t_s: float) -> tuple:
+    """:func:`tractor_dbw_step` with its arrays packed (``pack.args``: ``S .. fv``,
+    :class:`~acres_dbw_sim.model._jit.Packed`): the call ``Simulation.step`` makes every step. Returns what
+    :func:`tractor_dbw_step` returns."""
+    return tractor_dbw_step(*pack.args, t_s)
 
 
 class DbwTractor:
@@ -278,10 +287,11 @@ class DbwTractor:
         return partial(specialise(tractor_measured, args), *args)
 
     def dbw_step(self, dbw) -> tuple:
-        """``(entry, arguments)``: :func:`tractor_dbw_step` specialised for the DBW ``dbw``'s arrays and the
-        tractor's; ``Simulation.step`` calls ``entry(*arguments, t_s)``."""
+        """``(step, arguments)``: :func:`tractor_dbw_step` over the DBW ``dbw``'s arrays and the tractor's, packed
+        once (:func:`tractor_dbw_tick`, :func:`~acres_dbw_sim.model._jit.packed_call`), and those arguments;
+        ``Simulation.step`` calls ``step(t_s)``."""
         args = dbw.step_arguments() + self.tractor.step_arrays() + (self._fv,)
-        return specialise(tractor_dbw_step, args + (0.0,)), args
+        return packed_call(tractor_dbw_tick, args, 0.0), args
 
     def row_writer(self, inv_fuel: float) -> Callable:
         """The scenario recorder's compiled row (:func:`tractor_write_row`): ``write(data, i, t_s, pedal, brake_bar,

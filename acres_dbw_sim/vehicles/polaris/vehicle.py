@@ -37,7 +37,7 @@ from typing import Callable
 
 from . import cvt as _cvt
 from . import engine as _eng
-from ...model._jit import JIT, array, njit, specialise, to_list
+from ...model._jit import JIT, array, njit, packed_call, specialise, to_list
 from .brakes import brake_torques_nm
 from ...model.body import VehicleBody
 from ...model.chassis import Chassis
@@ -394,17 +394,18 @@ class Vehicle(VehicleBody):
                 self._box, sv.wh, sv.out, self._led, self._out, self.lever.lv, self._ratios)
 
     def dbw_step(self, dbw) -> tuple | None:
-        """``(entry, arguments)``: the step through the DBW ``dbw`` in one compiled call
-        (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_dbw_step`, specialised for these arrays) and
-        its arguments but the time; None when ``dbw``'s ULC plant is not the Ranger's
+        """``(step, arguments)``: the step through the DBW ``dbw`` in one compiled call, ``step(t_s)``
+        (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.ranger_dbw_step` over these arrays, packed once:
+        ``ranger_dbw_tick``, :func:`~acres_dbw_sim.model._jit.packed_call`), and the step's arguments but the
+        time; None when ``dbw``'s ULC plant is not the Ranger's
         (:class:`~acres_dbw_sim.vehicles.polaris.ulc_plant.PowertrainModel`), whose compiled form that step
         runs. Made anew when the terrain's arrays change (``step_arrays``)."""
-        from .dbw_step import ranger_dbw_step
+        from .dbw_step import ranger_dbw_tick
         from .ulc_plant import PowertrainModel
         if not isinstance(dbw.ulc.powertrain, PowertrainModel):
             return None
         args = dbw.step_arguments() + self.step_arrays()
-        return specialise(ranger_dbw_step, args + (0.0,)), args
+        return packed_call(ranger_dbw_tick, args, 0.0), args
 
     def dbw_run(self, joined: tuple) -> object:
         """The compiled headless loop through the DBW
