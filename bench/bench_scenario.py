@@ -14,8 +14,10 @@ and the wall time of a parallel batch of every shipped scenario.
 
 With ``--baseline COMMIT``: only the DBW-level scenarios (``ulc_speed_step``,
 ``dbw_pedals_and_steering``, ``maxxum150_dbw``), each run by that commit's package (``bench_model.load_baseline``) and
-by today's (in the compiled headless loop, and on the per-step path the node takes), alternating in
-this process, CPU time per run and the ratios of the medians. With ``--fleet N``: only a scenario of N
+by today's (in the compiled headless loop, and on the per-step path: the runner with a controller, one
+``Simulation.step`` and one recorded row a tick), and the node's path by both packages (the timeline's
+commands submitted one by one, one ``Simulation.step`` a tick, nothing recorded: :func:`tick_loop`), alternating
+in this process, CPU time per run and the ratios of the medians. With ``--fleet N``: only a scenario of N
 full Rangers through the DBW against one of a single Ranger (CPU time, × real time, cost per
 vehicle-step).
 
@@ -29,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from functools import partial
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -74,6 +77,33 @@ def _per_step(sim, _inputs) -> None:
     the node takes) instead of the compiled headless loop."""
 
 
+def tick_loop(pkg: str, sc) -> None:
+    """The node's path through the DBW, for scenario ``sc`` with the package ``pkg`` (``acres_dbw_sim`` or the
+    baseline's ``acres_baseline``): at each step the timeline's due commands submitted one by one (as the node
+    submits each message it receives, the 50 Hz re-sends included), then one ``Simulation.step``; no recorder,
+    no stop conditions, ``sc.n_steps`` steps."""
+    import importlib
+    sim_mod = importlib.import_module(f"{pkg}.simulation")
+    player = importlib.import_module(f"{pkg}.scenario.timeline").TimelinePlayer(
+        sc.timeline, importlib.import_module(f"{pkg}.scenario.schema").STREAMED, sc.step_hz, sc.command_rate_hz,
+        sc.n_steps)
+    ini = sc.initial
+    sim = sim_mod.Simulation(sc.params, sc.terrain.build(), sc.dt_s, gear=ini.gear, drive_mode=ini.drive_mode,
+                             model=sc.model, vehicle=sc.vehicle_type)
+    sim.reset(ini.x_m, ini.y_m, ini.yaw_rad, ini.speed_mps, ini.gear, ini.drive_mode)
+    due_at, submit, step = player.at, sim.submit, sim.step
+    for k in range(sc.n_steps):
+        for key, obj in due_at(k):
+            if key == "driver":
+                sim.set_driver(obj)
+            elif key == "fault":
+                for subsystem, active in obj:
+                    sim.set_fault(subsystem, active)
+            else:
+                submit(obj)
+        step()
+
+
 def dbw_against_baseline(commit: str, repeat: int) -> None:
     """Print CPU time per run of each of :data:`DBW_CASES` for ``commit``'s package and today's, alternating
     ``repeat`` times each (after one warm-up round), with the ratio of the medians and today's real-time factor.
@@ -94,19 +124,24 @@ def dbw_against_baseline(commit: str, repeat: int) -> None:
         for name in DBW_CASES:
             path = SCEN / "examples" / f"{name}.yaml"
             runs = [(base.run_scenario, base.load_scenario(path)), (run_scenario, load_scenario(path)),
-                    (lambda sc: run_scenario(sc, controller=_per_step), load_scenario(path))]
-            times: list = [[], [], []]
+                    (lambda sc: run_scenario(sc, controller=_per_step), load_scenario(path)),
+                    (partial(tick_loop, "acres_baseline"), base.load_scenario(path)),
+                    (partial(tick_loop, "acres_dbw_sim"), load_scenario(path))]
+            times: list = [[], [], [], [], []]
             for k in range(repeat + 1):
                 for j, (run, sc) in enumerate(runs):
                     c0 = time.process_time()
                     run(sc)
                     if k:                     # the first round warms them up
                         times[j].append(time.process_time() - c0)
-            b, loop, step = (statistics.median(x) for x in times)
+            b, loop, step, tick_b, tick = (statistics.median(x) for x in times)
             sim_s = runs[1][1].duration_s
+            tick_s = runs[4][1].n_steps * runs[4][1].dt_s
             print(f"{name}, CPU s per run (median of {repeat}): {commit} {b:.4f}; today, compiled loop {loop:.4f} "
                   f"(speed-up {b / loop:.2f}x, {sim_s / loop:.0f}x real time), per-step path {step:.4f} "
-                  f"(speed-up {b / step:.2f}x, {sim_s / step:.0f}x real time)")
+                  f"(speed-up {b / step:.2f}x, {sim_s / step:.0f}x real time); the node's path (submits and "
+                  f"Simulation.step, no recorder): {commit} {tick_b:.4f}, today {tick:.4f} "
+                  f"(speed-up {tick_b / tick:.2f}x, {tick_s / tick:.0f}x real time)")
 
 
 def fleet_scenario(n: int, seconds: float) -> str:
