@@ -25,8 +25,8 @@ sys.path.insert(0, {root!r})
 from acres_dbw_sim.dbw import commands as C
 from acres_dbw_sim.simulation import Simulation
 import acres_dbw_sim.dbw as dbw_pkg, acres_dbw_sim.vehicles.polaris.ulc_plant as plant, importlib, pkgutil
-for vehicle in ("polaris", "maxxum150"):
-    sim = Simulation(vehicle=vehicle)
+for vehicle, model in (("polaris", "full"), ("maxxum150", "full"), ("polaris", "kinematic")):
+    sim = Simulation(vehicle=vehicle, model=model)
     for cmd in (C.ENABLE, C.SteeringCmd(cmd_type=2, cmd=10.0, enable=True), C.BrakeCmd(cmd_type=1, cmd=10.0),
                 C.ThrottleCmd(cmd_type=14, cmd=10.0), C.UlcCmd(cmd_type=1, cmd=1.0), C.GearCmd(cmd=4),
                 C.TurnSignalCmd(cmd=1), C.DriveModeCmd(), C.STEERING_CALIBRATE, C.DISABLE):
@@ -75,7 +75,7 @@ def test_a_second_process_loads_every_compiled_dbw_function_from_the_cache():
     second = _run()
     assert second["misses"] == 0 and second["hits"] > 0
     # the steps' packed arguments (model/_jit.py Packed, a numba StructRef) and the calls that take them
-    assert {"_pack", "ranger_dbw_tick", "tractor_dbw_tick"} <= set(second["loaded"])
+    assert {"_pack", "ranger_dbw_tick", "tractor_dbw_tick", "kinematic_dbw_tick"} <= set(second["loaded"])
 
 
 def _driven() -> Simulation:

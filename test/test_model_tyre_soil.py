@@ -472,7 +472,8 @@ def test_every_compiled_model_function_is_on_the_step_call_graph():
     (whose model is one compiled step; the tractor's Python step calls some of its own) is called by a step (the Ranger's model_step, the Maxxum's tractor_step, or the Ranger's kinematic
     level's step_vehicles / place_vehicles, or the DBW's step with the ULC's plant model, which inverts the
     model's own engine and CVT functions, ulc_plant.dbw_step, and the Ranger's step through the DBW,
-    dbw_step.ranger_dbw_tick over ranger_dbw_step, which composes it with model_step, and the headless loop over that step,
+    dbw_step.ranger_dbw_tick over ranger_dbw_step, which composes it with model_step, the kinematic level's,
+    dbw_step.kinematic_dbw_tick, which composes it with kinematic_advance, and the headless loop over that step,
     dbw_step.ranger_dbw_run), directly or through the functions they call);
     none exists only for tests. The exception: the inverse relation that the public
     Vehicle.steering_wheel_for_curvature_deg (and the DBW's curvature commands, the adapters' tyre-angle
@@ -505,6 +506,7 @@ def test_every_compiled_model_function_is_on_the_step_call_graph():
     # the DBW's step with the ULC's plant, alone and in the Ranger's step through the DBW
     dbw = reach(("acres_dbw_sim.vehicles.polaris.ulc_plant", "dbw_step"),
                 ("acres_dbw_sim.vehicles.polaris.dbw_step", "ranger_dbw_tick"),
+                ("acres_dbw_sim.vehicles.polaris.dbw_step", "kinematic_dbw_tick"),
                 ("acres_dbw_sim.vehicles.polaris.dbw_step", "ranger_dbw_run"))
     # the inverse relation and the function it is built on (the Ackermann and Autoware adapters' tyre angle)
     inverse_only = reach(("acres_dbw_sim.model.steering", "steering_wheel_for_curvature_deg"))

@@ -1,4 +1,5 @@
-"""The Ranger's step through the DBW in one compiled call: the DBW, then the vehicle.
+"""The Ranger's steps through the DBW in one compiled call each (the full model and the kinematic level):
+the DBW, then the vehicle.
 
 :func:`ranger_dbw_step` runs what ``Simulation.step`` does for the full Polaris model (the
 Physics Step of polaris-ranger-dynamics.md behind the DBW of dbw-interface.md), over the
@@ -17,6 +18,11 @@ attributes read them when asked, ``Vehicle.stepped``) and turns queued log event
 for the step in two calls. :func:`ranger_measured` alone is the DBW's reading for the reports
 after a step (``Vehicle.dbw_reading``).
 
+:func:`kinematic_dbw_step` is the same for the kinematic level (kinematic.py: the reading from its output
+array, which ``kinematic_outputs`` fills in the full model's layout, then ``kinematic_advance``, the tick
+``KinematicVehicle.step`` runs). The ``*_tick`` functions take the arrays packed once
+(:class:`~acres_dbw_sim.model._jit.Packed`): the call ``Simulation.step`` makes.
+
 :func:`ranger_dbw_run` is the headless loop over that step between two entries of a scenario's
 timeline (``Simulation.run_recorded``, the scenario runner): the streamed commands re-sent at their
 rate as the kept decodings (:func:`~acres_dbw_sim.dbw.resend.store_kept`), the step, the recorder's
@@ -33,10 +39,12 @@ from ...model.enums import AwdSwitch, Gear
 from ...model.stages import K_DT
 from .gearbox import LV_GEAR, LV_REJECT, LV_REMAINING, LV_TARGET
 from ...scenario.signals import first_met, write_row
+from .kinematic import KV_DRIVE_MODE, KV_DT_S, kinematic_advance
 from .ulc_plant import dbw_step
 from .vehicle import _RAD_S_TO_RPM, S_FUEL, S_MODE, S_R, S_WE, model_step
 
-__all__ = ["ranger_dbw_step", "ranger_dbw_tick", "ranger_measured", "ranger_dbw_run", "ranger_write_row"]
+__all__ = ["ranger_dbw_step", "ranger_dbw_tick", "ranger_measured", "ranger_dbw_run", "ranger_write_row",
+           "kinematic_measured", "kinematic_dbw_step", "kinematic_dbw_tick"]
 
 _LAST_GEAR = max(int(g) for g in Gear)
 _LAST_MODE = max(int(m) for m in AwdSwitch)
@@ -177,3 +185,50 @@ def ranger_dbw_run(S, P, Q, dbw_curves, k, kp, curves, td, chx, s, sw, wd, box, 
         if n_log or manual:
             break
     return kk, i_row, next_send, vehicle_t_s, pedal, bar, steer, gear, mode, manual, n_log, True, met
+
+
+# ------------------------------------------------------------------ the kinematic level
+_NAN = float("nan")
+
+
+@njit
+def kinematic_measured(S, out, lv, kv) -> None:
+    """The DBW's reading of the kinematic level (:func:`~acres_dbw_sim.dbw.state.measured_of_outputs`) from its
+    output array ``out`` (the full model's layout, kinematic.py ``kinematic_outputs``), lever ``lv`` and state
+    ``kv`` (its drive mode); no engine, belt or tank: NaN, which the reading takes as 0 (the fuel as NaN)."""
+    measured_of_outputs(S, out, int(lv[LV_GEAR]), int(lv[LV_TARGET]), lv[LV_REMAINING] > 0.0, int(lv[LV_REJECT]), 0,
+                        int(kv[KV_DRIVE_MODE]), _NAN, _NAN, _NAN)
+
+
+@njit
+def kinematic_dbw_step(S, P, Q, dbw_curves, td, p, u, s, lv, kv, out, t_s: float) -> tuple:
+    """One step of the DBW and the kinematic level at simulation time ``t_s`` [s], as ``Simulation.step`` runs
+    the DBW and then ``KinematicVehicle.step``: the reading (:func:`kinematic_measured`), the DBW's step with the
+    Ranger's ULC plant (:func:`~acres_dbw_sim.vehicles.polaris.ulc_plant.dbw_step`), then the tick with its
+    outputs (kinematic.py ``kinematic_advance``).
+
+    Parameters
+    ----------
+    S, P, Q, dbw_curves
+        As :func:`ranger_dbw_step`.
+    td .. out
+        The kinematic vehicle's arrays (``KinematicVehicle._arrays``).
+
+    Returns
+    -------
+    tuple
+        As :func:`ranger_dbw_step`.
+    """
+    kinematic_measured(S, out, lv, kv)
+    pedal, bar, steer, gear, mode, manual, n_log = dbw_step(S, P, Q, dbw_curves, t_s, kv[KV_DT_S])
+    if mode < 0 or mode > _LAST_MODE:
+        return pedal, bar, steer, gear, mode, manual, n_log, False, False
+    kinematic_advance(td, p, u, s, lv, kv, out, pedal, bar, steer, gear if 0 <= gear <= _LAST_GEAR else 0, mode)
+    return pedal, bar, steer, gear, mode, manual, n_log, True, True
+
+
+@njit
+def kinematic_dbw_tick(pack, t_s: float) -> tuple:
+    """:func:`kinematic_dbw_step` with its arrays packed (``pack.args``: ``S .. out``,
+    :class:`~acres_dbw_sim.model._jit.Packed`): the call ``Simulation.step`` makes every step."""
+    return kinematic_dbw_step(*pack.args, t_s)

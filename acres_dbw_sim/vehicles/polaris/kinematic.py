@@ -63,18 +63,20 @@ from dataclasses import dataclass
 import numpy as np
 import transforms3d
 
-from ...model._jit import njit
+from ...model._jit import njit, specialise
 from ...model.energy import EnergyLedger, LEDGER_TERMS
-from ...model.enums import AwdSwitch, Gear
-from .gearbox import GearLever
+from ...model.enums import AwdSwitch, Gear, GearReject
+from .gearbox import LV_GEAR, GearLever, lever_advance, lever_request
 from ...model.chassis import G_MPS2
+from ...model.stages import N_OUT, O_ANGLE, O_DELTA, O_OMEGA, O_POS, O_SF, O_SW, O_VB, O_WB, O_WHEEL_ANGLE
 from ...model.params import ParameterError
 from .params import VehicleParameters, load_parameters
 from ...model.steering import ackermann_rad, bicycle_angle_rad
 from .steering import rack_limited_deg
 from ...model.terrain import FlatTerrain, Terrain, query
 
-__all__ = ["KinematicParameters", "KinematicVehicle", "KinematicFleet", "tick", "step_vehicles",
+__all__ = ["KinematicParameters", "KinematicVehicle", "KinematicFleet", "tick", "step_vehicles", "gear_ports",
+           "steering_port_of", "kinematic_outputs", "kinematic_advance", "N_KV",
            "heading_rate_rad_s", "calculate_acceleration_mps2", "support_plane", "place_vehicles", "RANGES",
            "KS_X_M", "KS_Y_M", "KS_Z_M", "KS_YAW_RAD", "KS_PITCH_RAD", "KS_ROLL_RAD", "KS_SPEED_MPS",
            "KS_ACCEL_MPS2", "KS_YAW_RATE_RAD_S", "N_KS", "KP_D_MAX_MPS2", "KP_TURN_RADIUS_M", "KP_FRONT_X_M",
@@ -115,6 +117,22 @@ KI_PARK = 5             #: parking brake port (1.0 = applied)
 KI_HAS_STEER = 6        #: 1.0 when the steering port is valid this frame
 KI_HAS_PEDALS = 7       #: 1.0 when the throttle and brake ports are valid
 N_KI = 8
+
+# The single vehicle's own state kv (KinematicVehicle: the mapping of the DBW's outputs onto the ports and
+# what it publishes besides the tick's state; constants first).
+KV_CENTER_DEG = 0       #: steering-wheel angle of straight ahead theta_c [deg]
+KV_RACK_STOP_DEG = 1    #: the rack stops at theta_c +/- this [deg]
+KV_RATIO = 2            #: steering ratio [-]
+KV_TAN_LOCK = 3         #: tan of the bicycle angle at a rack stop (where R_min is measured) [-]
+KV_MAX_BAR = 4          #: line pressure of the full brake port u_b = 1 [bar]
+KV_RADIUS_M = 5         #: tyre radius (the wheel spins of the path without slip) [m]
+KV_WHEELBASE_M = 6      #: wheelbase (road-wheel angles) [m]
+KV_TRACK_FRONT_M = 7    #: front track (road-wheel angles) [m]
+KV_WHEEL_X_M = 8        #: + 4 wheels (FL, FR, RL, RR): x of each wheel from base_footprint [m]
+KV_WHEEL_Y_M = 12       #: + 4 wheels: y [m]
+KV_DT_S = 16            #: tick [s]
+KV_DRIVE_MODE = 17      #: AWD switch of the last tick (AwdSwitch)
+N_KV = 18
 
 #: Names of the per-range parameter sets, in their index order (KI_RANGE).
 RANGES = ("high", "low", "reverse")
@@ -328,6 +346,115 @@ def place_vehicles(td, p, s) -> None:
         s[i, KS_PITCH_RAD] = pitch
 
 
+# ------------------------------------------------------------------ one vehicle behind the DBW
+_PARK, _REVERSE, _DRIVE, _LOW = int(Gear.PARK), int(Gear.REVERSE), int(Gear.DRIVE), int(Gear.LOW)
+
+
+@njit
+def gear_ports(gear: int) -> tuple:
+    """(direction d, range index) of the ports for lever position ``gear`` (Gear): H and L drive forward on
+    their own parameter sets, REVERSE backward on its set; P, N and NONE give no throttle direction."""
+    if gear == _DRIVE:
+        return 1.0, 0
+    if gear == _LOW:
+        return 1.0, 1
+    if gear == _REVERSE:
+        return -1.0, 2
+    return 0.0, 0
+
+
+@njit
+def steering_port_of(kv, steering_wheel_deg: float) -> tuple:
+    """(steering port s [-], bicycle angle delta [rad], angle after the rack stops [deg]) of a raw
+    steering-wheel angle [deg] (NaN reads as straight ahead), with the constants of ``kv`` (``KV_*``):
+    ``s = tan(delta) / tan(delta_lock)`` (:meth:`KinematicVehicle.steering_port`)."""
+    sw = steering_wheel_deg
+    sw = kv[KV_CENTER_DEG] if sw != sw else rack_limited_deg(sw, kv[KV_CENTER_DEG], kv[KV_RACK_STOP_DEG])
+    delta = bicycle_angle_rad(sw, kv[KV_RATIO], kv[KV_CENTER_DEG])
+    return math.tan(delta) / kv[KV_TAN_LOCK], delta, sw
+
+
+@njit
+def kinematic_outputs(s, kv, out) -> None:
+    """What vehicle 0 of ``s`` (N_KS) publishes besides its pose, into ``out`` (model/stages.py ``O_*``, the
+    full model's layout, which the DBW's reading takes): the body velocity (v, 0, 0), the heading rate about
+    odom z in the body frame, the specific force (a, v psi_dot, 0) plus gravity in the body frame, and each
+    wheel's rolling speed of its path without slip (sign of its forward speed) [rad/s] (ground-vehicle
+    kinematics; docs/kinematic.md). Frames: body x forward, y left, z up; pitch nose down positive."""
+    v = s[0, KS_SPEED_MPS]
+    pitch = s[0, KS_PITCH_RAD]
+    roll = s[0, KS_ROLL_RAD]
+    rate = s[0, KS_YAW_RATE_RAD_S]
+    # odom z expressed in the body frame: the third row of the body-to-odom matrix
+    sp, cp, sr, cr = math.sin(pitch), math.cos(pitch), math.sin(roll), math.cos(roll)
+    gz0, gz1, gz2 = -sp, cp * sr, cp * cr
+    out[O_POS] = s[0, KS_X_M]
+    out[O_POS + 1] = s[0, KS_Y_M]
+    out[O_POS + 2] = s[0, KS_Z_M]
+    out[O_VB] = v
+    out[O_VB + 1] = 0.0
+    out[O_VB + 2] = 0.0
+    out[O_WB] = rate * gz0
+    out[O_WB + 1] = rate * gz1
+    out[O_WB + 2] = rate * gz2
+    a = s[0, KS_ACCEL_MPS2]
+    out[O_SF] = a + G_MPS2 * gz0
+    out[O_SF + 1] = v * rate + G_MPS2 * gz1
+    out[O_SF + 2] = G_MPS2 * gz2
+    inv_r = 1.0 / kv[KV_RADIUS_M]
+    for j in range(4):
+        vx = v - rate * kv[KV_WHEEL_Y_M + j]
+        vy = rate * kv[KV_WHEEL_X_M + j]
+        w = math.sqrt(vx * vx + vy * vy) * inv_r
+        out[O_OMEGA + j] = w if vx >= 0.0 else -w
+
+
+@njit
+def kinematic_advance(td, p, u, s, lv, kv, out, pedal: float, brake_line_bar: float, steering_wheel_deg: float,
+                      gear_request: int, drive_mode: int) -> None:
+    """One tick of the single vehicle with the DBW's outputs as its inputs (:meth:`KinematicVehicle.step`): the
+    lever's request (``lv``, gearbox.py's shift rule at the present speed), the ports (throttle = pedal
+    clamped to 0..1, brake = line pressure / ``KV_MAX_BAR``, steering :func:`steering_port_of`, direction and
+    range :func:`gear_ports`, parking brake in P), :func:`step_vehicles`, the lever's shift timer, then what it
+    publishes into ``out``: steering-wheel angle, bicycle and road-wheel angles (Ackermann), :func:`kinematic_outputs`
+    and the wheel angles integrated with the new spins.
+
+    Parameters
+    ----------
+    td, p, u, s : TerrainData, (1, N_KP), (1, N_KI), (1, N_KS)
+    lv : array (N_LEVER,)
+    kv : array (N_KV,)
+        Constants and the drive mode (``KV_*``).
+    out : array (N_OUT,)
+    pedal [-], brake_line_bar [bar], steering_wheel_deg [deg], gear_request (Gear, 0: none), drive_mode (AwdSwitch)
+    """
+    if gear_request != 0:
+        lever_request(lv, gear_request, s[0, KS_SPEED_MPS])
+    kv[KV_DRIVE_MODE] = drive_mode
+    gear = int(lv[LV_GEAR])
+    d, rng = gear_ports(gear)
+    pedal = 0.0 if pedal != pedal or pedal < 0.0 else 1.0 if pedal > 1.0 else pedal
+    bar = 0.0 if brake_line_bar != brake_line_bar or brake_line_bar < 0.0 else brake_line_bar
+    steer, delta, sw = steering_port_of(kv, steering_wheel_deg)
+    u[0, KI_THROTTLE] = pedal
+    u[0, KI_BRAKE] = bar / kv[KV_MAX_BAR]
+    u[0, KI_STEER] = steer
+    u[0, KI_DIRECTION] = d
+    u[0, KI_RANGE] = rng
+    u[0, KI_PARK] = 1.0 if gear == _PARK else 0.0
+    dt = kv[KV_DT_S]
+    step_vehicles(td, p, u, s, dt)
+    lever_advance(lv, dt)
+    out[O_SW] = sw
+    out[O_DELTA] = delta
+    dl, dr = ackermann_rad(delta, kv[KV_WHEELBASE_M], kv[KV_TRACK_FRONT_M])
+    out[O_ANGLE] = dl
+    out[O_ANGLE + 1] = dr
+    kinematic_outputs(s, kv, out)
+    for j in range(4):
+        out[O_WHEEL_ANGLE + j] = out[O_WHEEL_ANGLE + j] + out[O_OMEGA + j] * dt
+
+
 # ------------------------------------------------------------------ parameters
 _PER_RANGE_KEYS = ("accel_max_mps2", "speed_max_mps", "slope_max_pct")
 
@@ -396,11 +523,6 @@ class KinematicParameters:
             g = self.slope_max_pct[name] / 100.0
             r[b + KP_SIN_SLOPE_MAX] = g / math.sqrt(1.0 + g * g)
         return r
-
-
-#: Lever position -> (direction d, range index) of the kinematic inputs.
-_GEAR_PORTS = {Gear.PARK: (0.0, 0), Gear.NEUTRAL: (0.0, 0), Gear.NONE: (0.0, 0), Gear.DRIVE: (1.0, 0),
-               Gear.LOW: (1.0, 1), Gear.REVERSE: (-1.0, 2)}
 
 
 class KinematicVehicle:
@@ -472,15 +594,25 @@ class KinematicVehicle:
         self._s = np.zeros((1, N_KS))
         self.lever = GearLever(P.gearbox.max_shift_speed_mps, P.gearbox.shift_time_s)
         s = P.steering
+        kv = self._kv = np.zeros(N_KV)
+        kv[KV_CENTER_DEG], kv[KV_RACK_STOP_DEG], kv[KV_RATIO] = s.center_deg, s.rack_stop_deg, s.ratio
         # the rack stops (steering.py, symmetric about straight ahead): the lock where R_min is measured, |s| <= 1
-        self._tan_lock = max(math.tan(abs(bicycle_angle_rad(rack_limited_deg(lk, s.center_deg, s.rack_stop_deg),
-                                                            s.ratio, s.center_deg)))
-                             for lk in (s.center_deg + s.rack_stop_deg, s.center_deg - s.rack_stop_deg))
-        self._max_bar = P.brakes.max_bar
-        self._radius_m = P.tyres.radius_m
-        self._wheel_xy = ((P.geometry.wheelbase_m, 0.5 * P.geometry.track_front_m),
-                          (P.geometry.wheelbase_m, -0.5 * P.geometry.track_front_m),
-                          (0.0, 0.5 * P.geometry.track_rear_m), (0.0, -0.5 * P.geometry.track_rear_m))
+        kv[KV_TAN_LOCK] = max(math.tan(abs(bicycle_angle_rad(rack_limited_deg(lk, s.center_deg, s.rack_stop_deg),
+                                                             s.ratio, s.center_deg)))
+                              for lk in (s.center_deg + s.rack_stop_deg, s.center_deg - s.rack_stop_deg))
+        kv[KV_MAX_BAR] = P.brakes.max_bar
+        kv[KV_RADIUS_M] = P.tyres.radius_m
+        g = P.geometry
+        kv[KV_WHEELBASE_M], kv[KV_TRACK_FRONT_M] = g.wheelbase_m, g.track_front_m
+        kv[KV_WHEEL_X_M:KV_WHEEL_X_M + 4] = (g.wheelbase_m, g.wheelbase_m, 0.0, 0.0)
+        kv[KV_WHEEL_Y_M:KV_WHEEL_Y_M + 4] = (0.5 * g.track_front_m, -0.5 * g.track_front_m, 0.5 * g.track_rear_m,
+                                             -0.5 * g.track_rear_m)
+        kv[KV_DT_S] = self.dt_s
+        # what the tick publishes, in the full model's output layout (model/stages.py O_*); the quantities this
+        # level has no model for stay NaN (the DBW reads them as 0, its reports publish NaN)
+        self._out = np.full(N_OUT, math.nan)
+        # the compiled tick for these argument types (_jit.specialise)
+        self._advance = specialise(kinematic_advance, self._arrays() + (0.0, 0.0, 0.0, 0, 0))
         nan = math.nan
         self.engine_rpm = self.engine_speed_rad_s = self.engine_torque_nm = nan
         self.cvt_ratio = self.clutch_torque_nm = self.fuel_l = self.fuel_rate_l_h = self.torque_request = nan
@@ -488,6 +620,10 @@ class KinematicVehicle:
         self.wheel_fx_n = self.wheel_fy_n = (nan,) * 4
         self.ledger = EnergyLedger(**{n: nan for n in LEDGER_TERMS})
         self.reset()
+
+    def _arrays(self) -> tuple:
+        """The arrays :func:`kinematic_advance` runs on (its arguments before the inputs), in its order."""
+        return (self.terrain.data, self._p, self._u, self._s, self.lever.lv, self._kv, self._out)
 
     # ------------------------------------------------------------------ reset
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
@@ -500,23 +636,24 @@ class KinematicVehicle:
             If ``gear`` is not a lever position.
         """
         self.lever.reset(gear)
-        self.drive_mode = AwdSwitch(drive_mode)
+        self._kv[KV_DRIVE_MODE] = int(AwdSwitch(drive_mode))
         st = self._s
         st[0, :] = 0.0
         st[0, KS_X_M], st[0, KS_Y_M], st[0, KS_YAW_RAD] = float(x_m), float(y_m), float(yaw_rad)
         st[0, KS_SPEED_MPS] = float(speed_mps)
         place_vehicles(self.terrain.data, self._p, st)
         self.time_s = 0.0
-        self.steering_wheel_deg = self.params.steering.center_deg
-        self.bicycle_angle_rad = 0.0
-        self.road_wheel_angle_rad = (0.0, 0.0, 0.0, 0.0)
-        self.wheel_angle_rad = (0.0, 0.0, 0.0, 0.0)
-        self._publish()
+        out = self._out
+        out[O_SW] = self.params.steering.center_deg
+        out[O_DELTA] = 0.0
+        out[O_ANGLE:O_ANGLE + 4] = 0.0
+        out[O_WHEEL_ANGLE:O_WHEEL_ANGLE + 4] = 0.0
+        kinematic_outputs(st, self._kv, out)
 
     # ------------------------------------------------------------------ step
     def steering_port(self, steering_wheel_deg: float) -> tuple:
         """(steering port s [-], bicycle angle delta [rad], clamped angle [deg]) of a raw steering-wheel
-        angle [deg] (NaN reads as straight ahead).
+        angle [deg] (NaN reads as straight ahead) (:func:`steering_port_of`).
 
         delta is the bicycle angle of steering.py after the full model's rack stops
         (:func:`~acres_dbw_sim.vehicles.polaris.steering.rack_limited_deg`, theta_c +/- ``steering.rack_stop_deg``); the
@@ -524,76 +661,139 @@ class KinematicVehicle:
         ``turning_radius_m`` is measured), so the path curvature ``s / R_min`` is linear in tan(delta) and
         ``1 / R_min`` at that lock. The full model turns about 12 % wider than the ideal bicycle
         ``tan(delta) / L`` at walking pace, and this scaling carries that over to every angle (docs/kinematic.md)."""
-        sp = self.params.steering
-        sw = float(steering_wheel_deg)
-        sw = sp.center_deg if sw != sw else rack_limited_deg(sw, sp.center_deg, sp.rack_stop_deg)
-        delta = bicycle_angle_rad(sw, sp.ratio, sp.center_deg)
-        return math.tan(delta) / self._tan_lock, delta, sw
+        steer, delta, sw = steering_port_of(self._kv, float(steering_wheel_deg))
+        return float(steer), float(delta), float(sw)
 
     def step(self, inputs) -> None:
         """Advance one tick with the DBW's outputs (``VehicleInputs``: pedal, line pressure,
-        steering-wheel angle, gear request, drive mode)."""
-        lever = self.lever
-        if inputs.gear_request != Gear.NONE:
-            lever.request(inputs.gear_request, self.speed_mps)
-        self.drive_mode = inputs.drive_mode
-        gear = lever.gear
-        d, rng = _GEAR_PORTS[gear]
-        pedal = inputs.pedal
-        pedal = 0.0 if pedal != pedal or pedal < 0.0 else 1.0 if pedal > 1.0 else float(pedal)
-        bar = float(inputs.brake_line_bar)
-        bar = 0.0 if bar != bar or bar < 0.0 else bar
-        steer, delta, sw = self.steering_port(inputs.steering_wheel_deg)
-        u = self._u
-        u[0, KI_THROTTLE] = pedal
-        u[0, KI_BRAKE] = bar / self._max_bar
-        u[0, KI_STEER] = steer
-        u[0, KI_DIRECTION] = d
-        u[0, KI_RANGE] = rng
-        u[0, KI_PARK] = 1.0 if gear == Gear.PARK else 0.0
-        step_vehicles(self.terrain.data, self._p, u, self._s, self.dt_s)
-        lever.advance(self.dt_s)
-        self.time_s += self.dt_s
-        self.steering_wheel_deg = sw
-        self.bicycle_angle_rad = delta
-        dl, dr = ackermann_rad(delta, self.params.geometry.wheelbase_m, self.params.geometry.track_front_m)
-        self.road_wheel_angle_rad = (dl, dr, 0.0, 0.0)
-        self._publish()
-        dt = self.dt_s
-        self.wheel_angle_rad = tuple(a + w * dt for a, w in zip(self.wheel_angle_rad, self.wheel_spin_rad_s))
+        steering-wheel angle, gear request, drive mode) (:func:`kinematic_advance`)."""
+        drive_mode = AwdSwitch(inputs.drive_mode)   # raises for a number that is no switch position
+        self._advance(self.terrain.data, self._p, self._u, self._s, self.lever.lv, self._kv, self._out,
+                      float(inputs.pedal), float(inputs.brake_line_bar), float(inputs.steering_wheel_deg),
+                      int(inputs.gear_request), int(drive_mode))
+        self.stepped()
 
-    # ------------------------------------------------------------------ outputs
-    def _publish(self) -> None:
+    def stepped(self) -> None:
+        """After a tick on :meth:`_arrays` (:meth:`step`, or the step through the DBW, dbw_step.py): the clock
+        advances (the attributes read the arrays)."""
+        self.time_s += self.dt_s
+
+    # ------------------------------------------------------------------ behind the DBW
+    def dbw_step(self, dbw) -> tuple | None:
+        """``(step, arguments)``: the tick through the DBW ``dbw`` in one compiled call, ``step(t_s)``
+        (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.kinematic_dbw_step` over these arrays, packed once),
+        and its arguments but the time; None when ``dbw``'s ULC plant is not the Ranger's, whose compiled form
+        that step runs. Made anew when the terrain's arrays change."""
+        from ...model._jit import packed_call
+        from .dbw_step import kinematic_dbw_tick
+        from .ulc_plant import PowertrainModel
+        if not isinstance(dbw.ulc.powertrain, PowertrainModel):
+            return None
+        args = dbw.step_arguments() + self._arrays()
+        return packed_call(kinematic_dbw_tick, args, 0.0), args
+
+    def dbw_reading(self, dbw):
+        """A call that writes the DBW ``dbw``'s reading of this vehicle into its record from the arrays
+        (:func:`~acres_dbw_sim.vehicles.polaris.dbw_step.kinematic_measured`), for the reports after a step."""
+        from functools import partial
+
+        from ...dbw.record import record_array
+        from .dbw_step import kinematic_measured
+        args = (record_array(dbw.state), self._out, self.lever.lv, self._kv)
+        return partial(specialise(kinematic_measured, args), *args)
+
+    # ------------------------------------------------------------------ outputs (read from the arrays)
+    wheel_in_contact = (True, True, True, True)
+
+    def _o(self, k: int, n: int) -> tuple:
+        return tuple(float(x) for x in self._out[k:k + n])
+
+    @property
+    def position_m(self) -> tuple:
+        """base_footprint in odom [m]."""
+        return self._o(O_POS, 3)
+
+    @property
+    def orientation_wxyz(self) -> tuple:
+        """Orientation of the support plane for the heading, (w, x, y, z) body -> odom (transforms3d, Z-Y-X)."""
         s = self._s[0]
-        v = float(s[KS_SPEED_MPS])
-        yaw, pitch, roll = float(s[KS_YAW_RAD]), float(s[KS_PITCH_RAD]), float(s[KS_ROLL_RAD])
-        rate = float(s[KS_YAW_RATE_RAD_S])
-        self.position_m = (float(s[KS_X_M]), float(s[KS_Y_M]), float(s[KS_Z_M]))
-        q = transforms3d.euler.euler2quat(yaw, pitch, roll, "rzyx")
-        self.orientation_wxyz = (float(q[0]), float(q[1]), float(q[2]), float(q[3]))
-        self.velocity_body_mps = (v, 0.0, 0.0)
-        self.speed_mps = v
-        self.yaw_rate_rad_s = rate
-        # odom z expressed in the body frame: the third row of the body-to-odom matrix
-        sp, cp, sr, cr = math.sin(pitch), math.cos(pitch), math.sin(roll), math.cos(roll)
-        gz = (-sp, cp * sr, cp * cr)
-        self.angular_velocity_body_rad_s = (rate * gz[0], rate * gz[1], rate * gz[2])
-        a = float(s[KS_ACCEL_MPS2])
-        self.specific_force_body_mps2 = (a + G_MPS2 * gz[0], v * rate + G_MPS2 * gz[1], G_MPS2 * gz[2])
-        inv_r = 1.0 / self._radius_m
-        spins = []
-        for j, (wx, wy) in enumerate(self._wheel_xy):
-            vx = v - rate * wy
-            vy = rate * wx
-            w = math.sqrt(vx * vx + vy * vy) * inv_r
-            spins.append(w if vx >= 0.0 else -w)
-        self.wheel_spin_rad_s = tuple(spins)
-        lever = self.lever
-        self.gear = lever.gear
-        self.gear_target = lever.target
-        self.shift_in_progress = lever.remaining_s > 0.0
-        self.last_gear_reject = lever.last_reject
-        self.wheel_in_contact = (True, True, True, True)
+        q = transforms3d.euler.euler2quat(float(s[KS_YAW_RAD]), float(s[KS_PITCH_RAD]), float(s[KS_ROLL_RAD]), "rzyx")
+        return (float(q[0]), float(q[1]), float(q[2]), float(q[3]))
+
+    @property
+    def velocity_body_mps(self) -> tuple:
+        """(v, 0, 0) along the nose [m/s]."""
+        return self._o(O_VB, 3)
+
+    @property
+    def speed_mps(self) -> float:
+        """Signed speed v along the nose [m/s]."""
+        return float(self._s[0, KS_SPEED_MPS])
+
+    @property
+    def yaw_rate_rad_s(self) -> float:
+        """Heading rate of the last tick [rad/s]."""
+        return float(self._s[0, KS_YAW_RATE_RAD_S])
+
+    @property
+    def angular_velocity_body_rad_s(self) -> tuple:
+        """The heading rate about odom z in the body frame [rad/s] (:func:`kinematic_outputs`)."""
+        return self._o(O_WB, 3)
+
+    @property
+    def specific_force_body_mps2(self) -> tuple:
+        """(a, v psi_dot, 0) plus gravity in the body frame [m/s^2] (:func:`kinematic_outputs`)."""
+        return self._o(O_SF, 3)
+
+    @property
+    def wheel_spin_rad_s(self) -> tuple:
+        """Rolling speed of each wheel's path without slip [rad/s] (FL, FR, RL, RR)."""
+        return self._o(O_OMEGA, 4)
+
+    @property
+    def wheel_angle_rad(self) -> tuple:
+        """Each wheel's rotation angle, the spins integrated [rad]."""
+        return self._o(O_WHEEL_ANGLE, 4)
+
+    @property
+    def road_wheel_angle_rad(self) -> tuple:
+        """Road-wheel angles (front left, front right by Ackermann of the bicycle angle; rear 0) [rad]."""
+        return self._o(O_ANGLE, 4)
+
+    @property
+    def steering_wheel_deg(self) -> float:
+        """Steering-wheel angle of the last tick after the rack stops [deg]."""
+        return float(self._out[O_SW])
+
+    @property
+    def bicycle_angle_rad(self) -> float:
+        """Bicycle angle delta of the last tick [rad]."""
+        return float(self._out[O_DELTA])
+
+    @property
+    def drive_mode(self) -> AwdSwitch:
+        """AWD switch of the last tick."""
+        return AwdSwitch(int(self._kv[KV_DRIVE_MODE]))
+
+    @property
+    def gear(self) -> Gear:
+        """Lever position (NEUTRAL during a shift)."""
+        return self.lever.gear
+
+    @property
+    def gear_target(self) -> Gear:
+        """Lever position at the end of the shift."""
+        return self.lever.target
+
+    @property
+    def shift_in_progress(self) -> bool:
+        """True while the lever is in neutral for a shift."""
+        return self.lever.remaining_s > 0.0
+
+    @property
+    def last_gear_reject(self) -> GearReject:
+        """Reason of the last refused lever request."""
+        return self.lever.last_reject
 
 
 class KinematicFleet:
