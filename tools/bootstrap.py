@@ -350,6 +350,8 @@ def warm_kernels() -> float:
         run_scenario(load_scenario(ROOT / "scenarios" / "examples" / "dbw_pedals_and_steering.yaml"))
         # the second vehicle's kernels (vehicles/maxxum150): its step through the DBW, its events, its row
         run_scenario(load_scenario(ROOT / "scenarios" / "examples" / "maxxum150_dbw.yaml"))
+        # the kinematic level, through the DBW and at the actuator level (its one compiled tick)
+        run_scenario(load_scenario(ROOT / "scenarios" / "examples" / "fleet_mixed_levels.yaml"))
     _while_printing("compiling the model kernels (numba, once)", compile_all)
     return time.monotonic() - t0
 
