@@ -483,6 +483,7 @@ class DbwSystem:
         # an unchanged re-send's store (submit): the record's array and the compiled store_kept's entry point
         self._record = record_array(self.state)
         self._store_kept = entry(store_kept, (self._record, 0, 0.0, np.zeros(11)))
+        self._enabled_of = entry(dbw_enabled_of, (self._record,))
 
     def step_arguments(self) -> tuple:
         """The arguments of the compiled step before the time (the records as one-element arrays, the ULC
@@ -509,7 +510,8 @@ class DbwSystem:
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         # arrays over the record and machine code: made anew
-        del state["_step_args"], state["_step_entry"], state["_record"], state["_store_kept"]
+        for name in ("_step_args", "_step_entry", "_record", "_store_kept", "_enabled_of"):
+            del state[name]
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -609,7 +611,7 @@ class DbwSystem:
     @property
     def dbw_enabled(self) -> bool:
         """What ``/vehicle/dbw_enabled`` publishes (§4.1; §4.2: system state ACTIVE)."""
-        return bool(run(dbw_enabled_of, record_array(self.state)))
+        return bool(self._enabled_of(self._record))
 
     @property
     def measured_speed_mps(self) -> float:
