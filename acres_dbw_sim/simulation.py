@@ -157,6 +157,18 @@ class Simulation:
         own_reading = getattr(self.vehicle, "dbw_reading", None)
         self._reading = own_reading(self.dbw) if own_reading is not None else None
 
+    def __getstate__(self) -> dict:
+        # the compiled step, loop and reading hold the arrays of this simulation's vehicle and DBW: a copy
+        # (copy.deepcopy, pickle) joins its own
+        state = dict(self.__dict__)
+        for name in ("_joined", "_run", "_reading"):
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._join()
+
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
               gear: Gear = Gear.PARK, drive_mode: AwdSwitch = AwdSwitch.AWD,
               start: RecordedStart | None = None) -> None:

@@ -212,6 +212,7 @@ if JIT:
         The arrays are held, not copied: the packed step reads and writes the same buffers as the
         Python objects that own them. A tuple of floats is a copy of its values when packed (a
         parameter change that makes new tuples makes a new ``Packed``, as it makes new arrays).
+        A copy (``copy.deepcopy``, ``pickle``) packs a copy of the arguments anew.
 
         Parameters
         ----------
@@ -219,10 +220,15 @@ if JIT:
             The arguments, of the types numba compiles (arrays, floats, ints, tuples of them).
         """
 
-        __slots__ = ()
+        __slots__ = ("_args",)
 
         def __new__(cls, args: tuple):
-            return _pack(args)
+            pack = _pack(args)
+            pack._args = args   # the Python objects, for a copy
+            return pack
+
+        def __reduce__(self):
+            return Packed, (self._args,)
 
     _structref.define_constructor(Packed, PackedType, ["args"])
     _structref.define_boxing(PackedType, Packed)

@@ -215,8 +215,12 @@ class DbwTractor:
         self.reset()
 
     def __getattr__(self, name: str):
-        """Any other state quantity: the tractor's attribute of that name."""
-        return getattr(self.__dict__["tractor"], name)
+        """Any other state quantity: the tractor's attribute of that name (AttributeError before there is a
+        tractor: an object that a copy is still building)."""
+        tractor = self.__dict__.get("tractor")
+        if tractor is None:
+            raise AttributeError(name)
+        return getattr(tractor, name)
 
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
               gear: Gear = Gear.PARK, drive_mode: AwdSwitch = AwdSwitch.AWD) -> None:

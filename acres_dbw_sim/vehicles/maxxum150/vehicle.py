@@ -410,8 +410,17 @@ class Tractor(VehicleBody):
         self._tv[TV_PTO_W], self._tv[TV_HYD_W] = P.pto.pto_w, P.pto.hydraulic_w
         self._tv[TV_IMPLEMENT] = 0.0 if im.attachment == "none" else 1.0
         # the compiled tractor_advance for these argument types (_jit.specialise), called by every step
-        self._advance = specialise(tractor_advance, self.step_arrays() + (0.0, 0.0, 0.0, False, False))
+        self.__setstate__({})
         self.reset()
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_advance"]   # machine code: made anew (from numba's cache) by a copy
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._advance = specialise(tractor_advance, self.step_arrays() + (0.0, 0.0, 0.0, False, False))
 
     def step_arrays(self) -> tuple:
         """The arrays of :func:`tractor_advance` before its commands (constants, terrain, state, outputs,

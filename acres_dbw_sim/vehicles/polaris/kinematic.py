@@ -63,7 +63,7 @@ from dataclasses import dataclass
 import numpy as np
 import transforms3d
 
-from ...model._jit import njit, specialise
+from ...model._jit import array, njit, specialise
 from ...model.energy import EnergyLedger, LEDGER_TERMS
 from ...model.enums import AwdSwitch, Gear, GearReject
 from .gearbox import LV_GEAR, GearLever, lever_advance, lever_request
@@ -381,23 +381,23 @@ def kinematic_outputs(s, kv, out) -> None:
     odom z in the body frame, the specific force (a, v psi_dot, 0) plus gravity in the body frame, and each
     wheel's rolling speed of its path without slip (sign of its forward speed) [rad/s] (ground-vehicle
     kinematics; docs/kinematic.md). Frames: body x forward, y left, z up; pitch nose down positive."""
-    v = s[0, KS_SPEED_MPS]
-    pitch = s[0, KS_PITCH_RAD]
-    roll = s[0, KS_ROLL_RAD]
-    rate = s[0, KS_YAW_RATE_RAD_S]
+    v = float(s[0, KS_SPEED_MPS])
+    pitch = float(s[0, KS_PITCH_RAD])
+    roll = float(s[0, KS_ROLL_RAD])
+    rate = float(s[0, KS_YAW_RATE_RAD_S])
     # odom z expressed in the body frame: the third row of the body-to-odom matrix
     sp, cp, sr, cr = math.sin(pitch), math.cos(pitch), math.sin(roll), math.cos(roll)
     gz0, gz1, gz2 = -sp, cp * sr, cp * cr
-    out[O_POS] = s[0, KS_X_M]
-    out[O_POS + 1] = s[0, KS_Y_M]
-    out[O_POS + 2] = s[0, KS_Z_M]
+    out[O_POS] = float(s[0, KS_X_M])
+    out[O_POS + 1] = float(s[0, KS_Y_M])
+    out[O_POS + 2] = float(s[0, KS_Z_M])
     out[O_VB] = v
     out[O_VB + 1] = 0.0
     out[O_VB + 2] = 0.0
     out[O_WB] = rate * gz0
     out[O_WB + 1] = rate * gz1
     out[O_WB + 2] = rate * gz2
-    a = s[0, KS_ACCEL_MPS2]
+    a = float(s[0, KS_ACCEL_MPS2])
     out[O_SF] = a + G_MPS2 * gz0
     out[O_SF + 1] = v * rate + G_MPS2 * gz1
     out[O_SF + 2] = G_MPS2 * gz2
@@ -429,7 +429,7 @@ def kinematic_advance(td, p, u, s, lv, kv, out, pedal: float, brake_line_bar: fl
     pedal [-], brake_line_bar [bar], steering_wheel_deg [deg], gear_request (Gear, 0: none), drive_mode (AwdSwitch)
     """
     if gear_request != 0:
-        lever_request(lv, gear_request, s[0, KS_SPEED_MPS])
+        lever_request(lv, gear_request, float(s[0, KS_SPEED_MPS]))
     kv[KV_DRIVE_MODE] = drive_mode
     gear = int(lv[LV_GEAR])
     d, rng = gear_ports(gear)
@@ -594,7 +594,7 @@ class KinematicVehicle:
         self._s = np.zeros((1, N_KS))
         self.lever = GearLever(P.gearbox.max_shift_speed_mps, P.gearbox.shift_time_s)
         s = P.steering
-        kv = self._kv = np.zeros(N_KV)
+        kv = self._kv = array([0.0] * N_KV)
         kv[KV_CENTER_DEG], kv[KV_RACK_STOP_DEG], kv[KV_RATIO] = s.center_deg, s.rack_stop_deg, s.ratio
         # the rack stops (steering.py, symmetric about straight ahead): the lock where R_min is measured, |s| <= 1
         kv[KV_TAN_LOCK] = max(math.tan(abs(bicycle_angle_rad(rack_limited_deg(lk, s.center_deg, s.rack_stop_deg),
@@ -610,9 +610,9 @@ class KinematicVehicle:
         kv[KV_DT_S] = self.dt_s
         # what the tick publishes, in the full model's output layout (model/stages.py O_*); the quantities this
         # level has no model for stay NaN (the DBW reads them as 0, its reports publish NaN)
-        self._out = np.full(N_OUT, math.nan)
+        self._out = array([math.nan] * N_OUT)
         # the compiled tick for these argument types (_jit.specialise)
-        self._advance = specialise(kinematic_advance, self._arrays() + (0.0, 0.0, 0.0, 0, 0))
+        self.__setstate__({})
         nan = math.nan
         self.engine_rpm = self.engine_speed_rad_s = self.engine_torque_nm = nan
         self.cvt_ratio = self.clutch_torque_nm = self.fuel_l = self.fuel_rate_l_h = self.torque_request = nan
@@ -624,6 +624,15 @@ class KinematicVehicle:
     def _arrays(self) -> tuple:
         """The arrays :func:`kinematic_advance` runs on (its arguments before the inputs), in its order."""
         return (self.terrain.data, self._p, self._u, self._s, self.lever.lv, self._kv, self._out)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_advance"]   # machine code: made anew (from numba's cache) by a copy
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._advance = specialise(kinematic_advance, self._arrays() + (0.0, 0.0, 0.0, 0, 0))
 
     # ------------------------------------------------------------------ reset
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,
@@ -646,8 +655,8 @@ class KinematicVehicle:
         out = self._out
         out[O_SW] = self.params.steering.center_deg
         out[O_DELTA] = 0.0
-        out[O_ANGLE:O_ANGLE + 4] = 0.0
-        out[O_WHEEL_ANGLE:O_WHEEL_ANGLE + 4] = 0.0
+        for j in range(4):
+            out[O_ANGLE + j] = out[O_WHEEL_ANGLE + j] = 0.0
         kinematic_outputs(st, self._kv, out)
 
     # ------------------------------------------------------------------ step

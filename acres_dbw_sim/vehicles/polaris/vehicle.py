@@ -383,8 +383,17 @@ class Vehicle(VehicleBody):
         self._led = array([0.0] * len(LEDGER_TERMS))
         self._out = array([0.0] * N_OUT)
         # the compiled model_step for these argument types (_jit.specialise), called by every step
-        self._model_step = specialise(model_step, self.step_arrays() + (0.0, 0.0, 0.0, 0, int(AwdSwitch.AWD)))
+        self.__setstate__({})
         self.reset()
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_model_step"]   # machine code: made anew (from numba's cache) by a copy
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._model_step = specialise(model_step, self.step_arrays() + (0.0, 0.0, 0.0, 0, int(AwdSwitch.AWD)))
 
     # ------------------------------------------------------------------ helpers
     def step_arrays(self) -> tuple:
