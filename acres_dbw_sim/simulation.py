@@ -120,6 +120,12 @@ class Simulation:
         For a step outside 1/1000..1/60 s, an unknown ``model`` or ``vehicle``, or the kinematic tractor.
     ParameterError
         ``model="kinematic"`` with no valid ``kinematic`` block in the parameters.
+
+    Notes
+    -----
+    A simulation copies (``copy.deepcopy``) and pickles: the copy has its own arrays and compiled step (loaded
+    from numba's cache) and, given the same commands, steps exactly as the original from where it was copied
+    (a branch for look-ahead or a rollout).
     """
 
     def __init__(self, params: object | None = None, terrain: Terrain | None = None,
