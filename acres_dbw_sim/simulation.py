@@ -103,7 +103,8 @@ class Simulation:
         ``full`` (default) or ``kinematic`` (:class:`~acres_dbw_sim.vehicles.polaris.kinematic.KinematicVehicle`,
         parameters from the file's ``kinematic`` block): the same DBW emulation on top; the reports'
         fields the kinematic level has no quantity for (``kinematic.UNAVAILABLE``: engine speed,
-        engine torque, transmission ratio; fuel level) are NaN, the DBW's "invalid".
+        engine torque, transmission ratio; and the fuel level, its ``fuel_l`` being NaN) are NaN, the
+        DBW's "invalid".
 
     Attributes
     ----------
