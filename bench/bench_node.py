@@ -35,12 +35,14 @@ Measures, each with the node as a separate process on this machine:
    vehicle's ``odom`` and on ``/tf``: node CPU, messages received per second and
    odometry period jitter |T - 8.33 ms| p50/p99 over all vehicles, interleaved
    with the same measurement of one vehicle (``--fleet-runs`` pairs), since the
-   machine is shared. ``--fleet-only`` measures nothing else.
+   machine is shared. ``--fleet-only`` measures nothing else. ``--fleet-floor N``: in N interleaved
+   rounds the fleet of ``--fleet`` vehicles with a subscriber on every topic of every vehicle against
+   its own stream published as bytes (the ``--cpu-floor`` method for the fleet), then exit.
 
 The load average of the machine is printed with each figure: it is shared.
 
 Run: ``make bench`` or ``. .venv/setup.sh && python bench/bench_node.py [--fuzz 100000] [--stamps 60]
-[--busy 2] [--fleet 10 [--fleet-only]] [--cpu-floor 5] [--cpu-runs 8 [--cpu-only]]``.
+[--busy 2] [--fleet 10 [--fleet-only | --fleet-floor 7]] [--cpu-floor 5] [--cpu-runs 8 [--cpu-only]]``.
 """
 
 from __future__ import annotations
@@ -164,16 +166,37 @@ def _message_class(type_name: str):
     return getattr(importlib.import_module(f"{package}.{kind}"), name)
 
 
-def node_topics(node) -> list:
-    """``[(topic, type name)]`` of every topic ``/vehicle/dbw_node`` publishes (from the ROS graph,
-    ``/rosout`` and ``/parameter_events`` aside), once its publishers have appeared.
-    Raises RuntimeError when they do not appear in 10 s."""
+#: The simulator's ROS node: (name, namespace).
+SIM_NODES = (("dbw_node", "/vehicle"),)
+
+
+def fleet_nodes(count: int) -> tuple:
+    """The ROS nodes of a fleet process of ``count`` vehicles ``car1`` .. (``vehicles`` parameter): each
+    vehicle's ``/<name>/vehicle/dbw_node`` and the process's ``/dbw_fleet``."""
+    return tuple((("dbw_node", f"/car{i + 1}/vehicle") for i in range(count))) + (("dbw_fleet", "/"),)
+
+
+def fleet_param(count: int) -> str:
+    """The ``vehicles`` parameter of a fleet of ``count`` Rangers ``car1`` .. ``car<count>``."""
+    return "vehicles:=[" + ", ".join(f"car{i + 1}" for i in range(count)) + "]"
+
+
+def node_topics(node, nodes: tuple = SIM_NODES) -> list:
+    """``[(topic, type name)]`` of every topic the simulator's ``nodes`` ((name, namespace) pairs, default
+    ``/vehicle/dbw_node``) publish, each once (from the ROS graph, ``/rosout`` and ``/parameter_events``
+    aside), once the publishers of every one of them have appeared. Raises RuntimeError when they do not
+    appear in 10 s."""
     def published() -> list:
-        try:
-            return [(t, types[0]) for t, types in node.get_publisher_names_and_types_by_node("dbw_node", "/vehicle")
-                    if t not in ("/rosout", "/parameter_events")]
-        except Exception:   # the node is not in the graph yet
-            return []
+        found: dict = {}
+        for name, namespace in nodes:
+            try:
+                pubs = node.get_publisher_names_and_types_by_node(name, namespace)
+            except Exception:   # the node is not in the graph yet
+                return []
+            if not pubs:
+                return []
+            found.update((t, types[0]) for t, types in pubs if t not in ("/rosout", "/parameter_events"))
+        return sorted(found.items())
 
     topics: list = []
     deadline = time.monotonic() + 10.0
@@ -186,7 +209,7 @@ def node_topics(node) -> list:
     return published()
 
 
-def cpu_every_topic(node, seconds: float, *params: str) -> tuple[float, int]:
+def cpu_every_topic(node, seconds: float, *params: str, nodes: tuple = SIM_NODES) -> tuple[float, int]:
     """Node CPU [fraction of one core] over ``seconds`` with a subscriber on every topic the node
     publishes (found in the ROS graph, ``/rosout`` and ``/parameter_events`` aside), and the number
     of those topics. The node is started with ``params`` and stopped here; the subscriptions are
@@ -195,7 +218,7 @@ def cpu_every_topic(node, seconds: float, *params: str) -> tuple[float, int]:
     proc = start_node(*params)
     subs = []
     try:
-        topics = node_topics(node)
+        topics = node_topics(node, nodes)
         subs = [node.create_subscription(_message_class(ty), t, lambda _m: None, 2) for t, ty in topics]
         spin_for(node, 3.0)   # discovery of the subscribers and warm-up
         c0, t0 = cpu_seconds(proc.pid), time.monotonic()
@@ -263,15 +286,15 @@ _REPLAY_SCRIPT = (
     "    executor.spin_once(timeout_sec=0.1)\n")
 
 
-def capture_stream(node, seconds: float, *params: str) -> list:
-    """What the node publishes with ``params``: for every topic (from the ROS graph, ``/rosout``
-    and ``/parameter_events`` aside) its type, its publisher's QoS, its rate [Hz] over ``seconds``
-    and its last message serialized. Starts and stops the node. Raises RuntimeError when the
-    node's publishers do not appear in 10 s."""
+def capture_stream(node, seconds: float, *params: str, nodes: tuple = SIM_NODES) -> list:
+    """What the node publishes with ``params``: for every topic of its ROS ``nodes`` (:func:`node_topics`)
+    its type, its publisher's QoS, its rate [Hz] over ``seconds`` (all its publishers together: a fleet's
+    vehicles share ``/tf``) and its last message serialized. Starts and stops the node. Raises RuntimeError
+    when the node's publishers do not appear in 10 s."""
     proc = start_node(*params)
     subs, counts, last = [], {}, {}
     try:
-        topics = node_topics(node)
+        topics = node_topics(node, nodes)
         spec = {}
         for topic, ty in topics:
             qos = node.get_publishers_info_by_topic(topic)[0].qos_profile
@@ -399,6 +422,27 @@ def bench_cpu_floor(node, runs: int, seconds: float) -> None:
           f"1/120 s ({paced / hot:.1f}x: the work of a process that sleeps between ticks runs cold)")
 
 
+def bench_fleet_floor(node, count: int, runs: int, seconds: float) -> None:
+    """The fleet node against its own floor, ``runs`` interleaved rounds: ``count`` Rangers in one process
+    (:func:`fleet_param`) with a subscriber on every topic of every vehicle (:func:`cpu_every_topic`), and
+    the same stream (captured once, :func:`capture_stream`) published as bytes from one rclpy timer with the
+    same subscribers (:func:`cpu_replay`); prints every round, the medians and their ratio."""
+    params, nodes = (fleet_param(count),), fleet_nodes(count)
+    spec = capture_stream(node, 5.0, *params, nodes=nodes)
+    fleet, floor = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(runs):
+            cpu, topics = cpu_every_topic(node, seconds, *params, nodes=nodes)
+            fleet.append(100.0 * cpu)
+            floor.append(100.0 * cpu_replay(node, spec, seconds, Path(tmp)))
+            print(f"fleet floor round {k + 1}/{runs}: {count} vehicles, a subscriber on every topic ({topics}): "
+                  f"{fleet[-1]:.1f} %; its messages as bytes ({len(spec)} topics, "
+                  f"{sum(t['rate_hz'] for t in spec):.0f}/s): {floor[-1]:.1f} % ({load()})", flush=True)
+    f, b = statistics.median(fleet), statistics.median(floor)
+    print(f"fleet of {count}, median of {runs}: the node {f:.1f} % of one core, its stream as bytes {b:.1f} %: "
+          f"{f / b:.2f}x the floor")
+
+
 def bench_cpu_series(node, runs: int, seconds: float) -> None:
     """Item 8 as a series: ``runs`` interleaved pairs of ``mission`` and ``report_rates:=vehicle``,
     each a fresh node, so that the machine's load drifts over both alike; prints every run and the
@@ -432,7 +476,7 @@ def bench_fleet_once(node, count: int, seconds: float, ends_only: bool = False) 
         proc, names = start_node(), [""]
     else:
         names = [f"/car{i + 1}/vehicle" for i in range(count)]
-        proc = start_node("vehicles:=[" + ", ".join(f"car{i + 1}" for i in range(count)) + "]")
+        proc = start_node(fleet_param(count))
     if ends_only:
         names = [names[0], names[-1]]
     arrivals = {n: [] for n in names}
@@ -614,11 +658,17 @@ def main() -> int:
     parser.add_argument("--cpu-floor", type=int, default=0,
                         help="rounds of the CPU floor: waking at 120 Hz, the node without and with subscribers, "
                              "its message stream published as bytes alone")
+    parser.add_argument("--fleet-floor", type=int, default=0, metavar="ROUNDS",
+                        help="rounds of the fleet node (--fleet vehicles) against its own stream published as "
+                             "bytes, a subscriber on every topic (then exit)")
     args = parser.parse_args()
     rclpy.init()
     node = rclpy.create_node("bench_node_client")
     try:
         print(f"machine: {os.cpu_count()} cores, {sys.version.split()[0]}")
+        if args.fleet_floor > 0:
+            bench_fleet_floor(node, args.fleet, args.fleet_floor, 10.0)
+            return 0
         if args.cpu_floor > 0:
             bench_cpu_floor(node, args.cpu_floor, 10.0)
         if args.cpu_runs > 0:
