@@ -154,7 +154,8 @@ class Simulation:
 
     def _join(self) -> None:
         """The vehicle's own compiled step through the DBW (its ``dbw_step``), if it has one: (``step(t_s)``,
-        its arguments, the terrain's arrays they hold); else None and :meth:`step` calls the DBW and the vehicle in turn."""
+        its arguments, the terrain's arrays they hold); else None and :meth:`step` calls the DBW and the
+        vehicle in turn."""
         own = getattr(self.vehicle, "dbw_step", None)
         joined = own(self.dbw) if own is not None else None
         self._joined = None if joined is None else joined + (self.vehicle.terrain.data,)

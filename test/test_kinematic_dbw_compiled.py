@@ -72,7 +72,8 @@ def test_the_compiled_step_equals_the_python_steps():
                 assert np.array_equal(sa[key], sb[key], equal_nan=True), (k, key)
             else:
                 assert sa[key] == sb[key], (k, key, sa[key], sb[key])
-        seen.add((compiled.vehicle.gear, compiled.dbw.dbw_enabled, int(record_array(compiled.dbw.state)['gr_reject'][0])))
+        reject = int(record_array(compiled.dbw.state)["gr_reject"][0])
+        seen.add((compiled.vehicle.gear, compiled.dbw.dbw_enabled, reject))
         if k % 240 == 0:
             ra = {f.name: repr(getattr(compiled.reports(), f.name)) for f in dataclasses.fields(compiled.dbw._rep)}
             rb = {f.name: repr(getattr(python.reports(), f.name)) for f in dataclasses.fields(python.dbw._rep)}

@@ -449,8 +449,10 @@ class DbwSystem:
         self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears), s)
         self.ulc = Ulc(params, self.dt_s, ulc_plant(params), s)
         #: the streamed commands' actuators and status slots, by command class
-        self._streams = {SteeringCmd: (self.steering.last_command, STEERING), BrakeCmd: (self.brake.last_command, BRAKE),
-                         ThrottleCmd: (self.throttle.last_command, THROTTLE), UlcCmd: (self.ulc.last_command, ULC)}
+        self._streams = {SteeringCmd: (self.steering.last_command, STEERING),
+                         BrakeCmd: (self.brake.last_command, BRAKE),
+                         ThrottleCmd: (self.throttle.last_command, THROTTLE),
+                         UlcCmd: (self.ulc.last_command, ULC)}
         self._enter_step()
         self.hold = BrakeHold(params, self.dt_s, s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)

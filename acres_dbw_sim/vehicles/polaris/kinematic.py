@@ -376,11 +376,12 @@ def steering_port_of(kv, steering_wheel_deg: float) -> tuple:
 
 @njit
 def kinematic_outputs(s, kv, out) -> None:
-    """What vehicle 0 of ``s`` (N_KS) publishes besides its pose, into ``out`` (model/stages.py ``O_*``, the
-    full model's layout, which the DBW's reading takes): the body velocity (v, 0, 0), the heading rate about
-    odom z in the body frame, the specific force (a, v psi_dot, 0) plus gravity in the body frame, and each
-    wheel's rolling speed of its path without slip (sign of its forward speed) [rad/s] (ground-vehicle
-    kinematics; docs/kinematic.md). Frames: body x forward, y left, z up; pitch nose down positive."""
+    """What vehicle 0 of ``s`` (N_KS) publishes but its orientation and angles, into ``out`` (model/stages.py
+    ``O_*``, the full model's layout, which the DBW's reading takes): its position in odom [m], the body
+    velocity (v, 0, 0), the heading rate about odom z in the body frame, the specific force (a, v psi_dot,
+    0) plus gravity in the body frame, and each wheel's rolling speed of its path without slip (sign of its
+    forward speed) [rad/s] (ground-vehicle kinematics; docs/kinematic.md). Frames: body x forward, y left,
+    z up; pitch nose down positive."""
     v = float(s[0, KS_SPEED_MPS])
     pitch = float(s[0, KS_PITCH_RAD])
     roll = float(s[0, KS_ROLL_RAD])
