@@ -389,10 +389,10 @@ class Simulation:
         """The vehicle state (the model object; read its attributes)."""
         return self.vehicle
 
-    def reports(self, only: Iterable[str] | None = None) -> DbwReports:
+    def reports(self, only: Iterable[str] | None = None, on_change: bool = True) -> DbwReports:
         """The DBW reports for the present time (overwritten by the next call): every one, or those
         named in ``only`` (``DbwReports`` attributes; see ``DbwSystem.reports``, which also fills
-        the gear and system reports on every call).
+        the gear and system reports on every call unless ``on_change`` is False).
 
         Fields a model level has no quantity for (its ``UNAVAILABLE``: the kinematic level's engine speed,
         torque and transmission ratio) are NaN (not modelled).
@@ -404,9 +404,9 @@ class Simulation:
         reading = self._reading
         if reading is not None:   # the vehicle's own compiled reading of its arrays
             reading()
-            rep = self.dbw.reports(self.time_s, None, only)
+            rep = self.dbw.reports(self.time_s, None, only, on_change)
         else:
-            rep = self.dbw.reports(self.time_s, self.vehicle, only)
+            rep = self.dbw.reports(self.time_s, self.vehicle, only, on_change)
         unavailable = getattr(self.vehicle, "UNAVAILABLE", None)   # a model level without these quantities
         if unavailable:
             for msg, names in unavailable.items():

@@ -1,5 +1,5 @@
-"""Filling only some reports (``reports(only=...)``, what the node does for the topics due) gives
-the same content as filling them all.
+"""Filling only some reports (``reports(only=...)``, what the node does for the topics due; with
+``on_change=False`` what replay does for its compared signals) gives the same content as filling them all.
 
 Two simulations take the same commands, events, driver input and faults; one fills every report
 at every step, the other a random subset. Every report the second fills, and the ones it always
@@ -78,6 +78,26 @@ def test_a_partial_fill_equals_the_full_fill(model):
         assert [e.datetime for e in a.ecu_info] == [e.datetime for e in b.ecu_info] and a.vin == b.vin
     assert filled_some == set(REPORTS)   # the draw reached every report
     assert engaged_steps > 1000   # the run drove engaged, not only sat disengaged
+
+
+def test_without_the_on_change_reports_the_named_ones_are_the_same():
+    """``on_change=False`` (replay's compared signals): the reports named are those of a full fill, the gear and
+    system reports and their change counters are left as they were unless named."""
+    full, part = Simulation(), Simulation()
+    rng = random.Random(5)
+    for k in range(2400):
+        for sim in (full, part):
+            _drive(sim, k)
+            sim.step()
+        a = full.reports()
+        only = rng.sample(REPORTS, rng.randint(1, 5))
+        counters = (part.dbw._rep.gear_report_changes, part.dbw._rep.system_report_changes)
+        b = part.reports(only, on_change=False)
+        for name in only:
+            assert _same(getattr(a, name), getattr(b, name)), f"step {k}: {name} differs"
+        if not set(only) & ALWAYS_FILLED:
+            assert (b.gear_report_changes, b.system_report_changes) == counters
+    assert full.reports().system_report_changes > 0 and part.reports().system_report_changes > 0
 
 
 def test_an_unknown_report_name_is_refused():

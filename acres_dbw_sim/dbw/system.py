@@ -847,7 +847,7 @@ class DbwSystem:
 
     # ------------------------------------------------------------------ reports
     def reports(self, t_s: float, vehicle_state: object | None = None,
-                only: Iterable[str] | None = None) -> DbwReports:
+                only: Iterable[str] | None = None, on_change: bool = True) -> DbwReports:
         """Fill and return the reports for simulation time ``t_s`` [s].
 
         Parameters
@@ -862,6 +862,10 @@ class DbwSystem:
             gear and system reports with their change counters (which the on-change CAN schedules
             read, schedule.py), the ECU clock and ``vin`` are filled on every call: a caller that
             fills only what it sends this step (the node) gets the same content as a full fill.
+        on_change : bool
+            False, with ``only``: the gear and system reports and their change counters are not filled
+            either unless named (for a caller that reads neither them nor the counters: replay's compared
+            signals). Every report it fills has the content it would have had.
 
         Returns
         -------
@@ -877,8 +881,9 @@ class DbwSystem:
             self.measured.read(vehicle_state)
         r = self._rep
         r.dbw_enabled = self.dbw_enabled
-        for f in self._fill_always:
-            f(self, r)
+        if on_change or only is None:
+            for f in self._fill_always:
+                f(self, r)
         if only is None:
             for f in self._fill_every:
                 f(self, r)
@@ -886,7 +891,7 @@ class DbwSystem:
             done = set()
             for name in only:
                 f = FILLERS[name]
-                if f not in done and name not in ALWAYS_FILLED:
+                if f not in done and (name not in ALWAYS_FILLED or not on_change):
                     done.add(f)
                     f(self, r)
         clock_s = EPOCH_S + int(max(0.0, t_s))   # the modules' real-time clock

@@ -605,8 +605,9 @@ def run_replay(inp: ReplayInput, bag_out: str | Path | None = None, output_every
             if kk % output_every == 0 or kk == n:
                 extend(row(kk * dt, out.pedal, out.brake_line_bar, 1 if dbw.dbw_enabled else 0))
             if outs is not None or keep_signals:
-                # the signals read four reports: fill those alone when no bag is written (the same content)
-                reports = sim.reports() if outs is not None else sim.reports(only=_SIGNAL_REPORTS)
+                # the signals read four reports: fill those alone when no bag is written (the same content;
+                # neither the on-change reports nor their counters are read then)
+                reports = sim.reports() if outs is not None else sim.reports(_SIGNAL_REPORTS, on_change=False)
                 if outs is not None:
                     outs.write(kk, int(round((epoch_s + sim.time_s) * 1e9)), reports, vehicle)
                 if keep_signals:
