@@ -205,7 +205,7 @@ if JIT:
 
         A compiled call converts each of its arguments from Python on every call: a step that takes
         some thirty arrays and two tuples of 27 floats spends about 2 us of a 4.4 us step in that
-        conversion (``bench/bench_model.py``). A ``Packed`` is converted once, when it is made; a call
+        conversion (docs/performance.md, "The step's arguments packed once"). A ``Packed`` is converted once, when it is made; a call
         that takes it converts one pointer (0.2 us). Inside compiled code ``pack.args`` is the tuple,
         and ``kernel(*pack.args, t_s)`` calls the kernel with it.
 
