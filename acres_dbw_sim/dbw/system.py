@@ -448,11 +448,10 @@ class DbwSystem:
         self.throttle = ThrottleActuator(params, self.dt_s, s)
         self.gear = GearActuator(params.gear_max_shift_speed_mps, int(params.gear_manual_gears), s)
         self.ulc = Ulc(params, self.dt_s, ulc_plant(params), s)
-        #: the streamed commands' actuators and status slots, by command class
-        self._streams = {SteeringCmd: (self.steering.last_command, STEERING),
-                         BrakeCmd: (self.brake.last_command, BRAKE),
-                         ThrottleCmd: (self.throttle.last_command, THROTTLE),
-                         UlcCmd: (self.ulc.last_command, ULC)}
+        #: the streamed commands' last decodings (decode.LastCommand) and status slots, by command class
+        streams = ((SteeringCmd, self.steering, STEERING), (BrakeCmd, self.brake, BRAKE),
+                   (ThrottleCmd, self.throttle, THROTTLE), (UlcCmd, self.ulc, ULC))
+        self._streams = {c: (a.last_command, i) for c, a, i in streams}
         self._enter_step()
         self.hold = BrakeHold(params, self.dt_s, s)
         #: pending log events ``(level, text)``, drained by the node (``drain_log``)
@@ -511,9 +510,8 @@ class DbwSystem:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        # arrays over the record and machine code: made anew
         for name in ("_step_args", "_step_entry", "_record", "_store_kept", "_enabled_of"):
-            del state[name]
+            del state[name]   # arrays over the record and machine code: made anew
         return state
 
     def __setstate__(self, state: dict) -> None:
