@@ -18,7 +18,8 @@ from __future__ import annotations
 import os
 import warnings
 
-__all__ = ["JIT", "njit", "array", "to_list", "specialise", "compiled_sources", "Packed", "packed_call"]
+__all__ = ["JIT", "njit", "array", "to_list", "specialise", "compiled_sources", "Packed", "packed_call",
+           "HoldsEntry"]
 
 JIT = False
 _reason = ""
@@ -205,9 +206,9 @@ if JIT:
 
         A compiled call converts each of its arguments from Python on every call: a step that takes
         some thirty arrays and two tuples of 27 floats spends about 2 us of a 4.4 us step in that
-        conversion (docs/performance.md, "The step's arguments packed once"). A ``Packed`` is converted once, when it is made; a call
-        that takes it converts one pointer (0.2 us). Inside compiled code ``pack.args`` is the tuple,
-        and ``kernel(*pack.args, t_s)`` calls the kernel with it.
+        conversion (docs/performance.md, "The step's arguments packed once"). A ``Packed`` is converted
+        once, when it is made; a call that takes it converts one pointer (0.2 us). Inside compiled code
+        ``pack.args`` is the tuple, and ``kernel(*pack.args, t_s)`` calls the kernel with it.
 
         The arrays are held, not copied: the packed step reads and writes the same buffers as the
         Python objects that own them. A tuple of floats is a copy of its values when packed (a
@@ -285,3 +286,26 @@ def packed_call(tick, args: tuple, *example):
 
     pack = Packed(args)
     return partial(specialise(tick, (pack,) + tuple(example)), pack)
+
+
+class HoldsEntry:
+    """Mixin of an object that keeps one compiled entry point (:func:`specialise`) in the attribute named by
+    ``_ENTRY``, made by its ``_make_entry()``: machine code does not pickle, so a copy (``copy.deepcopy``,
+    ``pickle``) leaves it out of the state and makes it anew over the copy's own arrays (loaded from numba's
+    cache). The vehicles' steps (the Ranger's ``model_step``, the tractor's ``tractor_advance``, the kinematic
+    level's ``kinematic_advance``) are kept so."""
+
+    _ENTRY = ""
+
+    def _make_entry(self):
+        """The compiled entry point for this object's arrays."""
+        raise NotImplementedError
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop(self._ENTRY, None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        setattr(self, self._ENTRY, self._make_entry())

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...model._jit import JIT, array, njit, specialise, to_list
+from ...model._jit import JIT, HoldsEntry, array, njit, specialise, to_list
 from ...model.body import VehicleBody
 from ...model.chassis import Chassis, quat_to_matrix
 from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, DrivelineSolver, solve_driveline
@@ -299,7 +299,7 @@ class TractorInputs:
     park_brake: bool = False
 
 
-class Tractor(VehicleBody):
+class Tractor(HoldsEntry, VehicleBody):
     """Case IH Maxxum 150 model (ROS-free), on the shared core of stages.py and driveline.py.
 
     Parameters
@@ -410,17 +410,14 @@ class Tractor(VehicleBody):
         self._tv[TV_PTO_W], self._tv[TV_HYD_W] = P.pto.pto_w, P.pto.hydraulic_w
         self._tv[TV_IMPLEMENT] = 0.0 if im.attachment == "none" else 1.0
         # the compiled tractor_advance for these argument types (_jit.specialise), called by every step
-        self.__setstate__({})
+        self._advance = self._make_entry()
         self.reset()
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        del state["_advance"]   # machine code: made anew (from numba's cache) by a copy
-        return state
+    _ENTRY = "_advance"   # made anew by a copy (_jit.HoldsEntry)
 
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._advance = specialise(tractor_advance, self.step_arrays() + (0.0, 0.0, 0.0, False, False))
+    def _make_entry(self):
+        """:func:`tractor_advance` specialised for :meth:`step_arrays` (``_jit.specialise``)."""
+        return specialise(tractor_advance, self.step_arrays() + (0.0, 0.0, 0.0, False, False))
 
     def step_arrays(self) -> tuple:
         """The arrays of :func:`tractor_advance` before its commands (constants, terrain, state, outputs,

@@ -195,7 +195,8 @@ _NAN = float("nan")
 def kinematic_measured(S, out, lv, kv) -> None:
     """The DBW's reading of the kinematic level (:func:`~acres_dbw_sim.dbw.state.measured_of_outputs`) from its
     output array ``out`` (the full model's layout, kinematic.py ``kinematic_outputs``), lever ``lv`` and state
-    ``kv`` (its drive mode); no engine, belt or tank: NaN, which the reading takes as 0 (the fuel as NaN)."""
+    ``kv`` (its drive mode); no engine, belt or tank: NaN, which the reading takes as 0 (the fuel as NaN)
+    (the vehicle state the DBW measures, dbw-interface.md; units of ``dbw/state.py`` ``STATE``)."""
     measured_of_outputs(S, out, int(lv[LV_GEAR]), int(lv[LV_TARGET]), lv[LV_REMAINING] > 0.0, int(lv[LV_REJECT]), 0,
                         int(kv[KV_DRIVE_MODE]), _NAN, _NAN, _NAN)
 

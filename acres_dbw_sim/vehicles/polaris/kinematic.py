@@ -63,7 +63,7 @@ from dataclasses import dataclass
 import numpy as np
 import transforms3d
 
-from ...model._jit import array, njit, specialise
+from ...model._jit import HoldsEntry, array, njit, specialise
 from ...model.energy import EnergyLedger, LEDGER_TERMS
 from ...model.enums import AwdSwitch, Gear, GearReject
 from .gearbox import LV_GEAR, GearLever, lever_advance, lever_request
@@ -353,7 +353,8 @@ _PARK, _REVERSE, _DRIVE, _LOW = int(Gear.PARK), int(Gear.REVERSE), int(Gear.DRIV
 @njit
 def gear_ports(gear: int) -> tuple:
     """(direction d, range index) of the ports for lever position ``gear`` (Gear): H and L drive forward on
-    their own parameter sets, REVERSE backward on its set; P, N and NONE give no throttle direction."""
+    their own parameter sets, REVERSE backward on its set; P, N and NONE give no throttle direction (the
+    gear's extension of ground-vehicle-kinematics-model.md, docs/kinematic.md "Ports from the DBW")."""
     if gear == _DRIVE:
         return 1.0, 0
     if gear == _LOW:
@@ -367,7 +368,8 @@ def gear_ports(gear: int) -> tuple:
 def steering_port_of(kv, steering_wheel_deg: float) -> tuple:
     """(steering port s [-], bicycle angle delta [rad], angle after the rack stops [deg]) of a raw
     steering-wheel angle [deg] (NaN reads as straight ahead), with the constants of ``kv`` (``KV_*``):
-    ``s = tan(delta) / tan(delta_lock)`` (:meth:`KinematicVehicle.steering_port`)."""
+    ``s = tan(delta) / tan(delta_lock)`` (:meth:`KinematicVehicle.steering_port`; the steering port of
+    ground-vehicle-kinematics-model.md's heading step, docs/kinematic.md "Ports from the DBW")."""
     sw = steering_wheel_deg
     sw = kv[KV_CENTER_DEG] if sw != sw else rack_limited_deg(sw, kv[KV_CENTER_DEG], kv[KV_RACK_STOP_DEG])
     delta = bicycle_angle_rad(sw, kv[KV_RATIO], kv[KV_CENTER_DEG])
@@ -380,8 +382,8 @@ def kinematic_outputs(s, kv, out) -> None:
     ``O_*``, the full model's layout, which the DBW's reading takes): its position in odom [m], the body
     velocity (v, 0, 0), the heading rate about odom z in the body frame, the specific force (a, v psi_dot,
     0) plus gravity in the body frame, and each wheel's rolling speed of its path without slip (sign of its
-    forward speed) [rad/s] (ground-vehicle kinematics; docs/kinematic.md). Frames: body x forward, y left,
-    z up; pitch nose down positive."""
+    forward speed) [rad/s] (ground-vehicle-kinematics-model.md step 8; docs/kinematic.md "What the level
+    publishes"). Frames: body x forward, y left, z up; pitch nose down positive."""
     v = float(s[0, KS_SPEED_MPS])
     pitch = float(s[0, KS_PITCH_RAD])
     roll = float(s[0, KS_ROLL_RAD])
@@ -418,7 +420,8 @@ def kinematic_advance(td, p, u, s, lv, kv, out, pedal: float, brake_line_bar: fl
     clamped to 0..1, brake = line pressure / ``KV_MAX_BAR``, steering :func:`steering_port_of`, direction and
     range :func:`gear_ports`, parking brake in P), :func:`step_vehicles`, the lever's shift timer, then what it
     publishes into ``out``: steering-wheel angle, bicycle and road-wheel angles (Ackermann), :func:`kinematic_outputs`
-    and the wheel angles integrated with the new spins.
+    and the wheel angles integrated with the new spins (ground-vehicle-kinematics-model.md steps 1-8 in
+    :func:`tick`; the ports, docs/kinematic.md "Ports from the DBW").
 
     Parameters
     ----------
@@ -526,7 +529,7 @@ class KinematicParameters:
         return r
 
 
-class KinematicVehicle:
+class KinematicVehicle(HoldsEntry):
     """One kinematic vehicle with the full model's interface (``Vehicle``'s ``reset``, ``step``, attributes).
 
     The DBW's outputs become the page's ports: throttle ``u_t`` = pedal;
@@ -613,7 +616,7 @@ class KinematicVehicle:
         # level has no model for stay NaN (the DBW reads them as 0, its reports publish NaN)
         self._out = array([math.nan] * N_OUT)
         # the compiled tick for these argument types (_jit.specialise)
-        self.__setstate__({})
+        self._advance = self._make_entry()
         nan = math.nan
         self.engine_rpm = self.engine_speed_rad_s = self.engine_torque_nm = nan
         self.cvt_ratio = self.clutch_torque_nm = self.fuel_l = self.fuel_rate_l_h = self.torque_request = nan
@@ -626,14 +629,11 @@ class KinematicVehicle:
         """The arrays :func:`kinematic_advance` runs on (its arguments before the inputs), in its order."""
         return (self.terrain.data, self._p, self._u, self._s, self.lever.lv, self._kv, self._out)
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        del state["_advance"]   # machine code: made anew (from numba's cache) by a copy
-        return state
+    _ENTRY = "_advance"   # made anew by a copy (_jit.HoldsEntry)
 
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._advance = specialise(kinematic_advance, self._arrays() + (0.0, 0.0, 0.0, 0, 0))
+    def _make_entry(self):
+        """:func:`kinematic_advance` specialised for :meth:`_arrays` (``_jit.specialise``)."""
+        return specialise(kinematic_advance, self._arrays() + (0.0, 0.0, 0.0, 0, 0))
 
     # ------------------------------------------------------------------ reset
     def reset(self, x_m: float = 0.0, y_m: float = 0.0, yaw_rad: float = 0.0, speed_mps: float = 0.0,

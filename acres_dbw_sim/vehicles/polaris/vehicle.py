@@ -37,7 +37,7 @@ from typing import Callable
 
 from . import cvt as _cvt
 from . import engine as _eng
-from ...model._jit import JIT, array, njit, packed_call, specialise, to_list
+from ...model._jit import JIT, HoldsEntry, array, njit, packed_call, specialise, to_list
 from .brakes import brake_torques_nm
 from ...model.body import VehicleBody
 from ...model.chassis import Chassis
@@ -266,7 +266,7 @@ _GEAR_OF = {int(g): g for g in Gear}
 _REJECT_OF = {int(r): r for r in GearReject}
 
 
-class Vehicle(VehicleBody):
+class Vehicle(HoldsEntry, VehicleBody):
     """Polaris Ranger CREW XP 1000 model (ROS-free).
 
     Parameters
@@ -383,17 +383,14 @@ class Vehicle(VehicleBody):
         self._led = array([0.0] * len(LEDGER_TERMS))
         self._out = array([0.0] * N_OUT)
         # the compiled model_step for these argument types (_jit.specialise), called by every step
-        self.__setstate__({})
+        self._model_step = self._make_entry()
         self.reset()
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        del state["_model_step"]   # machine code: made anew (from numba's cache) by a copy
-        return state
+    _ENTRY = "_model_step"   # made anew by a copy (_jit.HoldsEntry)
 
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._model_step = specialise(model_step, self.step_arrays() + (0.0, 0.0, 0.0, 0, int(AwdSwitch.AWD)))
+    def _make_entry(self):
+        """:func:`model_step` specialised for :meth:`step_arrays` (``_jit.specialise``)."""
+        return specialise(model_step, self.step_arrays() + (0.0, 0.0, 0.0, 0, int(AwdSwitch.AWD)))
 
     # ------------------------------------------------------------------ helpers
     def step_arrays(self) -> tuple:
