@@ -102,9 +102,9 @@ def test_occupants_and_cargo_arguments():
     ("suspension.max_load_factor=0.5", "suspension.max_load_factor", "out of range"),
     ("soils.dry_sand.slip_sinkage_m=0.5", "soils.dry_sand.slip_sinkage_m", "out of range"),
     # what the step would clamp is refused instead
-    ("engine.indicated_efficiency=0.9", "engine.indicated_efficiency", "clamp"),
-    ("engine.indicated_efficiency_min=0.5", "engine.indicated_efficiency", "clamp"),
-    ("engine.indicated_efficiency_max=0.1", "engine.indicated_efficiency", "clamp"),
+    ("engine.indicated_efficiency=0.9", "engine.indicated_efficiency", "exceeds engine.indicated_efficiency_max"),
+    ("engine.indicated_efficiency_min=0.5", "engine.indicated_efficiency", "is below engine.indicated_efficiency_min"),
+    ("engine.indicated_efficiency_max=0.1", "engine.indicated_efficiency", "exceeds engine.indicated_efficiency_max"),
     ("engine.indicated_efficiency_min=0.8", "engine.indicated_efficiency_min", "exceeds"),
     ("surfaces.grass.rolling_resistance=0.9", "surfaces.grass.rolling_resistance", "rolling_coefficient_max"),
     ("tyres.sinkage_limit_m=5", "tyres.sinkage_limit_m", "radius"),

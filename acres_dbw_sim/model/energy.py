@@ -28,7 +28,7 @@ def clamped_efficiency(eta_i: float, eta_min: float, eta_max: float) -> float:
     """clamp(eta_i, eta_min, eta_max) [-]: the indicated efficiency that :func:`fuel_power_w` takes.
 
     Reference "Fuel and Energy" (the Willans line's clamp, 0.05 and 0.7). The loaders refuse an eta_i
-    outside the bounds (params.check_between), so with a loaded file this returns eta_i; it keeps the
+    outside the bounds (params.check_order), so with a loaded file this returns eta_i; it keeps the
     reference's rule for parameters built by hand. Raises nothing.
     """
     return eta_min if eta_i < eta_min else eta_max if eta_i > eta_max else eta_i

@@ -31,14 +31,13 @@ from typing import Any, Mapping
 
 __all__ = [
     "ParameterError", "RPM_TO_RAD_S", "SoilClass", "Surface", "World", "POSITIVE", "NON_NEGATIVE", "FRACTION",
-    "ANY_NUMBER",
-    "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS", "GOVERNOR_BAND_LIMITS",
-    "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS",
+    "UNIT_INTERVAL", "ANY_NUMBER", "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS",
+    "GOVERNOR_BAND_LIMITS", "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS",
     "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
-    "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "tree_keys", "tree_entries", "is_number", "check_type",
-    "check_range", "check_between", "check_world", "assemble_world", "load_world", "kit_values", "surface_index",
-    "FieldSpec", "param", "param_specs", "param_limits", "check_params", "fill_params", "number_problem",
-    "choice_problem", "describe",
+    "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "tree_keys", "tree_entries", "is_number",
+    "check_type", "check_range", "check_order", "check_torque_curve", "check_world", "assemble_world", "load_world",
+    "kit_values", "surface_index", "FieldSpec", "param", "param_specs", "param_limits", "check_params",
+    "fill_params", "number_problem", "choice_problem", "describe",
 ]
 
 RPM_TO_RAD_S = 2.0 * math.pi / 60.0
@@ -77,6 +76,8 @@ class ParameterError(ValueError):
 POSITIVE = (0.0, math.inf, False)
 NON_NEGATIVE = (0.0, math.inf, True)
 FRACTION = (0.0, 1.0, False)
+#: In [0, 1].
+UNIT_INTERVAL = (0.0, 1.0, True)
 #: Any finite number (a declared field without limits).
 ANY_NUMBER = (-math.inf, math.inf, True)
 # Limits of the constants both vehicles' files carry (vehicles/maxxum150/params.py uses them too): wide
@@ -520,20 +521,44 @@ def _names(values: dict, section: str) -> list:
     return list(dict.fromkeys(k.split(".")[1] for k in values if k.startswith(section + ".")))
 
 
-def check_between(key: str, values: dict, key_min: str, key_max: str) -> None:
-    """Refuse ``values[key_min] > values[key_max]`` and a ``values[key]`` outside them (the step clamps ``key``
-    to them: a value outside would be changed silently).
+#: The relations of :func:`check_order`: the test a pair must pass and how a failure reads.
+_RELATIONS = {"<": (lambda a, b: a < b, "must be below"), "<=": (lambda a, b: a <= b, "exceeds"),
+              ">": (lambda a, b: a > b, "must be above"), ">=": (lambda a, b: a >= b, "is below")}
+
+
+def check_order(values: dict, rules: tuple) -> None:
+    """The cross-field rules of a flat value table, in order: each ``(key, relation, other)`` with a relation
+    of ``<``, ``<=``, ``>``, ``>=`` and ``other`` a key or a number (a bound the step relies on: a value past
+    it would be clamped silently or make a quantity non-physical).
 
     Raises
     ------
     ParameterError
-        Naming the key at fault.
+        Naming ``key`` at the first rule that fails: ``0.8 exceeds engine.indicated_efficiency_max (0.45)``.
     """
-    lo, hi, v = values[key_min], values[key_max], values[key]
-    if lo > hi:
-        raise ParameterError(key_min, f"{lo} exceeds {key_max} {hi}")
-    if not lo <= v <= hi:
-        raise ParameterError(key, f"{v} is outside {key_min} .. {key_max} ({lo} .. {hi}): the model would clamp it")
+    for key, relation, other in rules:
+        v = values[key]
+        w = values[other] if isinstance(other, str) else other
+        holds, words = _RELATIONS[relation]
+        if not holds(v, w):
+            raise ParameterError(key, f"{v:g} {words} " + (f"{other} ({w:g})" if isinstance(other, str) else f"{w:g}"))
+
+
+def check_torque_curve(values: dict) -> None:
+    """The full-load curve ``engine.torque_curve_rpm`` / ``engine.torque_curve_nm`` of either vehicle: speeds
+    strictly increasing and some torque above zero (the curve is interpolated in speed).
+
+    Raises
+    ------
+    ParameterError
+        Naming the first speed out of order (``engine.torque_curve_rpm[3]``) or the torque array.
+    """
+    rpm = values["engine.torque_curve_rpm"]
+    for i in range(1, len(rpm)):
+        if rpm[i] <= rpm[i - 1]:
+            raise ParameterError(f"engine.torque_curve_rpm[{i}]", "speeds must increase strictly")
+    if max(values["engine.torque_curve_nm"]) <= 0.0:
+        raise ParameterError("engine.torque_curve_nm", "the full-load curve has no positive torque")
 
 
 def tree_entries(tree: dict, prefix: str = "") -> dict:

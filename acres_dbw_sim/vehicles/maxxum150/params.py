@@ -20,16 +20,15 @@ The generic pieces (:class:`ParameterError`, the flattening of the tree, the
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
-from ...model.params import (GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, ROLLING_MAX_LIMITS,
-                             RPM_TO_RAD_S, WATER_DENSITY_LIMITS, ParameterError, apply_overrides, check_between,
-                             check_params, fill_params, kit_values, load_world, param, parse_overrides,
-                             read_parameter_tree)
+from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
+                             ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
+                             apply_overrides, check_order, check_params, check_torque_curve, fill_params, kit_values,
+                             load_world, param, parse_overrides, read_parameter_tree, shipped_config)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
@@ -43,10 +42,6 @@ DIFF_LOCK_STATES = ("off", "rear", "all")
 ATTACHMENTS = ("none", "mounted", "trailed")
 
 
-_POS = (0.0, math.inf, False)
-_NONNEG = (0.0, math.inf, True)
-_UNIT = (0.0, 1.0, False)
-_UNIT0 = (0.0, 1.0, True)
 
 #: The registry name of the vehicle this module loads (its parameter file's ``vehicle`` key).
 VEHICLE = "maxxum150"
@@ -80,16 +75,16 @@ class ChassisParams(BodyBox):
 
     model: str = param("model", kind="str", choices=MODELS)
     mass_kg: float = param("mass_kg", (500.0, math.inf, True))
-    wheelbase_m: float = param("wheelbase_m", _POS)
-    track_m: float = param("track_m", _POS)
-    cg_height_m: float = param("cg_height_m", _POS)
+    wheelbase_m: float = param("wheelbase_m", POSITIVE)
+    track_m: float = param("track_m", POSITIVE)
+    cg_height_m: float = param("cg_height_m", POSITIVE)
     cg_forward_m: float = param("cg_forward_m")
-    inertia_kg_m2: tuple = param("inertia_kg_m2", _POS, kind="array")
-    body_length_m: float = param("body_length_m", _POS)
-    front_axle_stiffness_n_m: float = param("front_axle_stiffness_n_m", _POS)
-    rear_axle_stiffness_n_m: float = param("rear_axle_stiffness_n_m", _POS)
-    suspension_damping_ratio: float = param("suspension_damping_ratio", _NONNEG)
-    bump_stiffness_n_m2: float = param("bump_stiffness_n_m", _NONNEG)
+    inertia_kg_m2: tuple = param("inertia_kg_m2", POSITIVE, kind="array")
+    body_length_m: float = param("body_length_m", POSITIVE)
+    front_axle_stiffness_n_m: float = param("front_axle_stiffness_n_m", POSITIVE)
+    rear_axle_stiffness_n_m: float = param("rear_axle_stiffness_n_m", POSITIVE)
+    suspension_damping_ratio: float = param("suspension_damping_ratio", NON_NEGATIVE)
+    bump_stiffness_n_m2: float = param("bump_stiffness_n_m", NON_NEGATIVE)
     probe_iterations: int = param("probe_iterations", (1, 10, True), kind="int")
 
 
@@ -116,17 +111,17 @@ class TyreParams(TyreContact):
         The largest rolling coefficient f [-], the water's density [kg/m^3].
     """
 
-    front_radius_m: float = param("front_radius_m", _POS)
-    rear_radius_m: float = param("rear_radius_m", _POS)
-    front_width_m: float = param("front_width_m", _POS)
-    rear_width_m: float = param("rear_width_m", _POS)
-    front_section_height_m: float = param("front_section_height_m", _POS)
-    rear_section_height_m: float = param("rear_section_height_m", _POS)
-    inflation_pa: float = param("inflation_kpa", _POS, scale=1e3)
-    front_rate_n_m: float = param("front_rate_n_m", _POS)
-    rear_rate_n_m: float = param("rear_rate_n_m", _POS)
-    water_drag_coefficient: float = param("water_drag_coefficient", _NONNEG)
-    motion_resistance_speed_mps: float = param("motion_resistance_speed_mps", _POS)
+    front_radius_m: float = param("front_radius_m", POSITIVE)
+    rear_radius_m: float = param("rear_radius_m", POSITIVE)
+    front_width_m: float = param("front_width_m", POSITIVE)
+    rear_width_m: float = param("rear_width_m", POSITIVE)
+    front_section_height_m: float = param("front_section_height_m", POSITIVE)
+    rear_section_height_m: float = param("rear_section_height_m", POSITIVE)
+    inflation_pa: float = param("inflation_kpa", POSITIVE, scale=1e3)
+    front_rate_n_m: float = param("front_rate_n_m", POSITIVE)
+    rear_rate_n_m: float = param("rear_rate_n_m", POSITIVE)
+    water_drag_coefficient: float = param("water_drag_coefficient", NON_NEGATIVE)
+    motion_resistance_speed_mps: float = param("motion_resistance_speed_mps", POSITIVE)
     rolling_coefficient_max: float = param("rolling_coefficient_max", ROLLING_MAX_LIMITS)
     water_density_kg_m3: float = param("water_density_kg_m3", WATER_DENSITY_LIMITS)
 
@@ -135,9 +130,9 @@ class TyreParams(TyreContact):
 class SteeringParams:
     """Steering chain (page "Steering"): tau_d [s], tau_s [s], delta_dot_max [rad/s], delta_max [rad]."""
 
-    delay_s: float = param("steer_delay_s", _NONNEG)
-    time_constant_s: float = param("steer_time_constant_s", _NONNEG)
-    rate_rad_s: float = param("steer_rate_rad_s", _POS)
+    delay_s: float = param("steer_delay_s", NON_NEGATIVE)
+    time_constant_s: float = param("steer_time_constant_s", NON_NEGATIVE)
+    rate_rad_s: float = param("steer_rate_rad_s", POSITIVE)
     max_steer_rad: float = param("max_steer_rad", (0.0, 1.5, False))
 
 
@@ -149,22 +144,22 @@ class EngineParams:
     ``peak_torque_nm`` (page "Torque Curve").
     """
 
-    idle_rpm: float = param("idle_rpm", _POS)
-    max_rpm: float = param("max_rpm", _POS)
-    rated_rpm: float = param("rated_rpm", _POS)
+    idle_rpm: float = param("idle_rpm", POSITIVE)
+    max_rpm: float = param("max_rpm", POSITIVE)
+    rated_rpm: float = param("rated_rpm", POSITIVE)
     idle_rad_s: float = param("idle_rpm", scale=RPM_TO_RAD_S)
     max_rad_s: float = param("max_rpm", scale=RPM_TO_RAD_S)
-    peak_torque_nm: float = param("peak_torque_nm", _POS)
-    torque_curve_rpm: tuple = param("torque_curve_rpm", _NONNEG, kind="array")
-    torque_curve_nm: tuple = param("torque_curve_nm", _NONNEG, kind="array")
-    rated_power_w: float = param("rated_power_kw", _NONNEG, scale=1e3)
-    max_power_w: float = param("max_power_kw", _NONNEG, scale=1e3)
-    boost_power_w: float = param("boost_power_kw", _NONNEG, scale=1e3)
+    peak_torque_nm: float = param("peak_torque_nm", POSITIVE)
+    torque_curve_rpm: tuple = param("torque_curve_rpm", NON_NEGATIVE, kind="array")
+    torque_curve_nm: tuple = param("torque_curve_nm", NON_NEGATIVE, kind="array")
+    rated_power_w: float = param("rated_power_kw", NON_NEGATIVE, scale=1e3)
+    max_power_w: float = param("max_power_kw", NON_NEGATIVE, scale=1e3)
+    boost_power_w: float = param("boost_power_kw", NON_NEGATIVE, scale=1e3)
     boost_enabled: bool = param("boost_enabled", kind="bool")
-    governor_droop_rpm: float = param("governor_droop_rpm", _NONNEG)
-    inertia_kg_m2: float = param("engine_inertia_kg_m2", _POS)
-    drag_nm: float = param("engine_drag_nm", _NONNEG)
-    max_speed_mps: float = param("max_speed_mps", _NONNEG)
+    governor_droop_rpm: float = param("governor_droop_rpm", NON_NEGATIVE)
+    inertia_kg_m2: float = param("engine_inertia_kg_m2", POSITIVE)
+    drag_nm: float = param("engine_drag_nm", NON_NEGATIVE)
+    max_speed_mps: float = param("max_speed_mps", NON_NEGATIVE)
 
 
 @dataclass(frozen=True)
@@ -179,44 +174,44 @@ class TransmissionParams:
         0 open, 1 rear locked, 2 rear and front locked.
     """
 
-    clutch_capacity_nm: float = param("clutch_capacity_nm", _NONNEG)
-    clutch_engagement_s: float = param("clutch_engagement_s", _POS)
-    forward_gears: tuple = param("forward_gears", _POS, kind="array")
-    reverse_gears: tuple = param("reverse_gears", _POS, kind="array")
-    gear_ratio: float = param("gear_ratio", _POS)
+    clutch_capacity_nm: float = param("clutch_capacity_nm", NON_NEGATIVE)
+    clutch_engagement_s: float = param("clutch_engagement_s", POSITIVE)
+    forward_gears: tuple = param("forward_gears", POSITIVE, kind="array")
+    reverse_gears: tuple = param("reverse_gears", POSITIVE, kind="array")
+    gear_ratio: float = param("gear_ratio", POSITIVE)
     initial_gear: int = param("initial_gear", (1, 16, True), kind="int")
-    shift_time_s: float = param("shift_time_s", _NONNEG)
-    final_drive: float = param("final_drive", _POS)
-    efficiency: float = param("efficiency", _UNIT)
+    shift_time_s: float = param("shift_time_s", NON_NEGATIVE)
+    final_drive: float = param("final_drive", POSITIVE)
+    efficiency: float = param("efficiency", FRACTION)
     front_drive: bool = param("front_drive", kind="bool")
     front_lead_ratio: float = param("front_lead_ratio", (0.0, 0.1, True))
     diff_lock: int = param("diff_lock", kind="index", choices=DIFF_LOCK_STATES)
-    direction_change_mps: float = param("direction_change_mps", _NONNEG)
+    direction_change_mps: float = param("direction_change_mps", NON_NEGATIVE)
 
 
 @dataclass(frozen=True)
 class PtoParams:
     """PTO and hydraulics; powers in W, speeds in rev/min."""
 
-    pto_w: float = param("pto_kw", _NONNEG, scale=1e3)
-    max_pto_w: float = param("max_pto_kw", _NONNEG, scale=1e3)
-    pto_efficiency: float = param("pto_efficiency", _UNIT)
-    hydraulic_w: float = param("hydraulic_kw", _NONNEG, scale=1e3)
-    hydraulic_efficiency: float = param("hydraulic_efficiency", _UNIT)
-    pto_540_engine_rpm: float = param("pto_540_engine_rpm", _POS)
-    pto_1000_engine_rpm: float = param("pto_1000_engine_rpm", _POS)
+    pto_w: float = param("pto_kw", NON_NEGATIVE, scale=1e3)
+    max_pto_w: float = param("max_pto_kw", NON_NEGATIVE, scale=1e3)
+    pto_efficiency: float = param("pto_efficiency", FRACTION)
+    hydraulic_w: float = param("hydraulic_kw", NON_NEGATIVE, scale=1e3)
+    hydraulic_efficiency: float = param("hydraulic_efficiency", FRACTION)
+    pto_540_engine_rpm: float = param("pto_540_engine_rpm", POSITIVE)
+    pto_1000_engine_rpm: float = param("pto_1000_engine_rpm", POSITIVE)
 
 
 @dataclass(frozen=True)
 class FuelParams:
     """Fuel (the shared Willans line, energy.py): tank [L], H_u [J/kg], rho_f [kg/L], eta_i and its clamp [-]."""
 
-    tank_l: float = param("tank_l", _NONNEG)
-    lhv_j_kg: float = param("lhv_j_kg", _POS)
-    density_kg_l: float = param("density_kg_l", _POS)
-    indicated_efficiency: float = param("indicated_efficiency", _UNIT)
-    indicated_efficiency_min: float = param("indicated_efficiency_min", _UNIT)
-    indicated_efficiency_max: float = param("indicated_efficiency_max", _UNIT)
+    tank_l: float = param("tank_l", NON_NEGATIVE)
+    lhv_j_kg: float = param("lhv_j_kg", POSITIVE)
+    density_kg_l: float = param("density_kg_l", POSITIVE)
+    indicated_efficiency: float = param("indicated_efficiency", FRACTION)
+    indicated_efficiency_min: float = param("indicated_efficiency_min", FRACTION)
+    indicated_efficiency_max: float = param("indicated_efficiency_max", FRACTION)
 
 
 @dataclass(frozen=True)
@@ -224,20 +219,20 @@ class ImplementParams:
     """Legacy implement block (page "Parameters/Legacy Implement Block")."""
 
     attachment: str = param("attachment", kind="str", choices=ATTACHMENTS)
-    empty_mass_kg: float = param("empty_mass_kg", _NONNEG)
-    payload_kg: float = param("payload_kg", _NONNEG)
-    rated_payload_kg: float = param("rated_payload_kg", _NONNEG)
-    hitch_overhang_m: float = param("hitch_overhang_m", _NONNEG)
-    hitch_to_cg_m: float = param("hitch_to_cg_m", _POS)
-    hitch_transfer: float = param("hitch_transfer", (0.0, 1.0, True))
-    cg_height_m: float = param("cg_height_m", _POS)
+    empty_mass_kg: float = param("empty_mass_kg", NON_NEGATIVE)
+    payload_kg: float = param("payload_kg", NON_NEGATIVE)
+    rated_payload_kg: float = param("rated_payload_kg", NON_NEGATIVE)
+    hitch_overhang_m: float = param("hitch_overhang_m", NON_NEGATIVE)
+    hitch_to_cg_m: float = param("hitch_to_cg_m", POSITIVE)
+    hitch_transfer: float = param("hitch_transfer", UNIT_INTERVAL)
+    cg_height_m: float = param("cg_height_m", POSITIVE)
     type: str = param("type", kind="str", choices=IMPLEMENT_TYPES)
-    width_m: float = param("width_m", _POS)
-    depth_cm: float = param("depth_cm", _NONNEG)
-    design_speed_kmh: float = param("design_speed_kmh", _POS)
-    draft_n: float = param("draft_n", _NONNEG)
+    width_m: float = param("width_m", POSITIVE)
+    depth_cm: float = param("depth_cm", NON_NEGATIVE)
+    design_speed_kmh: float = param("design_speed_kmh", POSITIVE)
+    draft_n: float = param("draft_n", NON_NEGATIVE)
     soil_texture: str = param("soil_texture", kind="str", choices=SOIL_TEXTURES)
-    custom_speed_factor_h_km: float = param("custom_speed_factor_h_km", _NONNEG)
+    custom_speed_factor_h_km: float = param("custom_speed_factor_h_km", NON_NEGATIVE)
 
     @property
     def mass_kg(self) -> float:
@@ -249,34 +244,34 @@ class ImplementParams:
 class Constants:
     """The page's "Constants in the Source Code" and the fixed numbers of its equations (see the JSON notes)."""
 
-    rest_extension_m: float = param("rest_extension_m", _POS)
-    compression_datum_m: float = param("compression_datum_m", _POS)
-    rest_compression_m: float = param("rest_compression_m", _NONNEG)
-    bump_start_m: float = param("bump_start_m", _NONNEG)
+    rest_extension_m: float = param("rest_extension_m", POSITIVE)
+    compression_datum_m: float = param("compression_datum_m", POSITIVE)
+    rest_compression_m: float = param("rest_compression_m", NON_NEGATIVE)
+    bump_start_m: float = param("bump_start_m", NON_NEGATIVE)
     max_load_factor: float = param("max_load_factor", MAX_LOAD_FACTOR_LIMITS)
-    front_wheel_mass_kg: float = param("front_wheel_mass_kg", _POS)
-    rear_wheel_mass_kg: float = param("rear_wheel_mass_kg", _POS)
-    brake_gain: float = param("brake_gain", _NONNEG)
-    air_density_kg_m3: float = param("air_density_kg_m3", _NONNEG)
-    drag_coefficient: float = param("drag_coefficient", _NONNEG)
-    frontal_area_m2: float = param("frontal_area_m2", _NONNEG)
-    idle_gain_s_rad: float = param("idle_gain_s_rad", _NONNEG)
-    idle_limit: float = param("idle_limit", _UNIT0)
+    front_wheel_mass_kg: float = param("front_wheel_mass_kg", POSITIVE)
+    rear_wheel_mass_kg: float = param("rear_wheel_mass_kg", POSITIVE)
+    brake_gain: float = param("brake_gain", NON_NEGATIVE)
+    air_density_kg_m3: float = param("air_density_kg_m3", NON_NEGATIVE)
+    drag_coefficient: float = param("drag_coefficient", NON_NEGATIVE)
+    frontal_area_m2: float = param("frontal_area_m2", NON_NEGATIVE)
+    idle_gain_s_rad: float = param("idle_gain_s_rad", NON_NEGATIVE)
+    idle_limit: float = param("idle_limit", UNIT_INTERVAL)
     speed_governor_band_mps: float = param("speed_governor_band_mps", GOVERNOR_BAND_LIMITS)
-    power_speed_floor_rad_s: float = param("power_speed_floor_rad_s", _POS)
-    stall_low_fraction: float = param("stall_low_fraction", (0.0, 1.0, True))
-    clutch_command_min: float = param("clutch_command_min", _UNIT0)
-    clutch_brake_max: float = param("clutch_brake_max", _UNIT)
-    spin_scale_rad_s: float = param("spin_scale_rad_s", _POS)
-    angular_damping: float = param("angular_damping", _NONNEG)
-    implement_force_limit_n: float = param("implement_force_limit_n", _POS)
+    power_speed_floor_rad_s: float = param("power_speed_floor_rad_s", POSITIVE)
+    stall_low_fraction: float = param("stall_low_fraction", UNIT_INTERVAL)
+    clutch_command_min: float = param("clutch_command_min", UNIT_INTERVAL)
+    clutch_brake_max: float = param("clutch_brake_max", FRACTION)
+    spin_scale_rad_s: float = param("spin_scale_rad_s", POSITIVE)
+    angular_damping: float = param("angular_damping", NON_NEGATIVE)
+    implement_force_limit_n: float = param("implement_force_limit_n", POSITIVE)
     axle_oscillation_limit_rad: float = param("axle_oscillation_limit_rad", (0.0, math.pi / 2, False))
-    draft_speed_lag_s: float = param("draft_speed_lag_s", _NONNEG)
-    draft_direction_speed_mps: float = param("draft_direction_speed_mps", _POS)
-    draft_point_below_origin_m: float = param("draft_point_below_origin_m", _NONNEG)
-    mounted_behind_hitch_m: float = param("mounted_behind_hitch_m", _NONNEG)
-    mounted_box_m: tuple = param("mounted_box_m", _POS, kind="array")
-    legacy_box_margin_m: tuple = param("legacy_box_margin_m", _NONNEG, kind="array")
+    draft_speed_lag_s: float = param("draft_speed_lag_s", NON_NEGATIVE)
+    draft_direction_speed_mps: float = param("draft_direction_speed_mps", POSITIVE)
+    draft_point_below_origin_m: float = param("draft_point_below_origin_m", NON_NEGATIVE)
+    mounted_behind_hitch_m: float = param("mounted_behind_hitch_m", NON_NEGATIVE)
+    mounted_box_m: tuple = param("mounted_box_m", POSITIVE, kind="array")
+    legacy_box_margin_m: tuple = param("legacy_box_margin_m", NON_NEGATIVE, kind="array")
 
 
 @dataclass(frozen=True)
@@ -285,7 +280,7 @@ class InstallationParams:
     of bicycle angle [-] and the line pressure that means full braking b_k = 1 [bar]."""
 
     steering_ratio: float = param("steering_ratio", (1.0, math.inf, True))
-    brake_full_bar: float = param("brake_full_bar", _POS)
+    brake_full_bar: float = param("brake_full_bar", POSITIVE)
 
 
 #: The sections of the tractor's file and their dataclasses.
@@ -338,21 +333,27 @@ class MaxxumParameters:
 
 
 def default_config_path() -> Path:
-    """Path of the shipped ``config/maxxum150.json`` (source tree, then ``share/acres_dbw_sim/config``).
+    """Path of the shipped ``config/maxxum150.json`` (:func:`~acres_dbw_sim.model.params.shipped_config`).
 
     Raises
     ------
     ParameterError
-        If neither exists.
+        If it is not found.
     """
-    candidates = [
-        Path(__file__).resolve().parents[3] / "config" / "maxxum150.json",
-        Path(sys.prefix) / "share" / "acres_dbw_sim" / "config" / "maxxum150.json",
-    ]
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise ParameterError("<file>", "maxxum150.json not found in " + ", ".join(map(str, candidates)))
+    return shipped_config("maxxum150.json")
+
+
+#: The cross-field rules of the tractor's values (:func:`~acres_dbw_sim.model.params.check_order`).
+RULES = (("fuel.indicated_efficiency_min", "<=", "fuel.indicated_efficiency_max"),
+         ("fuel.indicated_efficiency", ">=", "fuel.indicated_efficiency_min"),
+         ("fuel.indicated_efficiency", "<=", "fuel.indicated_efficiency_max"),
+         ("tyres.sinkage_limit_m", "<", "tyres.front_radius_m"), ("tyres.sinkage_limit_m", "<", "tyres.rear_radius_m"),
+         ("engine.idle_rpm", "<", "engine.max_rpm"),
+         *((key, rel, bound) for key in ("engine.rated_rpm", "pto.pto_540_engine_rpm", "pto.pto_1000_engine_rpm")
+           for rel, bound in ((">", "engine.idle_rpm"), ("<=", "engine.max_rpm"))),
+         ("pto.pto_kw", "<=", "pto.max_pto_kw"), ("implement.payload_kg", "<=", "implement.rated_payload_kg"),
+         ("implement.hitch_transfer", "<", 1.0), ("chassis.body_box.bottom_m", "<", "chassis.body_box.top_m"),
+         ("constants.rest_extension_m", "<", "constants.compression_datum_m"))
 
 
 def _validate(v: dict) -> None:
@@ -360,38 +361,10 @@ def _validate(v: dict) -> None:
     cross-field rules, on the flat value table (after the type checks)."""
     for name, cls in SECTIONS.items():
         check_params(cls, v, name)
-    rpm = v["engine.torque_curve_rpm"]
-    for i in range(1, len(rpm)):
-        if rpm[i] <= rpm[i - 1]:
-            raise ParameterError(f"engine.torque_curve_rpm[{i}]", "speeds must increase strictly")
-    if max(v["engine.torque_curve_nm"]) <= 0.0:
-        raise ParameterError("engine.torque_curve_nm", "the full-load curve has no positive torque")
-    check_between("fuel.indicated_efficiency", v, "fuel.indicated_efficiency_min", "fuel.indicated_efficiency_max")
-    for end in ("front", "rear"):
-        if v["tyres.sinkage_limit_m"] >= v[f"tyres.{end}_radius_m"]:
-            raise ParameterError("tyres.sinkage_limit_m", f"{v['tyres.sinkage_limit_m']} m: a rut deeper than the "
-                                 f"tyre's radius tyres.{end}_radius_m {v[f'tyres.{end}_radius_m']} m")
-    if v["engine.idle_rpm"] >= v["engine.max_rpm"]:
-        raise ParameterError("engine.idle_rpm", f"idle {v['engine.idle_rpm']} rev/min must be below "
-                             f"engine.max_rpm {v['engine.max_rpm']}")
-    for key in ("engine.rated_rpm", "pto.pto_540_engine_rpm", "pto.pto_1000_engine_rpm"):
-        if not v["engine.idle_rpm"] < v[key] <= v["engine.max_rpm"]:
-            raise ParameterError(key, f"{v[key]} rev/min must lie between engine.idle_rpm and engine.max_rpm")
-    if v["engine.boost_enabled"] and v["engine.boost_power_kw"] <= 0.0:
-        raise ParameterError("engine.boost_power_kw", "must be > 0 when engine.boost_enabled is true")
-    if v["engine.boost_enabled"] and v["engine.max_power_kw"] <= 0.0:
-        raise ParameterError("engine.max_power_kw", "must be > 0 with boost (the curve factor is boost / max)")
-    if v["pto.pto_kw"] > v["pto.max_pto_kw"]:
-        raise ParameterError("pto.pto_kw", f"{v['pto.pto_kw']} kW exceeds pto.max_pto_kw {v['pto.max_pto_kw']} kW")
-    if v["implement.payload_kg"] > v["implement.rated_payload_kg"]:
-        raise ParameterError("implement.payload_kg", f"{v['implement.payload_kg']} kg exceeds "
-                             f"implement.rated_payload_kg {v['implement.rated_payload_kg']} kg")
-    if v["implement.hitch_transfer"] >= 1.0:
-        raise ParameterError("implement.hitch_transfer", "must be below 1 (the trailer axle carries the rest)")
-    if v["chassis.body_box.bottom_m"] >= v["chassis.body_box.top_m"]:
-        raise ParameterError("chassis.body_box.bottom_m", "must be below chassis.body_box.top_m")
-    if v["constants.rest_extension_m"] >= v["constants.compression_datum_m"]:
-        raise ParameterError("constants.rest_extension_m", "must be below constants.compression_datum_m")
+    check_torque_curve(v)
+    check_order(v, RULES)
+    if v["engine.boost_enabled"]:   # the curve factor is boost / max
+        check_order(v, (("engine.boost_power_kw", ">", 0.0), ("engine.max_power_kw", ">", 0.0)))
 
 
 def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None = None) -> MaxxumParameters:

@@ -20,9 +20,9 @@ from typing import Any
 
 from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
-from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS,
-                             NON_NEGATIVE, POSITIVE, ROLLING_MAX_LIMITS, RPM_TO_RAD_S, WATER_DENSITY_LIMITS,
-                             ParameterError, apply_overrides, assemble_world, assembly, check_between, check_params,
+from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
+                             ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
+                             apply_overrides, assemble_world, assembly, check_order, check_params, check_torque_curve,
                              check_type, check_world, file_vehicle, fill_params, is_number, param, param_limits,
                              read_parameter_tree, shipped_config, surface_index)
 
@@ -93,7 +93,7 @@ class TyreParams(TyreContact):
     section_height_m: float = param("section_height_m", POSITIVE)
     front_inflation_pa: float = param("front_inflation_kpa", POSITIVE, scale=1e3)
     rear_inflation_pa: float = param("rear_inflation_kpa", POSITIVE, scale=1e3)
-    lug_area_ratio: float = param("lug_area_ratio", (0.0, 1.0, True))
+    lug_area_ratio: float = param("lug_area_ratio", UNIT_INTERVAL)
     wheel_inertia_kg_m2: float = param("wheel_inertia_kg_m2", POSITIVE)
 
 
@@ -312,32 +312,21 @@ def default_config_path() -> Path:
 LIMITS = {k: lim for name, cls in SECTIONS.items() for k, lim in param_limits(cls, name).items()}
 
 
+#: The cross-field rules of the Ranger's values (:func:`~acres_dbw_sim.model.params.check_order`).
+RULES = (("engine.idle_rpm", "<", "engine.max_rpm"), ("cvt.high_ratio", "<", "cvt.low_ratio"),
+         ("cvt.engage_rpm", "<", "cvt.full_engage_rpm"), ("cvt.shift_rpm_light", "<=", "cvt.shift_rpm_full"),
+         ("engine.indicated_efficiency_min", "<=", "engine.indicated_efficiency_max"),
+         ("engine.indicated_efficiency", ">=", "engine.indicated_efficiency_min"),
+         ("engine.indicated_efficiency", "<=", "engine.indicated_efficiency_max"),
+         ("tyres.sinkage_limit_m", "<", "tyres.radius_m"), ("suspension.droop_m", "<", "suspension.travel_m"),
+         ("chassis.rest_extension_m", "<", "chassis.compression_datum_m"),
+         ("chassis.body_box.bottom_m", "<", "chassis.body_box.top_m"))
+
+
 def _validate(values: dict) -> None:
     """The cross-field checks of the flat value table (after :func:`check_params` of every section)."""
-    rpm = values["engine.torque_curve_rpm"]
-    for i in range(1, len(rpm)):
-        if rpm[i] <= rpm[i - 1]:
-            raise ParameterError(f"engine.torque_curve_rpm[{i}]", "speeds must increase strictly")
-    if values["engine.idle_rpm"] >= values["engine.max_rpm"]:
-        raise ParameterError("engine.idle_rpm", f"idle {values['engine.idle_rpm']} rev/min must be below "
-                             f"engine.max_rpm {values['engine.max_rpm']}")
-    if max(values["engine.torque_curve_nm"]) <= 0.0:
-        raise ParameterError("engine.torque_curve_nm", "the full-load curve has no positive torque")
-    if values["cvt.high_ratio"] >= values["cvt.low_ratio"]:
-        raise ParameterError("cvt.high_ratio", "must be below cvt.low_ratio")
-    if values["cvt.engage_rpm"] >= values["cvt.full_engage_rpm"]:
-        raise ParameterError("cvt.engage_rpm", "must be below cvt.full_engage_rpm")
-    if values["cvt.shift_rpm_light"] > values["cvt.shift_rpm_full"]:
-        raise ParameterError("cvt.shift_rpm_light", "must not exceed cvt.shift_rpm_full")
-    check_between("engine.indicated_efficiency", values, "engine.indicated_efficiency_min",
-                  "engine.indicated_efficiency_max")
-    if values["tyres.sinkage_limit_m"] >= values["tyres.radius_m"]:
-        raise ParameterError("tyres.sinkage_limit_m", f"{values['tyres.sinkage_limit_m']} m: a rut deeper than the "
-                             f"tyre's radius tyres.radius_m {values['tyres.radius_m']} m")
-    if values["suspension.droop_m"] >= values["suspension.travel_m"]:
-        raise ParameterError("suspension.droop_m", "must be below suspension.travel_m")
-    if values["chassis.rest_extension_m"] >= values["chassis.compression_datum_m"]:
-        raise ParameterError("chassis.rest_extension_m", "must be below chassis.compression_datum_m")
+    check_torque_curve(values)
+    check_order(values, RULES)
     check_world(values, values["resistances.rolling_coefficient_max"])
     for key, v in values.items():
         if key.startswith("dbw.") and is_number(v) and v < 0.0:
