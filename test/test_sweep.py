@@ -71,7 +71,7 @@ BAD = {
           - brakes.front_nm_per_bar
           - brakes.front_nm_per_barr
         samples: 8
-        """, ":4: parameters[1]: 'brakes.front_nm_per_barr': unknown parameter (did you mean "
+        """, ":4: parameters[1]: 'brakes.front_nm_per_barr': unknown key (did you mean "
              "'brakes.front_nm_per_bar'?)"),
     "parameter that does not vary": ("""
         scenarios: [{BRAKE}]

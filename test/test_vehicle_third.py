@@ -58,8 +58,8 @@ class CartParameters:
 
 def load_cart(path, overrides, occupants, cargo_kg):
     """The cart's loader on the shared parameter layer: its file, its overrides, its ranges."""
-    tree, defaults, values = read_parameter_tree(path, path, NAME)
-    apply_overrides(tree, defaults, values, overrides)
+    _tree, defaults, values = read_parameter_tree(path, path, NAME)
+    apply_overrides(defaults, values, overrides)
     for key, lim in LIMITS.items():
         if key not in values:
             raise ParameterError(key, "missing from the parameter file")

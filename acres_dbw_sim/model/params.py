@@ -34,7 +34,7 @@ __all__ = [
     "UNIT_INTERVAL", "ANY_NUMBER", "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS",
     "GOVERNOR_BAND_LIMITS", "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS",
     "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
-    "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "tree_keys", "tree_entries", "is_number",
+    "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "check_key", "tree_entries", "is_number",
     "check_type", "check_range", "check_order", "check_torque_curve", "check_world", "assemble_world", "load_world",
     "kit_values", "surface_index", "FieldSpec", "param", "param_specs", "param_limits", "check_params",
     "fill_params", "number_problem", "choice_problem", "describe",
@@ -325,18 +325,6 @@ def assembly() -> tuple:
     return ((WORLD_SECTIONS, shipped_config(WORLD_FILE)), (KIT_SECTIONS, shipped_config(KIT_FILE)))
 
 
-def _flatten(node: Mapping, prefix: str, out: dict) -> None:
-    """Collect ``{path: value}`` from the nested parameter objects."""
-    for name, item in node.items():
-        path = f"{prefix}.{name}" if prefix else name
-        if not isinstance(item, dict):
-            raise ParameterError(path, "expected an object with a 'value' field or a section")
-        if "value" in item:
-            out[path] = copy.deepcopy(item["value"])
-        else:
-            _flatten(item, path, out)
-
-
 _OVERRIDE_RE = re.compile(r"^\s*([A-Za-z0-9_.]+?)\s*(?:\[\s*(\d+)\s*\])?\s*$")
 
 
@@ -563,32 +551,42 @@ def check_torque_curve(values: dict) -> None:
 
 def tree_entries(tree: dict, prefix: str = "") -> dict:
     """``{dotted key: entry}`` of every parameter (an object with a ``value``: ``value``, ``basis``, ``source``,
-    ``sd`` or ``range``, ``note``) of a parameter file's tree, in file order."""
+    ``sd`` or ``range``, ``note``) of a parameter file's tree, in file order.
+
+    Raises
+    ------
+    ParameterError
+        For an item that is neither a parameter nor a section (an object), naming its key.
+    """
     out = {}
     for name, item in tree.items():
         key = f"{prefix}.{name}" if prefix else name
-        if isinstance(item, dict) and "value" in item:
+        if not isinstance(item, dict):
+            raise ParameterError(key, "expected an object with a 'value' field or a section")
+        if "value" in item:
             out[key] = item
-        elif isinstance(item, dict):
+        else:
             out.update(tree_entries(item, key))
     return out
 
 
-def tree_keys(tree: dict) -> list:
-    """Dotted keys of every parameter (an entry with a ``value``) of a parameter file's tree."""
-    return list(tree_entries(tree))
+def check_key(values: Mapping, key: str, idx: int | None = None) -> None:
+    """Refuse a key that names no parameter of the flat table ``values`` (with the closest as "did you mean"),
+    an index on a parameter that is not an array and an index past an array's end: the one wording of an
+    override's, a scenario's and a sweep's key.
 
-
-def _tree_get(tree: dict, key: str) -> dict:
-    node = tree
-    for part in key.split("."):
-        if not isinstance(node, dict) or part not in node:
-            close = difflib.get_close_matches(key, tree_keys(tree), 1, 0.75)
-            raise ParameterError(key, "unknown key" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        node = node[part]
-    if not isinstance(node, dict) or "value" not in node:
-        raise ParameterError(key, "unknown key (a section, not a parameter)")
-    return node
+    Raises
+    ------
+    ParameterError
+        Naming ``key`` (``key[idx]`` for an index at fault).
+    """
+    if key not in values:
+        close = difflib.get_close_matches(key, list(values), 1, 0.75)
+        raise ParameterError(key, "unknown key" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    if idx is not None and not isinstance(values[key], list):
+        raise ParameterError(f"{key}[{idx}]", "index given but the parameter is not an array")
+    if idx is not None and idx >= len(values[key]):
+        raise ParameterError(f"{key}[{idx}]", f"index out of range: the array has {len(values[key])} elements")
 
 
 def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, vehicle: str | None = None,
@@ -761,8 +759,7 @@ def _read_parameter_tree(p: Path, shipped: str | Path | None, parts: tuple) -> t
     named = tree.pop("vehicle", None)
     if named is not None and not isinstance(named, str):
         raise ParameterError("<file>", f"{p}: 'vehicle' must be a vehicle's name (text), got {named!r}")
-    defaults: dict = {}
-    _flatten(tree, "", defaults)
+    defaults = {key: copy.deepcopy(entry["value"]) for key, entry in tree_entries(tree).items()}
     values = copy.deepcopy(defaults)
     kinds = defaults
     if shipped is not None and Path(shipped).resolve() != p.resolve():
@@ -772,12 +769,12 @@ def _read_parameter_tree(p: Path, shipped: str | Path | None, parts: tuple) -> t
     return tree, defaults, values, named
 
 
-def apply_overrides(tree: dict, defaults: dict, values: dict, overrides: str | None) -> None:
+def apply_overrides(defaults: dict, values: dict, overrides: str | None) -> None:
     """Apply ``"key=value;key[i]=value"`` overrides to ``values`` in place.
 
     Parameters
     ----------
-    tree, defaults, values
+    defaults, values
         As returned by :func:`read_parameter_tree`.
     overrides : str or None
         Semicolon-separated ``key=value`` pairs, values in JSON syntax (plain
@@ -790,15 +787,11 @@ def apply_overrides(tree: dict, defaults: dict, values: dict, overrides: str | N
         message names the key.
     """
     for key, idx, raw in parse_overrides(overrides):
-        _tree_get(tree, key)
+        check_key(defaults, key, idx)
         new = parse_value(raw)
         if idx is None:
             values[key] = check_type(key, defaults[key], new)
             continue
-        if not isinstance(defaults[key], list):
-            raise ParameterError(f"{key}[{idx}]", "index given but the parameter is not an array")
-        if idx >= len(defaults[key]):
-            raise ParameterError(f"{key}[{idx}]", f"index out of range: the array has {len(defaults[key])} elements")
         if not is_number(new):
             raise ParameterError(f"{key}[{idx}]", f"wrong type: expected a finite number, got {new!r}")
         arr = list(values[key])
@@ -892,8 +885,8 @@ def load_world(overrides: str | None = None) -> World:
         the same limits as the Ranger's loader), naming the key.
     """
     path = shipped_config(WORLD_FILE)
-    tree, defaults, values = read_parameter_tree(path, path)
-    apply_overrides(tree, defaults, values, overrides)
+    _tree, defaults, values = read_parameter_tree(path, path)
+    apply_overrides(defaults, values, overrides)
     check_world(values)
     soils, surfaces = assemble_world(values)
     return World(surfaces, soils)
@@ -910,6 +903,6 @@ def kit_values(overrides: str | None = None) -> dict:
         If the file cannot be read, a value has the wrong type, or an override names an unknown key.
     """
     path = shipped_config(KIT_FILE)
-    tree, defaults, values = read_parameter_tree(path, path)
-    apply_overrides(tree, defaults, values, overrides)
+    _tree, defaults, values = read_parameter_tree(path, path)
+    apply_overrides(defaults, values, overrides)
     return values

@@ -21,12 +21,11 @@ distributions from there unless an entry gives its own. The whole file is
 checked before anything runs, with the scenario files it names; each error
 names the file, line and key (:class:`~acres_dbw_sim.scenario.source.ScenarioError`)::
 
-    brake.yaml:7: parameters[2]: 'brakes.front_nm_per_barr': unknown parameter (did you mean 'brakes.front_nm_per_bar'?)
+    brake.yaml:7: parameters[2]: 'brakes.front_nm_per_barr': unknown key (did you mean 'brakes.front_nm_per_bar'?)
 """
 from __future__ import annotations
 
 import copy
-import difflib
 import fnmatch
 import hashlib
 import json
@@ -37,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..dbw.params import DbwParameters
-from ..model.params import ParameterError, assembled_from, assembled_tree, is_number, tree_entries
+from ..model.params import ParameterError, assembled_from, assembled_tree, check_key, is_number, tree_entries
 from ..vehicles.polaris.params import load_parameters
 from ..scenario.schema import validate
 from ..scenario.source import Check, Document, ScenarioError, apply_sets, parse_text, read_document, split_sets
@@ -410,6 +409,7 @@ def _param_entries(c: Check, raw: Any) -> list:
 
 def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
     flat = tree_entries(tree)
+    values = {key: entry["value"] for key, entry in flat.items()}
     chosen: dict = {}
     where: dict = {}
     globbed: set = set()
@@ -433,21 +433,15 @@ def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
                 raise c.fail(p, f"{text!r} matches no parameter with an sd or range in the parameter file")
             continue
         m = _KEY_RE.match(text)
-        if not m or m.group(1) not in flat:
-            base = m.group(1) if m else text
-            near = difflib.get_close_matches(base, list(flat), n=1, cutoff=0.8)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise c.fail(p, f"{text!r}: unknown parameter{hint}")
-        key, idx = m.group(1), (int(m.group(2)) if m.group(2) is not None else None)
+        key, idx = (m.group(1), None if m.group(2) is None else int(m.group(2))) if m else (text, None)
+        try:
+            check_key(values, key, idx)
+        except ParameterError as exc:
+            raise c.fail(p, f"{text!r}: {exc.reason}") from None
         entry = flat[key]
-        if isinstance(entry["value"], list):
-            if idx is None:
-                raise c.fail(p, f"{key!r} is an array of {len(entry['value'])}: vary one element, "
-                             f"e.g. {key}[{len(entry['value']) // 2}]")
-            if idx >= len(entry["value"]):
-                raise c.fail(p, f"{text!r}: index out of range (the array has {len(entry['value'])} elements)")
-        elif idx is not None:
-            raise c.fail(p, f"{text!r}: index given but {key!r} is not an array")
+        if isinstance(entry["value"], list) and idx is None:
+            raise c.fail(p, f"{key!r} is an array of {len(entry['value'])}: vary one element, "
+                         f"e.g. {key}[{len(entry['value']) // 2}]")
         full = text if idx is None else f"{key}[{idx}]"
         if full in chosen:
             raise c.fail(p, f"{full!r} is already varied (entry on line {c.doc.locate(where[full])[1]})")

@@ -403,7 +403,7 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
                                  "their own, config/dbw_kit.json; the tractor's file keeps its installation figures)")
     own, kit = _split(own, KIT_SECTIONS)
     with located(p, own):
-        apply_overrides(tree, defaults, values, own)
+        apply_overrides(defaults, values, own)
         _validate(values)
     if world:
         load_world(world)   # the world's keys are checked where they live: ParameterError names them

@@ -375,8 +375,8 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
     p = Path(path) if path is not None else default_config_path()
     parts = assembly()
     with located(p, overrides, parts):
-        tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts)
-        apply_overrides(tree, defaults, values, overrides)
+        _tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts)
+        apply_overrides(defaults, values, overrides)
         if occupants is not None:
             if isinstance(occupants, bool) or not isinstance(occupants, int):
                 raise ParameterError("mass.occupants", f"wrong type: expected an integer, got {occupants!r}")
