@@ -80,10 +80,10 @@ def test_total_mass_comes_from_the_model_loader():
 def test_a_missing_key_is_an_error_naming_it(tmp_path, section, leaf):
     tree = _tree()
     del (tree["dbw"][section] if section else tree["dbw"])[leaf]
-    load_parameters(_write(tmp_path, tree))  # the model does not read it ...
-    with pytest.raises(ParameterError, match="missing") as exc:  # ... the DBW does
-        DbwParameters.from_json(_write(tmp_path, tree))
-    assert exc.value.key == (f"dbw.{section}.{leaf}" if section else f"dbw.{leaf}")
+    for load in (load_parameters, DbwParameters.from_json):   # the kit is fitted when the file is loaded
+        with pytest.raises(ParameterError, match="missing") as exc:
+            load(_write(tmp_path, tree))
+        assert exc.value.key == (f"dbw.{section}.{leaf}" if section else f"dbw.{leaf}")
 
 
 def test_an_unknown_dbw_key_is_an_error_naming_it(tmp_path):

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..dbw.params import DbwParameters
 from ..model.params import ParameterError, assembled_from, assembled_tree, check_key, is_number, tree_entries
 from ..vehicles.polaris.params import load_parameters
 from ..scenario.schema import validate
@@ -249,9 +248,8 @@ def loader_refusal(parameter_file: str | None, overrides: str, occupants: int | 
                    cargo_kg: float | None = None) -> ParameterError | None:
     """Why the loaders refuse these overrides, or None when they accept them.
 
-    Runs the model's loader (:func:`~acres_dbw_sim.vehicles.polaris.params.load_parameters`)
-    and the DBW's (:meth:`~acres_dbw_sim.dbw.params.DbwParameters.from_vehicle_parameters`),
-    whose physical limits decide whether a draw is valid.
+    Runs the loader (:func:`~acres_dbw_sim.vehicles.polaris.params.load_parameters`, which fits the DBW
+    kit too), whose physical limits decide whether a draw is valid.
 
     Parameters
     ----------
@@ -267,8 +265,7 @@ def loader_refusal(parameter_file: str | None, overrides: str, occupants: int | 
     ParameterError or None
     """
     try:
-        vp = load_parameters(parameter_file, overrides or None, occupants, cargo_kg)
-        DbwParameters.from_vehicle_parameters(vp)
+        load_parameters(parameter_file, overrides or None, occupants, cargo_kg)
     except ParameterError as exc:
         return exc
     return None

@@ -62,9 +62,8 @@ def build(params, terrain, dt_s):
 
 
 def dbw_kit(params):
-    """The DBW kit fitted to the tractor (:func:`.dbw_vehicle.tractor_dbw_parameters`)."""
-    from .dbw_vehicle import tractor_dbw_parameters
-    return tractor_dbw_parameters(params)
+    """The DBW kit fitted to the tractor when its file was loaded (:func:`.params.tractor_dbw_parameters`)."""
+    return params.kit
 
 
 def dimensions(params):

@@ -56,9 +56,8 @@ from .transmission import FORWARD, REVERSE
 from .vehicle import (_RAD_S_TO_RPM, S_FUEL, S_WE, TV_DIRECTION, TV_GEAR, TV_IMPLEMENT, TV_SETUP, Tractor,
                       TractorInputs, present_ratio, tractor_advance)
 
-__all__ = ["DbwTractor", "tractor_dbw_parameters", "tractor_measured", "tractor_dbw_step", "tractor_dbw_tick",
-           "tractor_write_row",
-           "ULC_PLANT_SECTION"]
+__all__ = ["DbwTractor", "tractor_measured", "tractor_dbw_step", "tractor_dbw_tick",
+           "tractor_write_row"]
 
 # The face's state fv (DbwTractor attributes are views of it; the compiled step through the DBW reads it): the
 # lever the DBW sees, its target, shift flag and last refusal, the drive mode, and the mapping's two figures.
@@ -324,42 +323,3 @@ class DbwTractor:
     def mass_kg(self) -> float:
         """The tractor's mass with a carried implement [kg]."""
         return self.tractor.mass.mass_kg
-
-
-#: The section of the tractor's file with the figures of its ULC plant model, under the key paths the DBW
-#: kit reads (``ulc_plant.engine.displacement_l`` -> ``engine.displacement_l``).
-ULC_PLANT_SECTION = "ulc_plant."
-
-
-def tractor_dbw_parameters(tp):
-    """The DBW kit (``config/dbw_kit.json``) fitted to the Maxxum 150 through the kit's declared vehicle keys
-    (``dbw.params.VEHICLE_KEYS``): the tractor's steering ratio (centre 0), wheelbase, rear tyre radius, tyre
-    pressure, engine speeds, fuel tank and mass with a mounted implement, and the ``ulc_plant`` section of
-    its file for the ULC's plant model.
-
-    Parameters
-    ----------
-    tp : MaxxumParameters
-
-    Returns
-    -------
-    acres_dbw_sim.dbw.params.DbwParameters
-
-    Raises
-    ------
-    ParameterError
-        A kit value or a vehicle figure outside the kit's range (naming the key).
-    """
-    from ...dbw.params import MASS_KEY, DbwParameters
-    from ...model.params import kit_values
-    e, ty = tp.engine, tp.tyres
-    flat = kit_values(tp.kit_overrides)
-    flat.update((k[len(ULC_PLANT_SECTION):], v) for k, v in tp.values.items() if k.startswith(ULC_PLANT_SECTION))
-    flat.update({
-        "steering.ratio": tp.dbw_steering_ratio, "steering.center_deg": 0.0,
-        "geometry.wheelbase_m": tp.chassis.wheelbase_m, "tyres.radius_m": ty.rear_radius_m,
-        "tyres.front_inflation_kpa": ty.inflation_pa / 1e3, "tyres.rear_inflation_kpa": ty.inflation_pa / 1e3,
-        "engine.idle_rpm": e.idle_rpm, "engine.max_rpm": e.max_rpm, "fuel.tank_l": tp.fuel.tank_l,
-        "dbw.gear.manual_gears": 16,
-        MASS_KEY: tp.chassis.mass_kg + (tp.implement.mass_kg if tp.implement.attachment == "mounted" else 0.0)})
-    return DbwParameters.from_mapping(flat)

@@ -22,7 +22,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
+from ...dbw.params import MASS_KEY, DbwParameters
 from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
@@ -33,7 +35,7 @@ from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIM
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
            "default_config_path", "load_maxxum_parameters", "IMPLEMENT_TYPES", "SOIL_TEXTURES",
-           "DIFF_LOCK_STATES", "MODELS", "ATTACHMENTS"]
+           "DIFF_LOCK_STATES", "MODELS", "ATTACHMENTS", "ULC_PLANT_SECTION", "tractor_dbw_parameters"]
 
 MODELS = ("maxxum_150", "legacy")
 IMPLEMENT_TYPES = ("moldboard", "chisel", "disk", "cultivator", "planter", "potato_digger", "custom")
@@ -309,9 +311,11 @@ class MaxxumParameters:
         shared by both vehicles), for the Tractor's :func:`~acres_dbw_sim.model.params.load_world`.
     kit_overrides : str
         The overrides of the DBW kit's keys (``dbw.*``: ``config/dbw_kit.json``), for
-        :func:`~acres_dbw_sim.vehicles.maxxum150.dbw_vehicle.tractor_dbw_parameters`.
+        :func:`tractor_dbw_parameters`.
     vehicle : str
         The registry name of the vehicle (:data:`VEHICLE`).
+    kit : acres_dbw_sim.dbw.params.DbwParameters
+        The DBW kit fitted to the tractor (:func:`tractor_dbw_parameters`), checked when the file is loaded.
     """
 
     chassis: ChassisParams
@@ -330,6 +334,7 @@ class MaxxumParameters:
     world_overrides: str = ""
     kit_overrides: str = ""
     vehicle: str = VEHICLE
+    kit: Any = field(default=None, repr=False, compare=False)
 
 
 def default_config_path() -> Path:
@@ -407,9 +412,8 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
         _validate(values)
     if world:
         load_world(world)   # the world's keys are checked where they live: ParameterError names them
-    if kit:
-        kit_values(kit)     # the same for the DBW kit's (ranges: when the kit is fitted, DbwParameters)
-    return replace(_assemble(values, str(p)), world_overrides=world, kit_overrides=kit)
+    tp = replace(_assemble(values, str(p)), world_overrides=world, kit_overrides=kit)
+    return replace(tp, kit=tractor_dbw_parameters(tp))   # the kit's keys are checked where they live
 
 
 #: Keys of the tractor's file that moved: ``{old key: new key}`` (an override of an old key is refused naming the new).
@@ -453,3 +457,56 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
     inst = parts.pop("installation")
     return MaxxumParameters(**parts, dbw_steering_ratio=inst.steering_ratio, dbw_brake_full_bar=inst.brake_full_bar,
                             values=dict(v), source_path=source_path)
+
+
+#: The section of the tractor's file with the figures of its ULC plant model, under the key paths the DBW
+#: kit reads (``ulc_plant.engine.displacement_l`` -> ``engine.displacement_l``).
+ULC_PLANT_SECTION = "ulc_plant."
+
+
+def tractor_dbw_parameters(tp):
+    """The DBW kit (``config/dbw_kit.json``) fitted to the Maxxum 150 through the kit's declared vehicle keys
+    (``dbw.params.VEHICLE_KEYS``): the tractor's steering ratio (centre 0), wheelbase, rear tyre radius, tyre
+    pressure, engine speeds, fuel tank and mass with a mounted implement, and the ``ulc_plant`` section of
+    its file for the ULC's plant model.
+
+    Parameters
+    ----------
+    tp : MaxxumParameters
+
+    Returns
+    -------
+    acres_dbw_sim.dbw.params.DbwParameters
+
+    Raises
+    ------
+    ParameterError
+        A kit value or a tractor figure outside the kit's range, naming the key the user sets (``dbw.*``, the
+        tractor's own key the figure comes from, or ``ulc_plant.*``).
+    """
+    e, ty = tp.engine, tp.tyres
+    flat = kit_values(tp.kit_overrides)
+    plant = {k[len(ULC_PLANT_SECTION):]: v for k, v in tp.values.items() if k.startswith(ULC_PLANT_SECTION)}
+    flat.update(plant)
+    flat.update({
+        "steering.ratio": tp.dbw_steering_ratio, "steering.center_deg": 0.0,
+        "geometry.wheelbase_m": tp.chassis.wheelbase_m, "tyres.radius_m": ty.rear_radius_m,
+        "tyres.front_inflation_kpa": ty.inflation_pa / 1e3, "tyres.rear_inflation_kpa": ty.inflation_pa / 1e3,
+        "engine.idle_rpm": e.idle_rpm, "engine.max_rpm": e.max_rpm, "fuel.tank_l": tp.fuel.tank_l,
+        "dbw.gear.manual_gears": 16,
+        MASS_KEY: tp.chassis.mass_kg + (tp.implement.mass_kg if tp.implement.attachment == "mounted" else 0.0)})
+    try:
+        return DbwParameters.from_mapping(flat)
+    except ParameterError as exc:
+        base = exc.key.split("[")[0]
+        own = ULC_PLANT_SECTION + exc.key if base in plant else _FIT_KEYS.get(base)
+        if own is None:
+            raise
+        raise ParameterError(own, exc.reason) from None
+
+
+#: The kit's vehicle keys that :func:`tractor_dbw_parameters` fills from the tractor's own keys.
+_FIT_KEYS = {"steering.ratio": "installation.steering_ratio", "geometry.wheelbase_m": "chassis.wheelbase_m",
+             "tyres.radius_m": "tyres.rear_radius_m", "tyres.front_inflation_kpa": "tyres.inflation_kpa",
+             "tyres.rear_inflation_kpa": "tyres.inflation_kpa", "engine.idle_rpm": "engine.idle_rpm",
+             "engine.max_rpm": "engine.max_rpm", "fuel.tank_l": "fuel.tank_l", MASS_KEY: "chassis.mass_kg"}

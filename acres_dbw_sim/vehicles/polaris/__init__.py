@@ -49,9 +49,9 @@ def build_kinematic(params, terrain, dt_s):
 
 
 def dbw_kit(params):
-    """The DBW kit's parameters (``dbw.*`` of the file, the vehicle's mass with occupants and cargo)."""
-    from ...dbw.params import DbwParameters
-    return DbwParameters.from_vehicle_parameters(params)
+    """The DBW kit's parameters (``dbw.*`` of the file, the vehicle's mass with occupants and cargo), fitted when
+    the file was loaded (``VehicleParameters.kit``)."""
+    return params.kit
 
 
 def dimensions(params):

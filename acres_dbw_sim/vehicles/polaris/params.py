@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...dbw.params import MASS_KEY, DbwParameters
 from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
@@ -253,6 +254,9 @@ class VehicleParameters:
     vehicle : str
         The registry name of the vehicle (:data:`VEHICLE`): ``acres_dbw_sim.vehicles.vehicle_spec(vehicle)``
         is its row.
+    kit : acres_dbw_sim.dbw.params.DbwParameters
+        The DBW kit fitted to these values (``dbw.*`` and the vehicle keys the kit reads, the total mass),
+        checked against the kit's declared ranges when the file is loaded: the one rule of every ``dbw.*`` key.
     """
 
     geometry: GeometryParams
@@ -275,6 +279,7 @@ class VehicleParameters:
     source_path: str = ""
     soils: dict = field(default_factory=dict)
     vehicle: str = VEHICLE
+    kit: Any = field(default=None, repr=False, compare=False)
 
     def surface_index(self, name: str) -> int:
         """Index of surface ``name`` in :attr:`surfaces` (:func:`acres_dbw_sim.model.params.surface_index`).
@@ -328,9 +333,6 @@ def _validate(values: dict) -> None:
     check_torque_curve(values)
     check_order(values, RULES)
     check_world(values, values["resistances.rolling_coefficient_max"])
-    for key, v in values.items():
-        if key.startswith("dbw.") and is_number(v) and v < 0.0:
-            raise ParameterError(key, f"non-physical value {v!r}: must be >= 0")
 
 
 def _build_dbw(values: dict) -> dict:
@@ -388,15 +390,16 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
         for name, cls in SECTIONS.items():
             check_params(cls, values, name, unnamed)
         _validate(values)
-    return _assemble(values, str(p))
+        return _assemble(values, str(p))
 
 
 def _assemble(v: dict, source_path: str) -> VehicleParameters:
-    """Convert the flat value table to SI dataclasses and the mass properties."""
+    """Convert the flat value table to SI dataclasses, the mass properties and the fitted DBW kit."""
     from .mass import compute_mass_properties  # local: mass.py imports this module's types
 
     parts = {name: fill_params(cls, v, name) for name, cls in SECTIONS.items()}
     soils, surfaces = assemble_world(v)
     mp = compute_mass_properties(parts["mass"], parts["geometry"])
+    kit = DbwParameters.from_mapping({**v, MASS_KEY: float(mp.mass_kg)})
     return VehicleParameters(**parts, surfaces=surfaces, dbw=_build_dbw(v), mass_properties=mp, values=dict(v),
-                             source_path=source_path, soils=soils)
+                             source_path=source_path, soils=soils, kit=kit)
