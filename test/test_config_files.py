@@ -59,7 +59,7 @@ def test_a_combined_file_of_before_the_split_loads_with_the_same_values(tmp_path
     f = tmp_path / "old_polaris.json"
     f.write_text(json.dumps(combined))
     old, new = load_parameters(f), load_parameters()
-    assert old.values == new.values and old.surfaces == new.surfaces and old.dbw == new.dbw
+    assert old.values == new.values and old.surfaces == new.surfaces and old.kit == new.kit
     assert P.assembled_from(f) == [str(f.resolve())]
     assert [Path(x).name for x in P.assembled_from(default_config_path())] == ["polaris.json", "world.json", "dbw_kit.json"]
     combined["surfaces"]["sand"]["mu"]["value"] = 0.31      # its own world wins
@@ -69,7 +69,7 @@ def test_a_combined_file_of_before_the_split_loads_with_the_same_values(tmp_path
 
 def test_overrides_keep_their_key_paths():
     p = load_parameters(overrides="surfaces.sand.mu=0.33;dbw.brake.max_bar=70;soils.clay.n=0.2")
-    assert p.surfaces[p.surface_index("sand")].mu == 0.33 and p.dbw["brake"]["max_bar"] == 70.0
+    assert p.surfaces[p.surface_index("sand")].mu == 0.33 and p.kit.brake_max_bar == 70.0
     assert p.soils["clay"].n == 0.2
     t = vehicle_spec("maxxum150").load_parameters(None, "surfaces.sand.mu=0.33", None, None)
     assert vehicle_spec("maxxum150").surfaces(t)[P.load_world().surface_index("sand")].mu == 0.33

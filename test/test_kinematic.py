@@ -303,7 +303,7 @@ def test_vehicle_steering_port_is_tan_delta_over_tan_lock():
     sw = steering_wheel_for_curvature_deg(kappa, P.geometry.wheelbase_m, P.steering.ratio, P.steering.center_deg)
     s, delta, _ = v.steering_port(sw)
     assert math.tan(delta) / P.geometry.wheelbase_m == pytest.approx(kappa)
-    lock = P.dbw["steering"]["lock_deg"]
+    lock = P.kit.steering_lock_deg
     tan_locks = [abs(math.tan(v.steering_port(a)[1])) for a in (lock, -lock)]
     assert s == pytest.approx(kappa * P.geometry.wheelbase_m / max(tan_locks), rel=1e-12)
     # +/-1 at the rack stops (symmetric about straight ahead, as the full model's), never beyond; the DBW's

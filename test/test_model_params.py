@@ -65,8 +65,8 @@ def test_si_conversion_once():
     assert p.fuel.lhv_j_kg == pytest.approx(43.4e6)
     assert p.engine.idle_rad_s == pytest.approx(1250 * 2 * math.pi / 60)
     assert p.engine.displacement_m3 == pytest.approx(0.999e-3)
-    assert p.dbw["steering"]["lock_deg"] == 487.0
-    assert p.dbw["gear"]["max_shift_speed_mps"] == 0.3
+    assert p.kit.steering_lock_deg == 487.0
+    assert p.kit.gear_max_shift_speed_mps == 0.3
     assert p.cvt.ebs is True and p.cvt.adc is False
 
 

@@ -130,7 +130,7 @@ def test_shift_speed_and_ratio(p):
 
 def test_steering_lock_gives_40_7_degrees(p):
     s = p.steering
-    lock = p.dbw["steering"]["lock_deg"]
+    lock = p.kit.steering_lock_deg
     assert round(math.degrees(bicycle_angle_rad(s.center_deg + lock, s.ratio, s.center_deg)), 1) == 40.7
     assert bicycle_angle_rad(s.center_deg, s.ratio, s.center_deg) == 0.0
 

@@ -62,7 +62,7 @@ def test_suspension(p):
 
 def test_steering_lock(p):
     st = p.steering
-    lock = p.dbw["steering"]["lock_deg"]
+    lock = p.kit.steering_lock_deg
     _rounded("max_bicycle_angle_deg",
              math.degrees(bicycle_angle_rad(st.center_deg + lock, st.ratio, st.center_deg)))
 

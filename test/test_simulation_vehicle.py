@@ -40,7 +40,7 @@ def test_simulation_is_deterministic():
 
 def _ideal_ramp(t, limit_accel=1.0, jerk=None):
     """Speed of the jerk-limited reference from rest [m/s], before its end rounding."""
-    j = load_parameters().dbw["ulc"]["limit_jerk_throttle_default_mps3"] if jerk is None else jerk
+    j = load_parameters().kit.ulc_limit_jerk_throttle_default_mps3 if jerk is None else jerk
     t1 = limit_accel / j  # the acceleration reaches limit_accel after t1
     return 0.5 * j * t * t if t < t1 else 0.5 * j * t1 * t1 + limit_accel * (t - t1)
 

@@ -114,7 +114,7 @@ def lock_side(P) -> float:
     """Raw steering-wheel angle [deg] of the DBW's lock (``dbw.steering.lock_deg``) with the larger bicycle angle,
     after the full model's rack stops (steering.py ``rack_limited_deg``; the stops are symmetric about straight
     ahead, the raw command limit is not, so the right lock reaches the stop and is the larger)."""
-    lock = float(P.dbw["steering"]["lock_deg"])
+    lock = P.kit.steering_lock_deg
     s = P.steering
     return max((lock, -lock), key=lambda a: abs(bicycle_angle_rad(rack_limited_deg(a, s.center_deg, s.rack_stop_deg),
                                                                   s.ratio, s.center_deg)))

@@ -155,12 +155,6 @@ class DbwParameters:
     system_sync_mode: int = _key("dbw.system_sync_mode", kind="int", choices=(0, 2))  # NONE (§4.1), ALL_OR_NONE (§4.2)
     steering_calibrated: int = _key("dbw.steering.calibrated", kind="int", choices=(0, 1))  # 0 reference kit, 1 calibrated
 
-    @staticmethod
-    def attribute_of(key: str) -> str:
-        """Attribute name of a dotted parameter key (``dbw.brake.lag_s`` -> ``brake_lag_s``)."""
-        k = key[4:] if key.startswith("dbw.") else key
-        return k.replace(".", "_")
-
     @classmethod
     def from_mapping(cls, flat: Mapping[str, Any]) -> "DbwParameters":
         """Build from a flat ``{dotted key: value}`` mapping (JSON paths, as ``VehicleParameters.values``).

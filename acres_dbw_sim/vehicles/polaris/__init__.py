@@ -67,7 +67,7 @@ def dimensions(params):
 def installation(params) -> Installation:
     """Steering centre and lock (``steering.center_deg``, ``dbw.steering.lock_deg``) [deg] and the brake's
     full-scale line pressure (``brakes.max_bar``) [bar]."""
-    return Installation(params.steering.center_deg, float(params.dbw["steering"]["lock_deg"]), params.brakes.max_bar)
+    return Installation(params.steering.center_deg, params.kit.steering_lock_deg, params.brakes.max_bar)
 
 
 def surfaces(params) -> tuple:

@@ -24,7 +24,7 @@ from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
                              apply_overrides, assemble_world, assembly, check_order, check_params, check_torque_curve,
-                             check_type, check_world, file_vehicle, fill_params, is_number, param, param_limits,
+                             check_type, check_world, file_vehicle, fill_params, param, param_limits,
                              read_parameter_tree, shipped_config, surface_index)
 
 __all__ = ["VEHICLE", "GeometryParams", "MassParams", "SuspensionParams", "TyreParams", "SteeringParams",
@@ -239,9 +239,6 @@ class VehicleParameters:
     surfaces : tuple of Surface
         The surface table; a surface's index in this tuple is its
         ``surface_index`` in the terrain.
-    dbw : dict
-        Values of the ``dbw`` section (nested dicts of float/bool), validated,
-        for the drive-by-wire emulation.
     mass_properties : acres_dbw_sim.vehicles.polaris.mass.MassProperties
         Total mass, centre of mass, inertia and static loads for the chosen
         occupants and cargo.
@@ -273,7 +270,6 @@ class VehicleParameters:
     resistances: ResistanceParams
     chassis: ChassisParams
     surfaces: tuple
-    dbw: dict
     mass_properties: Any
     values: dict = field(repr=False)
     source_path: str = ""
@@ -335,19 +331,6 @@ def _validate(values: dict) -> None:
     check_world(values, values["resistances.rolling_coefficient_max"])
 
 
-def _build_dbw(values: dict) -> dict:
-    out: dict = {}
-    for key, v in values.items():
-        if not key.startswith("dbw."):
-            continue
-        parts = key.split(".")[1:]
-        node = out
-        for p in parts[:-1]:
-            node = node.setdefault(p, {})
-        node[parts[-1]] = float(v) if is_number(v) else v
-    return out
-
-
 def load_parameters(path: str | Path | None = None, overrides: str | None = None,
                     occupants: int | None = None, cargo_kg: float | None = None) -> VehicleParameters:
     """Load, override and validate the parameter file.
@@ -401,5 +384,5 @@ def _assemble(v: dict, source_path: str) -> VehicleParameters:
     soils, surfaces = assemble_world(v)
     mp = compute_mass_properties(parts["mass"], parts["geometry"])
     kit = DbwParameters.from_mapping({**v, MASS_KEY: float(mp.mass_kg)})
-    return VehicleParameters(**parts, surfaces=surfaces, dbw=_build_dbw(v), mass_properties=mp, values=dict(v),
+    return VehicleParameters(**parts, surfaces=surfaces, mass_properties=mp, values=dict(v),
                              source_path=source_path, soils=soils, kit=kit)
