@@ -117,14 +117,30 @@ def test_the_tractor_takes_overrides_of_the_dbw_kit():
         tractor.load_parameters(None, "dbw.brake.lagg_s=0.1", None, None)
 
 
-@pytest.mark.parametrize("section", ["dbw", "surfaces", "soils"])
-def test_a_tractor_file_carrying_the_world_or_the_kit_is_refused_not_ignored(tmp_path, section):
+def test_a_tractor_file_carrying_the_world_and_the_kit_keeps_them(tmp_path):
+    """The tractor's file is assembled as the Ranger's: sections of its own are used, not ignored."""
     tree = json.loads((CONFIG / "maxxum150.json").read_text())
-    tree[section] = json.loads((CONFIG / ("dbw_kit.json" if section == "dbw" else "world.json")).read_text())[section]
+    world = json.loads((CONFIG / "world.json").read_text())
+    tree.update(soils=world["soils"], surfaces=world["surfaces"],
+                dbw=json.loads((CONFIG / "dbw_kit.json").read_text())["dbw"])
+    tree["dbw"]["brake"]["lag_s"]["value"] = 0.123
+    tree["surfaces"]["sand"]["mu"]["value"] = 0.31
     f = tmp_path / "tractor.json"
     f.write_text(json.dumps(tree))
-    with pytest.raises(P.ParameterError, match=f"takes no '{section}' section"):
+    p = vehicle_spec("maxxum150").load_parameters(f, None, None, None)
+    assert p.kit.brake_lag_s == 0.123
+    assert p.surfaces[P.surface_index(p.surfaces, "sand")].mu == 0.31
+    assert P.assembled_from(f) == [str(f.resolve())]
+
+
+def test_an_old_tractor_file_with_its_dbw_mapping_is_refused_naming_the_new_keys(tmp_path):
+    tree = json.loads((CONFIG / "maxxum150.json").read_text())
+    tree["dbw"] = {"steering_ratio": tree["installation"]["steering_ratio"]}
+    f = tmp_path / "old_tractor.json"
+    f.write_text(json.dumps(tree))
+    with pytest.raises(P.ParameterError, match="installation.steering_ratio") as exc:
         vehicle_spec("maxxum150").load_parameters(f, None, None, None)
+    assert exc.value.key == "dbw.steering_ratio"
 
 
 def test_a_file_naming_no_vehicle_is_read_as_the_rangers_and_says_so(tmp_path, capsys):

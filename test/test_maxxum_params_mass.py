@@ -200,12 +200,11 @@ def test_any_override_loads_or_names_its_key(key, value):
 
 
 def test_world_overrides_reach_the_tractors_soil_and_surface_tables():
-    """surfaces.* and soils.* live in the world's file (config/polaris.json, shared by both vehicles): a tractor's
-    override of them is checked there and reaches its tables; a bad one is refused with its key."""
+    """surfaces.* and soils.* live in the world's file (config/world.json, shared by both vehicles, assembled with
+    the tractor's): a tractor's override of them reaches its tables; a bad one is refused with its key."""
     from acres_dbw_sim.vehicles.maxxum150.vehicle import Tractor
     p = load_maxxum_parameters(overrides="soils.dry_sand.slip_sinkage_m=0.0008;surfaces.concrete.mu=0.7;"
                                          "engine.idle_rpm=850")
-    assert p.world_overrides == "soils.dry_sand.slip_sinkage_m=0.0008;surfaces.concrete.mu=0.7"
     t = Tractor(p)
     assert t.world.soils["dry_sand"].slip_sinkage_m == 0.0008
     assert t.surfaces[t.world.surface_index("concrete")].mu == 0.7

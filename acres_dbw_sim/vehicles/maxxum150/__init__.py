@@ -88,8 +88,7 @@ def installation(params) -> Installation:
 
 def surfaces(params) -> tuple:
     """The world's surface table (``config/world.json``) with the run's world overrides."""
-    from ...model.params import load_world
-    return load_world(params.world_overrides).surfaces
+    return params.surfaces
 
 
 def ulc_plant(dbw_params):

@@ -7,7 +7,11 @@ the page's parameter tables (chassis, steering, engine, transmission = "Clutch,
 Transmission and Axles", pto = "PTO and Hydraulics", implement = "Legacy
 Implement Block") plus ``tyres`` (the two radii the page's sections use),
 ``constants`` ("Constants in the Source Code" and the fixed numbers of the
-equations) and ``dbw`` (the steering ratio of the DBW mapping).
+equations), ``installation`` (the DBW kit's mapping: steering ratio, brake full
+scale) and ``ulc_plant`` (the figures of the ULC's plant model). The file is read
+with the world (``config/world.json``) and the DBW kit (``config/dbw_kit.json``)
+assembled into it, as the Ranger's is, so that their keys keep their paths
+(``surfaces.sand.mu``, ``dbw.brake.lag_s``).
 
 The page's ``torque_curve`` is a list of pairs; here it is the two arrays
 ``engine.torque_curve_rpm`` and ``engine.torque_curve_nm`` (the shared
@@ -29,8 +33,8 @@ from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
-                             apply_overrides, check_order, check_params, check_torque_curve, fill_params, kit_values,
-                             load_world, param, parse_overrides, read_parameter_tree, shipped_config)
+                             apply_overrides, assemble_world, assembly, check_order, check_params, check_torque_curve,
+                             check_world, fill_params, param, parse_overrides, read_parameter_tree, shipped_config)
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
@@ -306,12 +310,11 @@ class MaxxumParameters:
     values : dict
         Flat ``{json_path: value}`` after overrides.
     source_path : str
-    world_overrides : str
-        The overrides of the world's tables (``surfaces.*``, ``soils.*``: ``config/world.json``,
-        shared by both vehicles), for the Tractor's :func:`~acres_dbw_sim.model.params.load_world`.
-    kit_overrides : str
-        The overrides of the DBW kit's keys (``dbw.*``: ``config/dbw_kit.json``), for
-        :func:`tractor_dbw_parameters`.
+    surfaces : tuple of Surface
+        The world's surface table (``config/world.json``, assembled with the file as the Ranger's is) with the
+        run's ``surfaces.*`` overrides; a surface's index here is its ``surface_index`` in the terrain.
+    soils : dict of str to SoilClass
+        The world's soil classes by name, with the run's ``soils.*`` overrides.
     vehicle : str
         The registry name of the vehicle (:data:`VEHICLE`).
     kit : acres_dbw_sim.dbw.params.DbwParameters
@@ -331,8 +334,8 @@ class MaxxumParameters:
     dbw_brake_full_bar: float
     values: dict = field(repr=False)
     source_path: str = ""
-    world_overrides: str = ""
-    kit_overrides: str = ""
+    surfaces: tuple = ()
+    soils: dict = field(default_factory=dict)
     vehicle: str = VEHICLE
     kit: Any = field(default=None, repr=False, compare=False)
 
@@ -368,6 +371,7 @@ def _validate(v: dict) -> None:
         check_params(cls, v, name)
     check_torque_curve(v)
     check_order(v, RULES)
+    check_world(v, v["tyres.rolling_coefficient_max"])
     if v["engine.boost_enabled"]:   # the curve factor is boost / max
         check_order(v, (("engine.boost_power_kw", ">", 0.0), ("engine.max_power_kw", ">", 0.0)))
 
@@ -393,58 +397,23 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
         range or not among the allowed choices; the message names the key.
     """
     p = Path(path) if path is not None else default_config_path()
-    with located(p):
-        tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE)
-    for section, where in (("soils", "config/world.json"), ("surfaces", "config/world.json"),
-                           ("dbw", "config/dbw_kit.json")):
-        if section in tree:
-            moved = " (its steering_ratio and brake_full_bar are now installation.*)" if section == "dbw" else ""
-            raise ParameterError("<file>", f"{p}: the tractor's file takes no {section!r} section{moved}: it is "
-                                 f"{where}'s; override its keys as {section}.* instead")
-    own, world = split_world_overrides(overrides)
-    for key, _, _ in parse_overrides(own):
-        if key in MOVED_KEYS:
-            raise ParameterError(key, f"this key is now {MOVED_KEYS[key]!r} (the DBW kit's parameters have a file of "
-                                 "their own, config/dbw_kit.json; the tractor's file keeps its installation figures)")
-    own, kit = _split(own, KIT_SECTIONS)
-    with located(p, own):
-        apply_overrides(defaults, values, own)
+    parts = assembly()
+    with located(p, overrides, parts):
+        _tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts)
+        for key in [k for k in MOVED_KEYS if k in values] + [k for k, _, _ in parse_overrides(overrides)]:
+            if key in MOVED_KEYS:
+                raise ParameterError(key, f"this key is now {MOVED_KEYS[key]!r} (the DBW kit's parameters have a file "
+                                     "of their own, config/dbw_kit.json; the tractor's file keeps its installation "
+                                     "figures)")
+        apply_overrides(defaults, values, overrides)
         _validate(values)
-    if world:
-        load_world(world)   # the world's keys are checked where they live: ParameterError names them
-    tp = replace(_assemble(values, str(p)), world_overrides=world, kit_overrides=kit)
-    return replace(tp, kit=tractor_dbw_parameters(tp))   # the kit's keys are checked where they live
+        tp = _assemble(values, str(p))
+        return replace(tp, kit=tractor_dbw_parameters(tp))   # the kit's keys are checked by the kit's ranges
 
 
-#: Keys of the tractor's file that moved: ``{old key: new key}`` (an override of an old key is refused naming the new).
+#: Keys of the tractor's file that moved: ``{old key: new key}`` (an old file's or an override's is refused naming
+#: the new).
 MOVED_KEYS = {"dbw.steering_ratio": "installation.steering_ratio", "dbw.brake_full_bar": "installation.brake_full_bar"}
-
-WORLD_SECTIONS = ("surfaces.", "soils.")
-"""Override keys that belong to the world's tables (config/world.json), not to the tractor's file."""
-
-
-def split_world_overrides(overrides: str | None) -> tuple:
-    """(the tractor's overrides, the world's: keys under :data:`WORLD_SECTIONS`) of ``"key=value;..."``.
-
-    Raises
-    ------
-    ParameterError
-        For a malformed pair (:func:`~acres_dbw_sim.model.params.parse_overrides`).
-    """
-    return _split(overrides, WORLD_SECTIONS)
-
-
-#: Override keys that belong to the DBW kit (config/dbw_kit.json).
-KIT_SECTIONS = ("dbw.",)
-
-
-def _split(overrides: str | None, prefixes: tuple) -> tuple:
-    """(the pairs of ``overrides`` whose key starts with none of ``prefixes``, those that do), as text."""
-    rest, part = [], []
-    for key, idx, raw in parse_overrides(overrides):
-        pair = f"{key}{'' if idx is None else f'[{idx}]'}={raw}"
-        (part if key.startswith(prefixes) else rest).append(pair)
-    return ";".join(rest), ";".join(part)
 
 
 def _assemble(v: dict, source_path: str) -> MaxxumParameters:
@@ -455,8 +424,9 @@ def _assemble(v: dict, source_path: str) -> MaxxumParameters:
     scale = engine.peak_torque_nm / max(engine.torque_curve_nm)
     parts["engine"] = replace(engine, torque_curve_nm=tuple(scale * x for x in engine.torque_curve_nm))
     inst = parts.pop("installation")
+    soils, surfaces = assemble_world(v)
     return MaxxumParameters(**parts, dbw_steering_ratio=inst.steering_ratio, dbw_brake_full_bar=inst.brake_full_bar,
-                            values=dict(v), source_path=source_path)
+                            values=dict(v), source_path=source_path, surfaces=surfaces, soils=soils)
 
 
 #: The section of the tractor's file with the figures of its ULC plant model, under the key paths the DBW
@@ -485,7 +455,7 @@ def tractor_dbw_parameters(tp):
         tractor's own key the figure comes from, or ``ulc_plant.*``).
     """
     e, ty = tp.engine, tp.tyres
-    flat = kit_values(tp.kit_overrides)
+    flat = {k: v for k, v in tp.values.items() if k.startswith("dbw.")}
     plant = {k[len(ULC_PLANT_SECTION):]: v for k, v in tp.values.items() if k.startswith(ULC_PLANT_SECTION)}
     flat.update(plant)
     flat.update({

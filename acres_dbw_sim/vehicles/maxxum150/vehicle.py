@@ -39,7 +39,7 @@ from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, Dri
 from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.filters import delay_steps
 from ...model.chassis import G_MPS2
-from ...model.params import load_world
+from ...model.params import World
 from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_DELTA, O_SW, SW_ANGLE,
                              SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics,
                              place_on_ground, prepare_wheels, settle_powertrain, shared_constants,
@@ -362,7 +362,7 @@ class Tractor(HoldsEntry, VehicleBody):
             raise ValueError(f"dt_s={dt_s!r} outside 1/1000..1/60 s")
         self._tv = array([0.0] * N_TV)
         self.params = P = params if params is not None else load_maxxum_parameters()
-        self.world = load_world(P.world_overrides)   # the surface and soil tables of both vehicles
+        self.world = World(P.surfaces, P.soils)   # the world's tables, assembled with the tractor's file
         self.surfaces = self.world.surfaces
         self.terrain = terrain if terrain is not None else FlatTerrain(surface="concrete")
         self.terrain.bind([s.name for s in self.surfaces])
