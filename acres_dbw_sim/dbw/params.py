@@ -236,8 +236,9 @@ class DbwParameters:
         from ..model.params import file_vehicle
         from ..vehicles import default_vehicle, vehicle_spec   # the vehicle's loader validates the file
         name = (file_vehicle(path) if path is not None else None) or default_vehicle()
-        return cls.from_vehicle_parameters(vehicle_spec(name).load_parameters(path, None, None, None), overrides)
-
+        spec = vehicle_spec(name)
+        vp = spec.load_parameters(path, None, None, None)
+        return cls.from_vehicle_parameters(vp, overrides) if overrides else spec.dbw_parameters(vp)
 
 
 _SPECS = param_specs(DbwParameters, "")

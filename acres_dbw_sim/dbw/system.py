@@ -381,7 +381,7 @@ class DbwSystem:
     Parameters
     ----------
     params : DbwParameters
-        DBW parameters (``DbwParameters.from_vehicle_parameters(vp)``).
+        DBW parameters (the kit fitted to a vehicle when its file was loaded, ``vp.kit``).
     dt_s : float
         Physics step [s] (1/1000 to 1/60).
     steering_wheel_deg : float, optional
