@@ -17,13 +17,15 @@ from __future__ import annotations
 import math
 from typing import Protocol
 
+from ..model._jit import njit
 from ..model.filters import python_form
 from .actuators import clamp as _compiled_clamp, quantize as _compiled_quantize
 from .msg_fields import SRC_ULC, SRC_USER, AwdMode, DiffLock, PrkBrkStat, SystemState
 from .params import DbwParameters
 from .schedule import ON_CHANGE
 from .state import AWD, EPOCH_S, TURF, TWO_WD, DbwReports, MeasuredState
-from .status import ActuatorStatus
+from .record import record_array, run
+from .status import STEERING, ActuatorStatus
 
 # the Python form: the reports are filled in Python, where a call into compiled code costs more
 clamp, quantize = python_form(_compiled_clamp), python_form(_compiled_quantize)
@@ -91,28 +93,51 @@ class ReportView(Protocol):
     odometer_km: float
 
 
-def fill_steering_report(d: ReportView, r: DbwReports) -> None:
-    """``steering_report`` (§2.9, §4.5, §4.6)."""
-    st_s = d.steering.status
-    nan = math.nan
-    sr = r.steering_report
-    stg = d.steering
-    fresh = st_s.received and not st_s.timeout
-    sr.steering_wheel_angle = quantize(clamp(stg.reported_angle_deg, -819.1, 819.1), 0.1)
-    sr.steering_column_torque = quantize(clamp(stg.driver_torque_nm, -7.9375, 7.9375), 0.0625)
-    if fresh and stg.cmd_type == 1:
-        sr.cmd_type, sr.cmd = 1, quantize(stg.torque_cmd_nm, 1.0 / 128.0)
-    elif fresh and stg.cmd_type in (2, 3, 4, 14):
-        sr.cmd_type, sr.cmd = 2, quantize(stg.target_raw + stg.offset_deg, 0.1)
+#: The steering report's fields that :func:`steering_report_values` gives, in its order.
+STEERING_REPORT_FIELDS = ("steering_wheel_angle", "steering_column_torque", "cmd_type", "cmd", "limiting_value",
+                          "limiting_rate", "limit_rate", "limit_value", "ready", "enabled", "override_active",
+                          "override_other", "override_latched", "timeout", "fault")
+
+
+@njit
+def steering_report_values(S) -> tuple:
+    """The computed fields of ``steering_report`` (§2.9, §4.5, §4.6) from the DBW's record ``S`` (one-element
+    array, dbw/record.py), in the order of :data:`STEERING_REPORT_FIELDS`: the reported angle (raw + offset)
+    and the driver's column torque at their CAN scaling [deg, N m], the command in force while fresh (type 1:
+    torque [N m]; an angle type: 2 and the angle set-point [deg]; else 0 and NaN), the limit flags, the
+    servo's present rate limit [deg/s] (inf: none) and angle limit [deg], and the status flags (``_flags``)."""
+    s = S[0]
+    i = STEERING
+    fresh = s.st_received[i] != 0 and s.st_timeout[i] == 0
+    cmd_type = int(s.str_cmd_type)
+    if fresh and cmd_type == 1:
+        rep_type, cmd = 1, _compiled_quantize(s.str_torque_cmd_nm, 1.0 / 128.0)
+    elif fresh and (cmd_type == 2 or cmd_type == 3 or cmd_type == 4 or cmd_type == 14):
+        rep_type, cmd = 2, _compiled_quantize(s.str_target_raw + s.str_offset_deg, 0.1)
     else:
-        sr.cmd_type, sr.cmd = 0, nan
-    sr.limiting_value = stg.limiting_value and fresh
-    sr.limiting_rate = stg.limiting_rate and st_s.enabled
-    _flags(d, sr, st_s)
-    sr.actuator_temp = nan
-    # the limits the servo applies now (§2.9, §4.6; steering.py): rate and (speed-dependent) angle
-    sr.limit_rate = stg.rate_limit if stg.rate_limit == math.inf else quantize(stg.rate_limit, 4.0)
-    sr.limit_value = quantize(stg.angle_limit_deg, 1.0)
+        rep_type, cmd = 0, math.nan
+    rate = s.str_rate_limit
+    over, latched = s.st_override_active[i] != 0, s.st_override_latched[i] != 0
+    return (_compiled_quantize(_compiled_clamp(s.str_angle_deg + s.str_offset_deg, -819.1, 819.1), 0.1),
+            _compiled_quantize(_compiled_clamp(s.str_driver_torque_nm, -7.9375, 7.9375), 0.0625), rep_type, cmd,
+            s.str_limiting_value != 0 and fresh, s.str_limiting_rate != 0 and s.st_enabled[i] != 0,
+            rate if rate == math.inf else _compiled_quantize(rate, 4.0), _compiled_quantize(s.str_angle_limit_deg, 1.0),
+            s.st_ready[i] != 0, s.st_enabled[i] != 0, over, s.sync_override_other != 0 and not (over or latched),
+            latched, s.st_timeout[i] != 0, s.st_fault[i] != 0)
+
+
+def _store(rep: object, names: tuple, values: tuple) -> None:
+    """Set the fields ``names`` of report ``rep`` to ``values``."""
+    for name, value in zip(names, values):
+        setattr(rep, name, value)
+
+
+def fill_steering_report(d: ReportView, r: DbwReports) -> None:
+    """``steering_report`` (§2.9, §4.5, §4.6): :func:`steering_report_values` and the constant fields."""
+    sr = r.steering_report
+    _store(sr, STEERING_REPORT_FIELDS, run(steering_report_values, record_array(d.steering._s)))
+    sr.external_control = sr.bad_crc = sr.bad_rc = sr.degraded = sr.hardware_disable = False
+    sr.actuator_temp = math.nan
     sr.cmd_src = SRC_USER
 
 
@@ -321,23 +346,37 @@ def fill_drive_mode_report(d: ReportView, r: DbwReports) -> None:
     dm.support_awd_mode_cmd = dm.support_rear_diff_cmd = True
 
 
+@njit
+def motion_report_values(S) -> tuple:
+    """The measured motion at the reports' CAN scaling from the DBW's record ``S`` (one-element array,
+    dbw/record.py): the speed (0.01 km/h steps) [m/s], the four wheel spins (±327.67, 0.01 rad/s steps)
+    [rad/s], the specific force (0.01 m/s^2 steps) [m/s^2] and the angular velocity (0.0002 rad/s steps)
+    [rad/s] (body frame, REP-103), for ``vehicle_velocity``, ``wheel_speeds`` and ``imu``."""
+    s = S[0]
+    ws, f, w = s.m_wheel_spin, s.m_f_spec, s.m_omega
+    return (_compiled_quantize(s.m_v * 3.6, 0.01) / 3.6,
+            _compiled_quantize(_compiled_clamp(ws[0], -327.67, 327.67), 0.01),
+            _compiled_quantize(_compiled_clamp(ws[1], -327.67, 327.67), 0.01),
+            _compiled_quantize(_compiled_clamp(ws[2], -327.67, 327.67), 0.01),
+            _compiled_quantize(_compiled_clamp(ws[3], -327.67, 327.67), 0.01),
+            _compiled_quantize(f[0], 0.01), _compiled_quantize(f[1], 0.01), _compiled_quantize(f[2], 0.01),
+            _compiled_quantize(w[0], 0.0002), _compiled_quantize(w[1], 0.0002), _compiled_quantize(w[2], 0.0002))
+
+
 def fill_vehicle_velocity(d: ReportView, r: DbwReports) -> None:
-    """``vehicle_velocity``."""
-    s = d.measured
-    p = d.p
+    """``vehicle_velocity``: the speed of :func:`motion_report_values`."""
     vv = r.vehicle_velocity
-    vq = quantize(s.v * 3.6, 0.01) / 3.6
+    vq = run(motion_report_values, record_array(d.measured._s))[0]
     vv.vehicle_velocity_brake = vq
     vv.vehicle_velocity_propulsion = vq
-    vv.dir_src = p.vehicle_velocity_dir_src
+    vv.dir_src = d.p.vehicle_velocity_dir_src
 
 
 def fill_wheel_speeds(d: ReportView, r: DbwReports) -> None:
-    """``wheel_speeds``."""
-    s = d.measured
+    """``wheel_speeds``: the wheel spins of :func:`motion_report_values`."""
     ws = r.wheel_speeds
-    ws.front_left, ws.front_right, ws.rear_left, ws.rear_right = (
-        quantize(clamp(x, -327.67, 327.67), 0.01) for x in s.wheel_spin)
+    ws.front_left, ws.front_right, ws.rear_left, ws.rear_right = run(motion_report_values,
+                                                                     record_array(d.measured._s))[1:5]
 
 
 def fill_wheel_positions(d: ReportView, r: DbwReports) -> None:
@@ -446,14 +485,14 @@ def fill_diagnostics(d: ReportView, r: DbwReports) -> None:
     r.gear_diag.fault = r.gear_diag.fault_internal = g.fault_injected
 
 
+#: The imu report's fields that :func:`motion_report_values` gives from its sixth value on.
+IMU_FIELDS = ("linear_acceleration_x", "linear_acceleration_y", "linear_acceleration_z", "angular_velocity_x",
+              "angular_velocity_y", "angular_velocity_z")
+
+
 def fill_imu(d: ReportView, r: DbwReports) -> None:
-    """``imu``: specific force and angular velocity, quantized."""
-    s = d.measured
-    im = r.imu
-    im.linear_acceleration_x, im.linear_acceleration_y, im.linear_acceleration_z = (
-        quantize(x, 0.01) for x in s.f_spec)
-    im.angular_velocity_x, im.angular_velocity_y, im.angular_velocity_z = (
-        quantize(x, 0.0002) for x in s.omega)
+    """``imu``: specific force and angular velocity of :func:`motion_report_values`."""
+    _store(r.imu, IMU_FIELDS, run(motion_report_values, record_array(d.measured._s))[5:])
 
 
 def _flags(d: ReportView, rep: object, st: ActuatorStatus) -> None:
