@@ -222,7 +222,7 @@ def _sweep(params: tuple, design: str, samples: int = 0, levels: int = 0, seed: 
     pf = str(ROOT / "config" / "polaris.json")
     return Sweep(name="t", description="", source=None, scenarios=(), params=params, design=design,
                  samples=samples, seed=seed, levels=levels, metric_columns=("y",), parameter_file=pf,
-                 base_checks=((pf, "", None, None),))
+                 base_checks=(("polaris", pf, "", None, None),))
 
 
 P_UNIFORM = ParamSpec("brakes.front_nm_per_bar", "uniform", 22, lo=18.0, hi=26.0)
@@ -591,3 +591,27 @@ def test_a_sweep_and_a_scenario_word_the_same_fault_the_same_way(tmp_path):
         load_scenario(scen)
     assert f"samples: wrong type: expected an integer 1..{MAX_RUNS}, got 'ten'" in str(sweep_err.value)
     assert "wrong type: expected an integer 0..6, got 'ten'" in str(scen_err.value)
+
+
+def test_a_tractor_sweep_varies_the_tractors_keys_with_the_tractors_loader(tmp_path):
+    """A sweep of a scenario of another vehicle than the Ranger checks and runs its draws with that vehicle's
+    loader (the registry's row): values the tractor's loader takes are ok, a value it refuses is named with the
+    tractor loader's reason."""
+    scenario = ROOT / "scenarios" / "maxxum150_scripted.yaml"
+    sw = write(tmp_path, f"""
+        scenarios: [{{file: {scenario}, set: "duration_s=0.5;metrics=null"}}]
+        parameters: [{{engine.idle_rpm: {{values: [800, 850]}}}}, engine.max_speed_mps]
+        samples: 3
+        metrics: {{x_m: {{final: x_m}}}}
+        """)
+    sweep = load_sweep(sw)
+    res = run_sweep(sweep, tmp_path / "out", jobs=1, plots=False)
+    assert res.counts["ok"] == 3, rows(res.results)
+    bad = write(tmp_path, f"""
+        scenarios: [{{file: {scenario}, set: "duration_s=0.5;metrics=null"}}]
+        parameters: [{{engine.idle_rpm: {{values: [800, 9000]}}}}]
+        samples: 2
+        metrics: {{x_m: {{final: x_m}}}}
+        """, "bad.yaml")
+    with pytest.raises(ScenarioError, match=r"value 9000 is refused by the loader: 9000 must be below engine.max_rpm"):
+        load_sweep(bad)

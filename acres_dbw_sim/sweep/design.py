@@ -135,8 +135,8 @@ def _overrides(params: tuple, values: list) -> str:
 
 
 def _refusal(sweep: Sweep, overrides: str) -> str:
-    for pf, ov, occ, cargo in sweep.base_checks:
-        exc = loader_refusal(pf, ";".join(x for x in (ov, overrides) if x), occ, cargo)
+    for vehicle, pf, ov, occ, cargo in sweep.base_checks:
+        exc = loader_refusal(vehicle, pf, ";".join(x for x in (ov, overrides) if x), occ, cargo)
         if exc is not None:
             return f"{exc.key}: {exc.reason}"
     return ""

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.params import ParameterError, assembled_from, assembled_tree, check_key, is_number, tree_entries
-from ..vehicles.polaris.params import load_parameters
+from ..vehicles import vehicle_spec
 from ..scenario.schema import validate
 from ..scenario.source import Check, Document, ScenarioError, apply_sets, parse_text, read_document, split_sets
 
@@ -166,8 +166,8 @@ class Sweep:
         Columns of the results table for the metrics (``metric`` or ``scenario.metric``).
     parameter_file : str
         The parameter file the distributions come from.
-    base_checks : tuple of (str, str, int or None)
-        Per scenario: (parameter file, its fixed overrides, occupants, cargo) for draw checks.
+    base_checks : tuple of (str, str, str, int or None, float or None)
+        Per scenario: (vehicle, parameter file, its fixed overrides, occupants, cargo) for draw checks.
     warnings : tuple of str
         Problems that do not stop the sweep (a parameter file's own range that
         goes outside the loaders' limits, for a key a glob picked up).
@@ -244,17 +244,19 @@ def format_value(v: Any) -> str:
     return str(v)
 
 
-def loader_refusal(parameter_file: str | None, overrides: str, occupants: int | None = None,
+def loader_refusal(vehicle: str, parameter_file: str | None, overrides: str, occupants: int | None = None,
                    cargo_kg: float | None = None) -> ParameterError | None:
-    """Why the loaders refuse these overrides, or None when they accept them.
+    """Why the vehicle's loader refuses these overrides, or None when it accepts them.
 
-    Runs the loader (:func:`~acres_dbw_sim.vehicles.polaris.params.load_parameters`, which fits the DBW
-    kit too), whose physical limits decide whether a draw is valid.
+    Runs the loader of ``vehicle``'s registry row (which fits the DBW kit too), whose physical limits
+    decide whether a draw is valid.
 
     Parameters
     ----------
+    vehicle : str
+        The registry name of the scenario's vehicle (``Scenario.vehicle_type``).
     parameter_file : str or None
-        Parameter file (None: the shipped one).
+        Parameter file (None: the vehicle's shipped one).
     overrides : str
         ``key=value;key=value``.
     occupants, cargo_kg : optional
@@ -265,7 +267,7 @@ def loader_refusal(parameter_file: str | None, overrides: str, occupants: int | 
     ParameterError or None
     """
     try:
-        load_parameters(parameter_file, overrides or None, occupants, cargo_kg)
+        vehicle_spec(vehicle).load_parameters(parameter_file, overrides or None, occupants, cargo_kg)
     except ParameterError as exc:
         return exc
     return None
@@ -274,8 +276,9 @@ def loader_refusal(parameter_file: str | None, overrides: str, occupants: int | 
 # --------------------------------------------------------------------------- checks
 
 
-def _file_dist(key: str, entry: dict, index: int | None) -> ParamSpec | None:
-    """The distribution the parameter file gives ``key`` (None when it does not vary)."""
+def _file_dist(key: str, entry: dict, index: int | None, whole) -> ParamSpec | None:
+    """The distribution the parameter file gives ``key`` (None when it does not vary); ``whole(key)`` says
+    whether the loader takes only whole numbers for it (:func:`_whole_numbers`)."""
     value = entry["value"] if index is None else entry["value"][index]
     full = key if index is None else f"{key}[{index}]"
     if "sd" in entry and is_number(entry["sd"]) and is_number(value):
@@ -283,16 +286,16 @@ def _file_dist(key: str, entry: dict, index: int | None) -> ParamSpec | None:
         return ParamSpec(full, "normal", value, sd=sd) if sd > 0.0 else None
     rng = entry.get("range")
     if isinstance(rng, list) and rng:
-        return _range_dist(full, value, rng, "file")
+        return _range_dist(full, value, rng, "file", whole)
     return None
 
 
-def _range_dist(key: str, value: Any, rng: list, origin: str) -> ParamSpec | None:
+def _range_dist(key: str, value: Any, rng: list, origin: str, whole) -> ParamSpec | None:
     if len(rng) == 2 and all(is_number(x) for x in rng) and is_number(value):
         lo, hi = float(rng[0]), float(rng[1])
         if not lo < hi:
             return None
-        if isinstance(value, int) and all(isinstance(x, int) for x in rng) and _needs_integer(key):
+        if isinstance(value, int) and all(isinstance(x, int) for x in rng) and whole(key):
             return ParamSpec(key, "integer", value, lo=lo, hi=hi, origin=origin)
         return ParamSpec(key, "uniform", value, lo=lo, hi=hi, origin=origin)
     choices = tuple(dict.fromkeys(json.dumps(x) for x in rng))
@@ -304,13 +307,18 @@ def _range_dist(key: str, value: Any, rng: list, origin: str) -> ParamSpec | Non
 _INTEGER_CACHE: dict = {}
 
 
-def _needs_integer(key: str) -> bool:
-    """Does the loader accept only whole numbers for ``key``? (asked of the loader, once per key)."""
-    if key not in _INTEGER_CACHE:
-        exc = loader_refusal(None, f"{key}=0.5")
-        _INTEGER_CACHE[key] = exc is not None and exc.key == key and ("integer" in exc.reason
-                                                                       or "allowed" in exc.reason)
-    return _INTEGER_CACHE[key]
+def _whole_numbers(vehicle: str, parameter_file: str):
+    """``whole(key)``: does the loader of ``vehicle`` accept only whole numbers for ``key``? (asked of the loader
+    with ``parameter_file``, once per vehicle, file and key)."""
+    def whole(key: str) -> bool:
+        """True when ``key=0.5`` is refused as not an integer (or not among its allowed values)."""
+        ck = (vehicle, parameter_file, key)
+        if ck not in _INTEGER_CACHE:
+            exc = loader_refusal(vehicle, parameter_file, f"{key}=0.5")
+            _INTEGER_CACHE[ck] = exc is not None and exc.key == key and ("integer" in exc.reason
+                                                                          or "allowed" in exc.reason)
+        return _INTEGER_CACHE[ck]
+    return whole
 
 
 # --------------------------------------------------------------------------- scenarios
@@ -404,7 +412,7 @@ def _param_entries(c: Check, raw: Any) -> list:
     return out
 
 
-def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
+def _resolve_params(c: Check, entries: list, tree: dict, check_value, whole) -> tuple:
     flat = tree_entries(tree)
     values = {key: entry["value"] for key, entry in flat.items()}
     chosen: dict = {}
@@ -420,7 +428,7 @@ def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
             for key, entry in flat.items():
                 if not fnmatch.fnmatchcase(key, text) or isinstance(entry["value"], list):
                     continue
-                spec = _file_dist(key, entry, None)
+                spec = _file_dist(key, entry, None, whole)
                 if spec is None or key in chosen:
                     continue
                 chosen[key], where[key] = spec, p
@@ -447,7 +455,7 @@ def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
             if "sd" not in entry and "range" not in entry:
                 raise c.fail(p, f"{full!r} has neither sd nor range in the parameter file: give one here, "
                              f"{{{full}: {{range: [lo, hi]}}}} or {{{full}: {{sd: x}}}}")
-            spec = _file_dist(key, entry, idx)
+            spec = _file_dist(key, entry, idx, whole)
             if spec is None:
                 raise c.fail(p, f"{full!r} does not vary in the parameter file "
                              f"({'sd 0' if 'sd' in entry else 'range ' + json.dumps(entry.get('range'))}): "
@@ -470,7 +478,7 @@ def _resolve_params(c: Check, entries: list, tree: dict, check_value) -> tuple:
                     raise c.fail(pp, f"expected lo < hi, got [{v[0]}, {v[1]}]")
                 if not is_number(nominal):
                     raise c.fail(pp, f"{full!r} is not a number ({nominal!r}): use values: [...]")
-                spec = _range_dist(full, nominal, list(v), "sweep")
+                spec = _range_dist(full, nominal, list(v), "sweep", whole)
             else:
                 if not isinstance(v, list) or len(v) < 2:
                     raise c.fail(pp, f"expected a list of at least two values, got {v!r}")
@@ -529,7 +537,7 @@ def parse_sweep(doc: Document) -> Sweep:
     metrics = _sweep_metrics(c, doc, d.get("metrics"))
     specs, checks, param_file, tree = _validated_scenarios(c, scen_raw, metrics)
     params, where, warnings = _resolve_params(c, _param_entries(c, d.get("parameters")), tree,
-                                              _loader_check(checks))
+                                              _loader_check(checks), _whole_numbers(*checks[0][:2]))
     _check_fixed_occupancy(c, specs, where)
     if len(specs) == 1:
         columns = tuple(specs[0].collect)
@@ -600,7 +608,7 @@ def _sweep_metrics(c: Check, doc: Document, raw: Any) -> _SweepMetrics:
 def _validated_scenarios(c: Check, scen_raw: list, metrics: _SweepMetrics) -> tuple:
     """``(specs, checks, parameter file, parameter tree)`` of the sweep's scenarios, each validated with its
     edits and the sweep's metrics; every scenario must use one parameter file and have its own name.
-    ``checks``: per scenario ``(parameter file, overrides, occupants, cargo)`` (:attr:`Sweep.base_checks`)."""
+    ``checks``: per scenario ``(vehicle, parameter file, overrides, occupants, cargo)`` (:attr:`Sweep.base_checks`)."""
     specs, checks = [], []
     tree = None
     param_file = None
@@ -617,7 +625,7 @@ def _validated_scenarios(c: Check, scen_raw: list, metrics: _SweepMetrics) -> tu
             tree = assembled_tree(pf)
         elif pf != param_file:
             raise c.fail(p, f"all scenarios of a sweep must use one parameter file: {pf} is not {param_file}")
-        checks.append((pf, sc.vehicle["overrides"], veh.get("occupants"), veh.get("cargo_kg")))
+        checks.append((sc.vehicle_type, pf, sc.vehicle["overrides"], veh.get("occupants"), veh.get("cargo_kg")))
     names = [s.name for s in specs]
     for i, s in enumerate(specs):
         if names.count(s.name) > 1:
@@ -659,8 +667,9 @@ def _loader_check(checks: list):
     on top of each scenario's own overrides, occupants and cargo (:func:`loader_refusal`)."""
     def check_value(key: str, value: Any) -> str:
         """Why a loader refuses ``key = value`` for one of the scenarios, or ''."""
-        for pf, ov, occ, cargo in checks:
-            exc = loader_refusal(pf, ";".join(x for x in (ov, f"{key}={format_value(value)}") if x), occ, cargo)
+        for vehicle, pf, ov, occ, cargo in checks:
+            exc = loader_refusal(vehicle, pf, ";".join(x for x in (ov, f"{key}={format_value(value)}") if x), occ,
+                                 cargo)
             if exc is not None:
                 return exc.reason if exc.key.split("[")[0] == key.split("[")[0] else f"{exc.key}: {exc.reason}"
         return ""
