@@ -469,3 +469,24 @@ def test_docs_examples_are_valid_and_meet_their_expectations(tmp_path):
         except ScenarioError as exc:  # pragma: no cover - the message is the point
             pytest.fail(f"docs/scenarios.md example {i}: {exc}\n{b}")
         assert res.passed, (i, res.expect)
+
+
+@pytest.mark.parametrize("with_overrides", [False, True])
+def test_a_fault_of_the_parameter_file_is_the_files_not_the_overrides(tmp_path, with_overrides):
+    """A value the loader refuses in the parameter file is reported at ``vehicle.parameters`` with the file's
+    line, whether or not the scenario also has overrides; an entry that lost its ``value`` is named by its key."""
+    import json
+    tree = json.loads((ROOT / "config" / "polaris.json").read_text())
+    tree["engine"]["idle_rpm"]["value"] = -5
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(tree, indent=1))
+    extra = "\n  overrides: {brakes.front_nm_per_bar: 25}" if with_overrides else ""
+    sc = write(tmp_path, f"duration_s: 1\nvehicle:\n  parameters: {bad}{extra}\n")
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(sc)
+    assert exc.value.key == "vehicle.parameters" and exc.value.line == 3
+    assert f"{bad}:" in exc.value.reason and "'engine.idle_rpm': out of range" in exc.value.reason
+    del tree["engine"]["idle_rpm"]["value"]
+    bad.write_text(json.dumps(tree, indent=1))
+    with pytest.raises(ScenarioError, match=r"parameter 'engine.idle_rpm': a parameter without its 'value' field"):
+        load_scenario(sc)

@@ -556,7 +556,8 @@ def tree_entries(tree: dict, prefix: str = "") -> dict:
     Raises
     ------
     ParameterError
-        For an item that is neither a parameter nor a section (an object), naming its key.
+        For an item that is neither a parameter nor a section (an object), or an entry whose fields hold no
+        ``value`` (``basis``, ``source``, ... alone), naming its key.
     """
     out = {}
     for name, item in tree.items():
@@ -565,6 +566,8 @@ def tree_entries(tree: dict, prefix: str = "") -> dict:
             raise ParameterError(key, "expected an object with a 'value' field or a section")
         if "value" in item:
             out[key] = item
+        elif item and not any(isinstance(x, dict) for x in item.values()):
+            raise ParameterError(key, f"a parameter without its 'value' field (it has {', '.join(item)})")
         else:
             out.update(tree_entries(item, key))
     return out

@@ -27,6 +27,7 @@ from ..dbw.commands import (
 )
 from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DRIVE_MODE_NAMES, GEAR_NAMES, AwdSwitch, Gear
+from ..model.param_lines import located
 from ..model.params import ParameterError, file_vehicle
 from ..model.terrain import Region
 from ..simulation import MODELS, Simulation
@@ -109,10 +110,13 @@ def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
     if "type" in d:
         vtype = c.choice(d["type"], path + ("type",), {v.upper(): v for v in REGISTRY}, "vehicle")
     else:   # the vehicle the parameter file names, else the registry's first
+        named = None
         try:
-            named = file_vehicle(params_path) if params_path is not None else None
+            if params_path is not None:
+                with located(params_path):
+                    named = file_vehicle(params_path)
         except ParameterError as exc:
-            raise c.fail(path + ("parameters",), exc.reason) from None
+            raise c.fail(path + ("parameters",), exc.reason if exc.key == "<file>" else str(exc)) from None
         if named is not None and named not in REGISTRY:
             raise c.fail(path + ("parameters",), f"the file names vehicle {named!r}, which is not one of "
                          f"{', '.join(REGISTRY)}")
@@ -156,8 +160,10 @@ def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
             raise c.fail(path + ("occupants",), exc.reason) from None
         if exc.key == "mass.cargo_kg" and cargo is not None:
             raise c.fail(path + ("cargo_kg",), exc.reason) from None
-        where = path + ("overrides",) if "overrides" in d else path
-        raise c.fail(where, str(exc)) from None   # with the parameter file's line when the value is the file's
+        # the file's value (its line known) is the file's fault; else the overrides' if there are any
+        where = path + (("parameters",) if exc.origin and "parameters" in d else ("overrides",) if "overrides" in d
+                        else ())
+        raise c.fail(where, str(exc)) from None
     info = {"type": vtype, "parameters": params.source_path, "overrides": combined}
     if spec.carries_payload:
         info.update(occupants=params.mass.occupants, cargo_kg=params.mass.cargo_kg)
