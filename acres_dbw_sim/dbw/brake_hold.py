@@ -32,7 +32,7 @@ from ..model._jit import njit
 from .params import DbwParameters
 from .record import Field, Slot, record_array, run
 
-__all__ = ["BrakeHold", "STATE", "hold_reset", "hold_step"]
+__all__ = ["BrakeHold", "STATE", "hold_reset", "hold_step", "hold_reported_duration_s"]
 
 #: The record's fields of this module (:mod:`acres_dbw_sim.dbw.record`): the brake-hold budget (``hold_*``).
 STATE = (
@@ -79,6 +79,17 @@ def hold_step(S, dt_s: float, actuator_bar: float, speed_mps: float) -> None:
     s.hold_req_park_brake = r < s.hold_low_s
     if s.hold_req_shift_park and r > s.hold_low_s:
         s.hold_req_shift_park = False
+
+
+@njit
+def hold_reported_duration_s(S) -> float:
+    """``brake_available_duration`` [s] of the record's budget: 0.1 s steps up to a 25.4 s budget, else 2 s
+    steps up to 508 s (§4.7 modes 2, 1)."""
+    s = S[0]
+    r = s.hold_remaining_s
+    if s.hold_budget_s <= 25.4:
+        return round(r * 10.0) * 0.1
+    return min(508.0, round(r * 0.5) * 2.0)
 
 
 class BrakeHold:
@@ -137,8 +148,5 @@ class BrakeHold:
         return self.remaining_s >= self.budget_s
 
     def reported_duration_s(self) -> float:
-        """``brake_available_duration`` [s]: 0.1 s steps up to 25.4 s, else 2 s steps (§4.7 modes 2, 1)."""
-        r = self.remaining_s
-        if self.budget_s <= 25.4:
-            return round(r * 10.0) * 0.1
-        return min(508.0, round(r * 0.5) * 2.0)
+        """``brake_available_duration`` [s] (:func:`hold_reported_duration_s`)."""
+        return float(run(hold_reported_duration_s, record_array(self._s)))

@@ -24,8 +24,9 @@ from .msg_fields import SRC_ULC, SRC_USER, AwdMode, DiffLock, PrkBrkStat, System
 from .params import DbwParameters
 from .schedule import ON_CHANGE
 from .state import AWD, EPOCH_S, TURF, TWO_WD, DbwReports, MeasuredState
+from .brake_hold import hold_reported_duration_s
 from .record import record_array, run
-from .status import STEERING, ActuatorStatus
+from .status import BRAKE, STEERING, THROTTLE
 
 # the Python form: the reports are filled in Python, where a call into compiled code costs more
 clamp, quantize = python_form(_compiled_clamp), python_form(_compiled_quantize)
@@ -93,10 +94,24 @@ class ReportView(Protocol):
     odometer_km: float
 
 
+#: The status flags of an actuator's report that :func:`status_flags` gives, in its order.
+FLAG_FIELDS = ("ready", "enabled", "override_active", "override_other", "override_latched", "timeout", "fault")
+
+
+@njit
+def status_flags(S, i: int) -> tuple:
+    """The status flags of actuator ``i`` (status.py ``STEERING``, ``BRAKE``, ``THROTTLE``) in the order of
+    :data:`FLAG_FIELDS` (§4.3): ``override_other`` is set when the firmware-managed mode disengaged it for
+    another subsystem's override (§4.2) and this one is neither overridden nor latched."""
+    s = S[0]
+    over, latched = s.st_override_active[i] != 0, s.st_override_latched[i] != 0
+    return (s.st_ready[i] != 0, s.st_enabled[i] != 0, over, s.sync_override_other != 0 and not (over or latched),
+            latched, s.st_timeout[i] != 0, s.st_fault[i] != 0)
+
+
 #: The steering report's fields that :func:`steering_report_values` gives, in its order.
 STEERING_REPORT_FIELDS = ("steering_wheel_angle", "steering_column_torque", "cmd_type", "cmd", "limiting_value",
-                          "limiting_rate", "limit_rate", "limit_value", "ready", "enabled", "override_active",
-                          "override_other", "override_latched", "timeout", "fault")
+                          "limiting_rate", "limit_rate", "limit_value") + FLAG_FIELDS
 
 
 @njit
@@ -117,13 +132,11 @@ def steering_report_values(S) -> tuple:
     else:
         rep_type, cmd = 0, math.nan
     rate = s.str_rate_limit
-    over, latched = s.st_override_active[i] != 0, s.st_override_latched[i] != 0
     return (_compiled_quantize(_compiled_clamp(s.str_angle_deg + s.str_offset_deg, -819.1, 819.1), 0.1),
             _compiled_quantize(_compiled_clamp(s.str_driver_torque_nm, -7.9375, 7.9375), 0.0625), rep_type, cmd,
             s.str_limiting_value != 0 and fresh, s.str_limiting_rate != 0 and s.st_enabled[i] != 0,
-            rate if rate == math.inf else _compiled_quantize(rate, 4.0), _compiled_quantize(s.str_angle_limit_deg, 1.0),
-            s.st_ready[i] != 0, s.st_enabled[i] != 0, over, s.sync_override_other != 0 and not (over or latched),
-            latched, s.st_timeout[i] != 0, s.st_fault[i] != 0)
+            rate if rate == math.inf else _compiled_quantize(rate, 4.0),
+            _compiled_quantize(s.str_angle_limit_deg, 1.0)) + status_flags(S, i)
 
 
 def _store(rep: object, names: tuple, values: tuple) -> None:
@@ -141,91 +154,96 @@ def fill_steering_report(d: ReportView, r: DbwReports) -> None:
     sr.cmd_src = SRC_USER
 
 
-def fill_brake_report(d: ReportView, r: DbwReports) -> None:
-    """``brake_report`` (§2.9, §4.7)."""
+#: The brake report's fields that :func:`brake_report_values` gives, in its order.
+BRAKE_REPORT_FIELDS = ("cmd_type", "pressure_input", "pressure_cmd", "pressure_output", "torque_input", "torque_cmd",
+                       "torque_output", "accel_cmd", "accel_output", "percent_input", "percent_cmd", "percent_output",
+                       "limiting_value", "limiting_rate", "limit_value", "brake_available_duration",
+                       "brake_available_full", "req_shift_park", "req_park_brake", "cmd_src") + FLAG_FIELDS
+
+
+@njit
+def brake_report_values(S, P) -> tuple:
+    """The computed fields of ``brake_report`` (§2.9, §4.7) from the DBW's record ``S`` and parameter record
+    ``P`` (one-element arrays, dbw/record.py), in the order of :data:`BRAKE_REPORT_FIELDS`: the type of the
+    command in force (1 pressure while the ULC drives; none when stale) and, in that type's unit alone (NaN in
+    the others), the driver's input, the set-point and the output (pressure [bar], torque [N m], deceleration
+    [m/s^2] with the measured one, percent of full scale); the limit flags, the set-point limit in the command's
+    unit (% for the percent types, m/s^2 for the accel types, bar otherwise), the brake-hold budget
+    (:func:`~acres_dbw_sim.dbw.brake_hold.hold_reported_duration_s`, full, its requests), the command's source
+    and the status flags (:func:`status_flags`)."""
+    s = S[0]
+    p = P[0]
+    i = BRAKE
+    q = _compiled_quantize
     nan = math.nan
-    st_b = d.brake.status
-    p = d.p
-    br = r.brake_report
-    brk = d.brake
-    G = brk.gain_nm_per_bar
-    for name in ("pressure_input", "pressure_cmd", "pressure_output", "torque_input", "torque_cmd",
-                 "torque_output", "accel_cmd", "accel_output", "percent_input", "percent_cmd",
-                 "percent_output"):
-        setattr(br, name, nan)
-    if st_b.driven_by_ulc:
-        btype = 1
-    elif st_b.received and not st_b.timeout:
-        btype = brk.cmd_type
-    else:
-        btype = 0
-    br.cmd_type = btype
+    by_ulc = s.st_driven_by_ulc[i] != 0
+    btype = 1 if by_ulc else int(s.brk_cmd_type) if s.st_received[i] != 0 and s.st_timeout[i] == 0 else 0
+    pi = pc = po = ti = tc = to = ac = ao = qi = qc = qo = nan
+    g = s.brk_gain_nm_per_bar
+    accel_type = btype == 8 or btype == 9 or btype == 10
+    percent_type = btype == 13 or btype == 14
     if btype == 1:
-        br.pressure_input = quantize(brk.driver_bar, 0.05)
-        br.pressure_cmd = quantize(brk.setpoint_bar, 0.05)
-        br.pressure_output = quantize(brk.line_bar, 0.05)
+        pi, pc, po = q(s.brk_driver_bar, 0.05), q(s.brk_setpoint_bar, 0.05), q(s.brk_line_bar, 0.05)
     elif btype == 2:
-        br.torque_input = quantize(brk.driver_bar * G, 4.0)
-        br.torque_cmd = quantize(brk.setpoint_bar * G, 4.0)
-        br.torque_output = quantize(brk.line_bar * G, 4.0)
-    elif btype in (8, 9, 10):
-        br.torque_input = quantize(brk.driver_bar * G, 4.0)
-        br.accel_cmd = quantize(clamp(brk.cmd_value, -10.2, 10.2), 0.005)
-        br.accel_output = quantize(clamp(d.accel_meas, -10.2, 10.2), 0.005)
-    elif btype in (13, 14):
+        ti, tc, to = q(s.brk_driver_bar * g, 4.0), q(s.brk_setpoint_bar * g, 4.0), q(s.brk_line_bar * g, 4.0)
+    elif accel_type:
+        ti = q(s.brk_driver_bar * g, 4.0)
+        ac = q(_compiled_clamp(s.brk_cmd_value, -10.2, 10.2), 0.005)
+        ao = q(_compiled_clamp(s.sys_accel_meas, -10.2, 10.2), 0.005)
+    elif percent_type:
         k = 100.0 / p.brake_max_bar
-        br.percent_input = quantize(brk.driver_bar * k, 0.025)
-        br.percent_cmd = quantize(brk.setpoint_bar * k, 0.025)
-        br.percent_output = quantize(brk.line_bar * k, 0.025)
-    br.btsi_cmd = False
-    br.yield_request = False
-    br.limiting_value = brk.limiting_value and btype != 0
-    br.limiting_rate = brk.limiting_rate and st_b.enabled
-    _flags(d, br, st_b)
-    # the set-point limit in the unit of the command (§4.7 limit_value modes): % for the
-    # percent types, m/s^2 (deceleration) for the accel types, bar otherwise
-    if btype in (13, 14):
-        br.limit_value = 100.0
-    elif btype in (8, 9, 10):
-        br.limit_value = quantize(min(10.0, p.brake_max_bar / brk.bar_per_mps2), 0.02)
+        qi, qc, qo = q(s.brk_driver_bar * k, 0.025), q(s.brk_setpoint_bar * k, 0.025), q(s.brk_line_bar * k, 0.025)
+    if percent_type:
+        limit = 100.0
+    elif accel_type:
+        limit = q(min(10.0, p.brake_max_bar / s.brk_bar_per_mps2), 0.02)
     else:
-        br.limit_value = quantize(p.brake_max_bar, 0.2)
-    hold = d.hold  # §4.7 brake-hold budget (brake_hold.py)
+        limit = q(p.brake_max_bar, 0.2)
+    return (btype, pi, pc, po, ti, tc, to, ac, ao, qi, qc, qo, s.brk_limiting_value != 0 and btype != 0,
+            s.brk_limiting_rate != 0 and s.st_enabled[i] != 0, limit, hold_reported_duration_s(S),
+            s.hold_remaining_s >= s.hold_budget_s, s.hold_req_shift_park != 0, s.hold_req_park_brake != 0,
+            SRC_ULC if by_ulc else SRC_USER) + status_flags(S, i)
+
+
+def fill_brake_report(d: ReportView, r: DbwReports) -> None:
+    """``brake_report`` (§2.9, §4.7): :func:`brake_report_values` and the constant fields."""
+    br = r.brake_report
+    _store(br, BRAKE_REPORT_FIELDS, run(brake_report_values, record_array(d.brake._s), d.brake._p))
+    br.btsi_cmd = br.yield_request = br.external_button = br.comms_loss_armed = False
+    br.external_control = br.bad_crc = br.bad_rc = br.degraded = br.hardware_disable = False
     br.brake_available_partial_inf = 0  # BrakeInfDur UNSUPPORTED: the hold is finite
-    br.brake_available_duration = hold.reported_duration_s()
-    br.brake_available_full = hold.full
-    br.req_shift_park = hold.req_shift_park
-    br.req_park_brake = hold.req_park_brake
-    br.external_button = False
-    br.comms_loss_armed = False
-    br.cmd_src = SRC_ULC if st_b.driven_by_ulc else SRC_USER
+
+
+#: The throttle report's fields that :func:`throttle_report_values` gives, in its order.
+THROTTLE_REPORT_FIELDS = ("cmd_type", "percent_input", "percent_cmd", "percent_output", "limiting_value",
+                          "limiting_rate", "cmd_src") + FLAG_FIELDS
+
+
+@njit
+def throttle_report_values(S) -> tuple:
+    """The computed fields of ``throttle_report`` (§2.9, §4.8) from the DBW's record ``S``, in the order of
+    :data:`THROTTLE_REPORT_FIELDS`: the type of the command in force (14, percent, while the ULC drives; none
+    when stale), the driver's input, the set-point and the output [%] (NaN without a command), the limit
+    flags, the command's source and the status flags (:func:`status_flags`)."""
+    s = S[0]
+    i = THROTTLE
+    q = _compiled_quantize
+    by_ulc = s.st_driven_by_ulc[i] != 0
+    ttype = 14 if by_ulc else int(s.thr_cmd_type) if s.st_received[i] != 0 and s.st_timeout[i] == 0 else 0
+    if ttype:
+        pi, pc, po = q(s.thr_driver_pct, 0.025), q(s.thr_setpoint_pct, 0.025), q(s.thr_output_pct, 0.025)
+    else:
+        pi = pc = po = math.nan
+    return (ttype, pi, pc, po, s.thr_limiting_value != 0 and ttype != 0,
+            s.thr_limiting_rate != 0 and s.st_enabled[i] != 0, SRC_ULC if by_ulc else SRC_USER) + status_flags(S, i)
 
 
 def fill_throttle_report(d: ReportView, r: DbwReports) -> None:
-    """``throttle_report`` (§2.9, §4.8)."""
-    st_t = d.throttle.status
-    nan = math.nan
+    """``throttle_report`` (§2.9, §4.8): :func:`throttle_report_values` and the constant fields."""
     tr = r.throttle_report
-    thr = d.throttle
-    if st_t.driven_by_ulc:
-        ttype = 14
-    elif st_t.received and not st_t.timeout:
-        ttype = thr.cmd_type
-    else:
-        ttype = 0
-    tr.cmd_type = ttype
-    if ttype:
-        tr.percent_input = quantize(thr.driver_pct, 0.025)
-        tr.percent_cmd = quantize(thr.setpoint_pct, 0.025)
-        tr.percent_output = quantize(thr.output_pct, 0.025)
-    else:
-        tr.percent_input = tr.percent_cmd = tr.percent_output = nan
-    tr.yield_request = False
-    tr.limiting_value = thr.limiting_value and ttype != 0
-    tr.limiting_rate = thr.limiting_rate and st_t.enabled
-    _flags(d, tr, st_t)
+    _store(tr, THROTTLE_REPORT_FIELDS, run(throttle_report_values, record_array(d.throttle._s)))
+    tr.yield_request = tr.external_control = tr.bad_crc = tr.bad_rc = tr.degraded = tr.hardware_disable = False
     tr.limit_value = 100.0  # the percent set-point is clipped to 100 % (§4.8, pedals.py)
-    tr.cmd_src = SRC_ULC if st_t.driven_by_ulc else SRC_USER
 
 
 def fill_gear_report(d: ReportView, r: DbwReports) -> None:
@@ -493,23 +511,6 @@ IMU_FIELDS = ("linear_acceleration_x", "linear_acceleration_y", "linear_accelera
 def fill_imu(d: ReportView, r: DbwReports) -> None:
     """``imu``: specific force and angular velocity of :func:`motion_report_values`."""
     _store(r.imu, IMU_FIELDS, run(motion_report_values, record_array(d.measured._s))[5:])
-
-
-def _flags(d: ReportView, rep: object, st: ActuatorStatus) -> None:
-    """Copy the common status flags of an actuator into its report."""
-    rep.external_control = False
-    rep.ready = st.ready
-    rep.enabled = st.enabled
-    rep.override_active = st.override_active
-    # §4.2/§4.3: disengaged because another subsystem was overridden (firmware-sync mode only)
-    rep.override_other = d.sync.override_other and not (st.override_active or st.override_latched)
-    rep.override_latched = st.override_latched
-    rep.timeout = st.timeout
-    rep.fault = st.fault
-    rep.bad_crc = False
-    rep.bad_rc = False
-    rep.degraded = False
-    rep.hardware_disable = False
 
 
 def not_ready_code(d: ReportView) -> int:
