@@ -26,13 +26,13 @@ from .schedule import ON_CHANGE
 from .state import AWD, EPOCH_S, TURF, TWO_WD, DbwReports, MeasuredState
 from .brake_hold import hold_reported_duration_s
 from .record import record_array, run
-from .status import BRAKE, STEERING, THROTTLE
+from .status import BRAKE, STEERING, THROTTLE, ULC
 
 # the Python form: the reports are filled in Python, where a call into compiled code costs more
 clamp, quantize = python_form(_compiled_clamp), python_form(_compiled_quantize)
 
 __all__ = ["ReportView", "FILLERS", "ALWAYS_FILLED", "REASON_NOT_READY", "REASON_DISENGAGE",
-           "not_ready_code", "fill_ecu_identities"]
+           "not_ready_reason", "fill_ecu_identities"]
 
 #: ReasonNotReady codes of 2.1.8+ used here (§4.11) -> name.
 REASON_NOT_READY = {
@@ -246,86 +246,140 @@ def fill_throttle_report(d: ReportView, r: DbwReports) -> None:
     tr.limit_value = 100.0  # the percent set-point is clipped to 100 % (§4.8, pedals.py)
 
 
+#: The gear report's fields that :func:`gear_report_values` gives, in its order (the first four decide its
+#: change counter).
+GEAR_REPORT_FIELDS = ("gear", "cmd", "driver", "reject", "gear_manual", "cmd_manual", "ready", "override_active",
+                      "override_other", "fault", "support_cmd_manual", "cmd_src")
+
+
+@njit
+def gear_report_values(S) -> tuple:
+    """The computed fields of ``gear_report`` (§2.9, §4.9) from the DBW's record ``S``, in the order of
+    :data:`GEAR_REPORT_FIELDS`: the measured lever position, the pending command, the driver's lever, the
+    last refusal, the powershift gear and its command, the status (ready unless a fault is injected, the
+    override, another subsystem's override in the firmware-managed mode), whether manual gears are offered
+    and the command's source."""
+    s = S[0]
+    over = s.gr_override_active != 0
+    fault = s.gr_fault_injected != 0
+    return (int(s.m_gear), int(s.gr_pending), int(s.m_gear_target), int(s.gr_reject), int(s.m_gear_manual),
+            int(s.gr_manual_cmd), not fault, over, s.sync_override_other != 0 and not over, fault,
+            s.gr_manual_gears > 0, int(s.gr_cmd_src))
+
+
 def fill_gear_report(d: ReportView, r: DbwReports) -> None:
-    """``gear_report`` and its change counter (§2.9, §4.9)."""
-    s = d.measured
-    nan = math.nan
+    """``gear_report`` and its change counter (§2.9, §4.9): :func:`gear_report_values` and the constant fields."""
     gr = r.gear_report
-    g = d.gear
-    if gr.gear != s.gear or gr.cmd != g.pending or gr.driver != s.gear_target or gr.reject != g.reject:
+    v = run(gear_report_values, record_array(d.gear._s))
+    if gr.gear != v[0] or gr.cmd != v[1] or gr.driver != v[2] or gr.reject != v[3]:
         r.gear_report_changes += 1
-    gr.gear = s.gear
-    gr.cmd = g.pending
-    gr.driver = s.gear_target
-    gr.reject = g.reject
-    gr.gear_manual = s.gear_manual
-    gr.cmd_manual = g.manual_cmd
-    gr.power_latched = False
-    gr.external_control = False
-    gr.ready = not g.fault_injected
-    gr.override_active = g.override_active
-    gr.override_other = d.sync.override_other and not g.override_active
-    gr.fault = g.fault_injected
-    gr.bad_crc = False
-    gr.degraded = False
-    gr.actuator_temp = nan
-    gr.support_cmd_manual = g.manual_gears > 0
-    gr.ready_to_calibrate = False
-    gr.req_brake_cal = False
-    gr.cmd_src = g.cmd_src
+    _store(gr, GEAR_REPORT_FIELDS, v)
+    gr.power_latched = gr.external_control = gr.bad_crc = gr.degraded = False
+    gr.ready_to_calibrate = gr.req_brake_cal = False
+    gr.actuator_temp = math.nan
+
+
+_FAULT, _ACTIVE, _READY, _MANUAL = (int(SystemState.FAULT), int(SystemState.ACTIVE), int(SystemState.READY),
+                                    int(SystemState.MANUAL))
+
+
+@njit
+def not_ready_reason(S, dbw_enabled: bool) -> int:
+    """ReasonNotReady (2.1.8+ codes, :data:`REASON_NOT_READY`) from the actuator states in the DBW's record ``S``
+    (§4.11, inferred mapping): the first fault, override, latched override, missing or not enabling command of
+    steering, brake, throttle (and the gear's), in that order; 0 when all three are enabled."""
+    s = S[0]
+    for i in range(3):
+        if s.st_fault[i] != 0:
+            return 0x18 + i
+    if s.gr_fault_injected != 0:
+        return 0x1B
+    for i in range(3):
+        if s.st_override_active[i] != 0:
+            return 0x20 + i
+    if s.gr_override_active != 0:
+        return 0x23
+    for i in range(3):
+        if s.st_override_latched[i] != 0:
+            return 0x24 + i
+    if s.st_enabled[0] != 0 and s.st_enabled[1] != 0 and s.st_enabled[2] != 0:
+        return 0x00
+    for i in range(3):
+        if s.st_enabled[i] == 0 and (s.st_received[i] == 0 or s.st_timeout[i] != 0) and s.st_driven_by_ulc[i] == 0:
+            return 0x38 + i
+    for i in range(3):
+        if s.st_enabled[i] == 0:
+            return 0xC0 + i if dbw_enabled else 0xFE
+    return 0xFE
+
+
+@njit
+def system_report_values(S, dbw_enabled: bool) -> tuple:
+    """The computed fields of ``system_report`` (§2.9, §4.11) from the DBW's record ``S``: (fault, override,
+    ready, enabled, state, reason_not_ready). Enabled is "all three enabled" in the driver-managed mode and
+    "any enabled" in the firmware-managed modes, where the state is ACTIVE while the firmware is active;
+    :func:`not_ready_reason` with ``dbw_enabled``."""
+    s = S[0]
+    g_fault = s.gr_fault_injected != 0
+    fault = s.st_fault[0] != 0 or s.st_fault[1] != 0 or s.st_fault[2] != 0 or g_fault
+    override = (s.st_override_active[0] != 0 or s.st_override_active[1] != 0 or s.st_override_active[2] != 0
+                or s.gr_override_active != 0)
+    ready = s.st_ready[0] != 0 and s.st_ready[1] != 0 and s.st_ready[2] != 0 and not g_fault
+    if s.sys_firmware_managed != 0:
+        enabled = (s.st_enabled[0] != 0 or s.st_enabled[1] != 0 or s.st_enabled[2] != 0) and not g_fault
+        active = s.sync_active != 0
+    else:
+        enabled = s.st_enabled[0] != 0 and s.st_enabled[1] != 0 and s.st_enabled[2] != 0 and not g_fault
+        active = enabled
+    state = _FAULT if fault else _ACTIVE if active else _READY if ready else _MANUAL
+    return fault, override, ready, enabled, state, not_ready_reason(S, dbw_enabled)
 
 
 def fill_system_report(d: ReportView, r: DbwReports) -> None:
-    """``system_report`` and its change counter (§2.9, §4.11)."""
-    p = d.p
-    g = d.gear
-    st_s, st_b, st_t = d.statuses
+    """``system_report`` and its change counter (§2.9, §4.11): :func:`system_report_values`, the disengage
+    reason and the constant fields (``r.dbw_enabled``, filled first by ``DbwSystem.reports``)."""
     sy = r.system_report
-    sy.inhibit = False
-    sy.validate_cmd_crc_rc = False
-    sy.system_sync_mode = p.system_sync_mode
-    sy.fault = st_s.fault or st_b.fault or st_t.fault or g.fault_injected
-    sy.override = (st_s.override_active or st_b.override_active or st_t.override_active
-                   or g.override_active)
-    sy.ready = st_s.ready and st_b.ready and st_t.ready and not g.fault_injected
-    if d.firmware_managed:  # "any enabled" in the firmware-sync modes (§2.9)
-        sy.enabled = (st_s.enabled or st_b.enabled or st_t.enabled) and not g.fault_injected
-        active = d.sync.active
-    else:
-        sy.enabled = st_s.enabled and st_b.enabled and st_t.enabled and not g.fault_injected
-        active = sy.enabled
-    state = int(SystemState.FAULT if sy.fault else SystemState.ACTIVE if active
-                else SystemState.READY if sy.ready else SystemState.MANUAL)
-    nr = not_ready_code(d)
+    fault, override, ready, enabled, state, nr = run(system_report_values, record_array(d.gear._s),
+                                                      bool(r.dbw_enabled))
     dr = d.disengage_reason
     if state != sy.state or nr != sy.reason_not_ready or dr != sy.reason_disengage:
         r.system_report_changes += 1
-    sy.state = state
-    sy.reason_not_ready = nr
+    sy.fault, sy.override, sy.ready, sy.enabled, sy.state, sy.reason_not_ready = fault, override, ready, enabled, \
+        state, nr
     sy.reason_not_ready_str = REASON_NOT_READY.get(nr, "Unknown")
     sy.reason_disengage = dr
     sy.reason_disengage_str = REASON_DISENGAGE.get(dr, "Unknown")
-    sy.btn_enable = sy.btn_disable = sy.lockout = False
+    sy.system_sync_mode = d.p.system_sync_mode
+    sy.inhibit = sy.validate_cmd_crc_rc = sy.btn_enable = sy.btn_disable = sy.lockout = False
     sy.bad_crc = sy.bad_rc = False
 
 
+#: The ULC report's fields that :func:`ulc_report_values` gives, in its order.
+ULC_REPORT_FIELDS = ("cmd_type", "vel_ref", "vel_meas", "accel_ref", "accel_meas", "coast_decel", "ready", "enabled",
+                     "override_active", "override_latched", "preempted", "timeout")
+
+
+@njit
+def ulc_report_values(S) -> tuple:
+    """The computed fields of ``ulc_report`` (§4.12) from the DBW's record ``S``, in the order of
+    :data:`ULC_REPORT_FIELDS`: the command type while fresh, the speed reference (the measured speed while
+    not engaged) and the measured speed (±81.9, 0.02 m/s steps) [m/s], the acceleration reference (0 while not
+    engaged) and the measured one (±6.35, 0.05 m/s^2 steps) [m/s^2], coasting, the ULC's status and pre-emption."""
+    s = S[0]
+    i = ULC
+    q, c = _compiled_quantize, _compiled_clamp
+    engaged = s.u_engaged != 0
+    return (int(s.u_cmd_type) if s.st_received[i] != 0 and s.st_timeout[i] == 0 else 0,
+            q(c(s.u_v_ref if engaged else s.m_v, -81.9, 81.9), 0.02), q(c(s.m_v, -81.9, 81.9), 0.02),
+            q(c(s.u_a_ref if engaged else 0.0, -6.35, 6.35), 0.05), q(c(s.sys_accel_meas, -6.35, 6.35), 0.05),
+            s.u_coast_decel != 0, s.st_ready[i] != 0, s.st_enabled[i] != 0, s.st_override_active[i] != 0,
+            s.st_override_latched[i] != 0, s.u_preempted != 0, s.st_timeout[i] != 0)
+
+
 def fill_ulc_report(d: ReportView, r: DbwReports) -> None:
-    """``ulc_report`` (§4.12)."""
-    s = d.measured
+    """``ulc_report`` (§4.12): :func:`ulc_report_values` and the constant fields."""
     ur = r.ulc_report
-    u = d.ulc
-    ur.cmd_type = u.cmd_type if (u.status.received and not u.status.timeout) else 0
-    ur.vel_ref = quantize(clamp(u.v_ref if u.engaged else s.v, -81.9, 81.9), 0.02)
-    ur.vel_meas = quantize(clamp(s.v, -81.9, 81.9), 0.02)
-    ur.accel_ref = quantize(clamp(u.a_ref if u.engaged else 0.0, -6.35, 6.35), 0.05)
-    ur.accel_meas = quantize(clamp(d.accel_meas, -6.35, 6.35), 0.05)
-    ur.coast_decel = u.coast_decel
-    ur.ready = u.status.ready
-    ur.enabled = u.status.enabled
-    ur.override_active = u.status.override_active
-    ur.override_latched = u.status.override_latched
-    ur.preempted = u.preempted
-    ur.timeout = u.status.timeout
+    _store(ur, ULC_REPORT_FIELDS, run(ulc_report_values, record_array(d.ulc._s)))
     ur.bad_crc = ur.bad_rc = False
 
 
@@ -511,33 +565,6 @@ IMU_FIELDS = ("linear_acceleration_x", "linear_acceleration_y", "linear_accelera
 def fill_imu(d: ReportView, r: DbwReports) -> None:
     """``imu``: specific force and angular velocity of :func:`motion_report_values`."""
     _store(r.imu, IMU_FIELDS, run(motion_report_values, record_array(d.measured._s))[5:])
-
-
-def not_ready_code(d: ReportView) -> int:
-    """ReasonNotReady (2.1.8+ codes) from the actuator states (§4.11, inferred mapping)."""
-    trio = ((0, d.steering.status), (1, d.brake.status), (2, d.throttle.status))
-    for i, st in trio:
-        if st.fault:
-            return 0x18 + i
-    if d.gear.fault_injected:
-        return 0x1B
-    for i, st in trio:
-        if st.override_active:
-            return 0x20 + i
-    if d.gear.override_active:
-        return 0x23
-    for i, st in trio:
-        if st.override_latched:
-            return 0x24 + i
-    if all(st.enabled for _, st in trio):
-        return 0x00
-    for i, st in trio:
-        if not st.enabled and (not st.received or st.timeout) and not st.driven_by_ulc:
-            return 0x38 + i
-    for i, st in trio:
-        if not st.enabled:
-            return 0xC0 + i if d.dbw_enabled else 0xFE
-    return 0xFE
 
 
 def fill_ecu_identities(ecus: tuple) -> None:
