@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from acres_dbw_sim.model import params as P
+from acres_dbw_sim.model import world as W
 from acres_dbw_sim.vehicles.polaris.params import default_config_path, load_parameters
 from acres_dbw_sim.simulation import Simulation
 from acres_dbw_sim.vehicles import REGISTRY, vehicle_spec
@@ -72,7 +73,7 @@ def test_overrides_keep_their_key_paths():
     assert p.surfaces[p.surface_index("sand")].mu == 0.33 and p.kit.brake_max_bar == 70.0
     assert p.soils["clay"].n == 0.2
     t = vehicle_spec("maxxum150").load_parameters(None, "surfaces.sand.mu=0.33", None, None)
-    assert vehicle_spec("maxxum150").surfaces(t)[P.load_world().surface_index("sand")].mu == 0.33
+    assert vehicle_spec("maxxum150").surfaces(t)[W.surface_index(t.surfaces, "sand")].mu == 0.33
     with pytest.raises(P.ParameterError, match="surfaces.sand.mu"):
         vehicle_spec("maxxum150").load_parameters(None, "surfaces.sand.mu=-1", None, None)
 
@@ -129,7 +130,7 @@ def test_a_tractor_file_carrying_the_world_and_the_kit_keeps_them(tmp_path):
     f.write_text(json.dumps(tree))
     p = vehicle_spec("maxxum150").load_parameters(f, None, None, None)
     assert p.kit.brake_lag_s == 0.123
-    assert p.surfaces[P.surface_index(p.surfaces, "sand")].mu == 0.31
+    assert p.surfaces[W.surface_index(p.surfaces, "sand")].mu == 0.31
     assert P.assembled_from(f) == [str(f.resolve())]
 
 

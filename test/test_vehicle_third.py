@@ -18,8 +18,9 @@ from acres_dbw_sim.model.chassis import G_MPS2
 from acres_dbw_sim.model.energy import EnergyLedger
 from acres_dbw_sim.model.enums import AwdSwitch, Gear, GearReject
 from acres_dbw_sim.model.filters import lag
-from acres_dbw_sim.model.params import (NON_NEGATIVE, POSITIVE, ParameterError, apply_overrides, check_params,
-                                        check_range, fill_params, kit_values, load_world, param, read_parameter_tree)
+from acres_dbw_sim.model.params import (NON_NEGATIVE, POSITIVE, ParameterError, apply_overrides, assembly,
+                                        check_params, check_range, fill_params, param, read_parameter_tree)
+from acres_dbw_sim.model.world import World, assemble_world, check_world
 from acres_dbw_sim.model.steering import ackermann_rad, bicycle_angle_rad
 from acres_dbw_sim.scenario import load_scenario, run_scenario
 from acres_dbw_sim.vehicles import REGISTRY, Installation, VehicleSpec, register, vehicle_spec
@@ -57,9 +58,11 @@ class CartParameters:
 
 
 def load_cart(path, overrides, occupants, cargo_kg):
-    """The cart's loader on the shared parameter layer: its file, its overrides, its ranges."""
-    _tree, defaults, values = read_parameter_tree(path, path, NAME)
+    """The cart's loader on the shared parameter layer: its file assembled with the world and the DBW kit, its
+    overrides, its ranges, the world's."""
+    _tree, defaults, values = read_parameter_tree(path, path, NAME, assembly())
     apply_overrides(defaults, values, overrides)
+    check_world(values)
     for key, lim in LIMITS.items():
         if key not in values:
             raise ParameterError(key, "missing from the parameter file")
@@ -74,7 +77,8 @@ class Cart:
 
     def __init__(self, p, terrain, dt_s):
         self.p, self.dt_s = p, dt_s
-        self.world = load_world()
+        soils, surfaces = assemble_world(p.values)
+        self.world = World(surfaces, soils)
         self.reset()
 
     def reset(self, x_m=0.0, y_m=0.0, yaw_rad=0.0, speed_mps=0.0, gear=Gear.PARK, drive_mode=AwdSwitch.AWD):
@@ -134,7 +138,7 @@ class Cart:
 def _kit(p):
     """The DBW kit fitted to the cart: its own figures, the Ranger's for the ULC plant model it borrows."""
     ranger = vehicle_spec("polaris").load_parameters(None, None, None, None).values
-    flat = kit_values()
+    flat = {k: v for k, v in p.values.items() if k.startswith("dbw.")}   # the kit assembled with its file
     flat.update({k: ranger[k] for k in list(VEHICLE_KEYS) + list(VEHICLE_ARRAY_KEYS)})
     flat.update({"steering.ratio": p["steering.ratio"], "steering.center_deg": 0.0,
                  "geometry.wheelbase_m": p["geometry.wheelbase_m"], "tyres.radius_m": p["geometry.wheel_radius_m"],
@@ -149,7 +153,7 @@ SPEC = VehicleSpec(
                                     p["geometry.track_m"], p["geometry.wheel_radius_m"],
                                     p["geometry.wheel_radius_m"], 0.2, 0.2, 0.6, (2.0, 1.2, 1.0)),
     installation=lambda p: Installation(0.0, p["steering.lock_deg"], 80.0),
-    surfaces=lambda p: load_world().surfaces,
+    surfaces=lambda p: assemble_world(p.values)[1],
     mass_summary=lambda p: {"mass_kg": p["mass.mass_kg"], "cg_m": (0.8, 0.0, 0.4), "inertia_kg_m2": (1, 1, 1),
                             "static_loads_n": (0.25 * p["mass.mass_kg"] * G_MPS2,) * 4},
     ulc_plant=vehicle_spec("polaris").ulc_plant)

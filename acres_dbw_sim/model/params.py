@@ -9,11 +9,10 @@ Here: the one :class:`ParameterError`; reading a file into its tree and flat
 values with type checks against the shipped file, a cache of parsed files and
 the refusal of another vehicle's file (:func:`read_parameter_tree`); the
 overrides (``"key=value;key=value"``, the ``-PolarisSet=`` option of the
-reference) with "did you mean" for an unknown key; the range checks; and the
-parts every vehicle shares: the world (``config/world.json``: soil classes and
-surfaces, :func:`load_world`) and the DBW kit (``config/dbw_kit.json``,
-:func:`kit_values`), with the assembly of a vehicle file with them
-(:func:`assembly`). Each vehicle's own loader (``vehicles/<name>/params.py``)
+reference) with "did you mean" for an unknown key; the range and cross-field
+checks; and the assembly of a vehicle file with the parts every vehicle shares
+(:func:`assembly`): the world (``config/world.json``, its types and checks in
+:mod:`acres_dbw_sim.model.world`) and the DBW kit (``config/dbw_kit.json``). Each vehicle's own loader (``vehicles/<name>/params.py``)
 turns the values into its frozen dataclasses in SI units.
 """
 from __future__ import annotations
@@ -30,13 +29,12 @@ from pathlib import Path
 from typing import Any, Mapping
 
 __all__ = [
-    "ParameterError", "RPM_TO_RAD_S", "SoilClass", "Surface", "World", "POSITIVE", "NON_NEGATIVE", "FRACTION",
+    "ParameterError", "RPM_TO_RAD_S", "POSITIVE", "NON_NEGATIVE", "FRACTION",
     "UNIT_INTERVAL", "ANY_NUMBER", "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS",
     "GOVERNOR_BAND_LIMITS", "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS",
     "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
     "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "check_key", "tree_entries", "is_number",
-    "check_type", "check_range", "check_order", "check_torque_curve", "check_world", "assemble_world", "load_world",
-    "kit_values", "surface_index", "FieldSpec", "param", "param_specs", "param_limits", "check_params",
+    "check_type", "check_range", "check_order", "check_torque_curve", "FieldSpec", "param", "param_specs", "param_limits", "check_params",
     "fill_params", "number_problem", "choice_problem", "describe",
 ]
 
@@ -211,72 +209,6 @@ def fill_params(cls: type, values: dict, section: str, **extra: Any) -> Any:
         else:
             kw[name] = v
     return cls(**kw)
-
-
-# --------------------------------------------------------------------------- dataclasses
-
-
-@dataclass(frozen=True)
-class SoilClass:
-    """One soil class of the ``soils`` block (Wong's terrain values), in SI units (soil.py).
-
-    Attributes
-    ----------
-    name : str
-    n : float
-        Bekker exponent [-].
-    k_c : float
-        Cohesive modulus [N/m^(n+1)] (file: kN/m^(n+1)).
-    k_phi : float
-        Frictional modulus [N/m^(n+2)] (file: kN/m^(n+2)).
-    cohesion_pa : float
-        c [Pa] (file: kPa).
-    friction_angle_rad : float
-        phi [rad] (file: degrees).
-    shear_modulus_m : float
-        Janosi-Hanamoto K [m].
-    unit_weight_n_m3 : float
-        gamma_s [N/m^3] (file: kN/m^3).
-    slip_sinkage_m : float
-        Slip-sinkage length k_d [m] (soil.py :func:`~acres_dbw_sim.model.soil.slip_sinkage_m`; 0: none).
-    """
-
-    name: str
-    n: float = param("n", (0.0, 2.0, False))
-    k_c: float = param("k_c_kn", NON_NEGATIVE, scale=1e3)
-    k_phi: float = param("k_phi_kn", NON_NEGATIVE, scale=1e3)
-    cohesion_pa: float = param("cohesion_kpa", NON_NEGATIVE, scale=1e3)
-    friction_angle_rad: float = param("friction_angle_deg", (0.0, 60.0, True), scale=math.pi / 180.0)
-    shear_modulus_m: float = param("shear_modulus_m", POSITIVE)
-    unit_weight_n_m3: float = param("unit_weight_kn_m3", POSITIVE, scale=1e3)
-    slip_sinkage_m: float = param("slip_sinkage_m", (0.0, 0.1, True))
-
-
-@dataclass(frozen=True)
-class Surface:
-    """One entry of the surface table (gaps.md "Tyre and Soil").
-
-    Attributes
-    ----------
-    name : str
-    mu : float
-        Friction coefficient [-].
-    rolling_resistance : float
-        Rolling-resistance coefficient f [-].
-    water_depth_m : float
-        Standing water depth h_w [m] for the water drag.
-    soil_class : str or None
-        Name of the soil class in the ``soils`` block that makes the surface deformable; None: hard ground.
-    soil : SoilClass or None
-        That class.
-    """
-
-    name: str
-    mu: float = param("mu", POSITIVE)
-    rolling_resistance: float = param("rolling_resistance", NON_NEGATIVE)
-    water_depth_m: float = param("water_depth_m", NON_NEGATIVE)
-    soil_class: str | None = param("soil_class", kind="str")
-    soil: SoilClass | None = None
 
 
 # --------------------------------------------------------------------------- file handling
@@ -474,39 +406,6 @@ def check_range(key: str, v: float, lim: tuple) -> None:
     why = number_problem(v, lim[0], lim[1], lo_open=not lim[2])
     if why:
         raise ParameterError(key, why)
-
-
-def check_world(values: dict, rolling_max: float | None = None) -> None:
-    """Checks of the world's keys among flat values: every soil class (``soils.<name>.*``) and surface
-    (``surfaces.<name>.*``) complete and in range (:class:`SoilClass`, :class:`Surface`: soil-and-surface-facts.md's
-    ranges; mu > 0, rolling resistance and water depth >= 0).
-
-    Parameters
-    ----------
-    values : dict
-        Flat ``{key: value}``.
-    rolling_max : float, optional
-        The vehicle's largest rolling-resistance coefficient: a surface's above it is refused (the rolling
-        torque would be taken at the limit, reference "Resistances").
-
-    Raises
-    ------
-    ParameterError
-        Naming the first key at fault.
-    """
-    for name in _names(values, "soils"):
-        check_params(SoilClass, values, f"soils.{name}")
-    for name in _names(values, "surfaces"):
-        check_params(Surface, values, f"surfaces.{name}")
-        key, v = f"surfaces.{name}.rolling_resistance", values[f"surfaces.{name}.rolling_resistance"]
-        if rolling_max is not None and v > rolling_max:
-            raise ParameterError(key, f"{v} is above resistances.rolling_coefficient_max {rolling_max}: the "
-                                 f"rolling torque would be taken at {rolling_max} (reference \"Resistances\")")
-
-
-def _names(values: dict, section: str) -> list:
-    """The entry names under ``section`` among flat keys (``soils.sand.n`` -> ``sand``), in file order."""
-    return list(dict.fromkeys(k.split(".")[1] for k in values if k.startswith(section + ".")))
 
 
 #: The relations of :func:`check_order`: the test a pair must pass and how a failure reads.
@@ -800,112 +699,3 @@ def apply_overrides(defaults: dict, values: dict, overrides: str | None) -> None
         arr = list(values[key])
         arr[idx] = new
         values[key] = arr
-
-
-def assemble_world(v: dict) -> tuple:
-    """(soil classes by name, surface table) of the flat values' ``soils.*`` and ``surfaces.*``, in SI
-    (checked by :func:`check_world` first: complete and in range).
-
-    Raises
-    ------
-    ParameterError
-        A surface naming an unknown soil class, or no surface.
-    """
-    soils = {name: fill_params(SoilClass, v, f"soils.{name}", name=name) for name in _names(v, "soils")}
-    surfaces = []
-    for name in _names(v, "surfaces"):
-        sc = v[f"surfaces.{name}.soil_class"]
-        if sc is not None and sc not in soils:
-            raise ParameterError(f"surfaces.{name}.soil_class",
-                                 f"unknown soil class {sc!r}: not in the soils block ({', '.join(sorted(soils))})")
-        surfaces.append(fill_params(Surface, v, f"surfaces.{name}", name=name, soil=soils.get(sc)))
-    if not surfaces:
-        raise ParameterError("surfaces", "the surface table is empty")
-    return soils, tuple(surfaces)
-
-
-@dataclass(frozen=True)
-class World:
-    """The world's tables (``config/world.json``), for a vehicle whose parameter file does not carry them.
-
-    Attributes
-    ----------
-    surfaces : tuple of Surface
-        The surface table; a surface's index here is its ``surface_index`` in the terrain.
-    soils : dict of str to SoilClass
-        The soil classes by name.
-    """
-
-    surfaces: tuple
-    soils: dict
-
-    def surface_index(self, name: str) -> int:
-        """Index of surface ``name`` in :attr:`surfaces` (:func:`surface_index`).
-
-        Raises
-        ------
-        ParameterError
-            If the surface is not in the table.
-        """
-        return surface_index(self.surfaces, name)
-
-
-def surface_index(surfaces: tuple, name: str) -> int:
-    """Index of surface ``name`` in a surface table (the terrain's ``surface_index``).
-
-    Parameters
-    ----------
-    surfaces : tuple of Surface
-    name : str
-
-    Raises
-    ------
-    ParameterError
-        If the surface is not in the table (key ``surfaces.<name>``, listing the known ones).
-    """
-    for i, s in enumerate(surfaces):
-        if s.name == name:
-            return i
-    raise ParameterError(f"surfaces.{name}", "unknown surface; known: " + ", ".join(s.name for s in surfaces))
-
-
-def load_world(overrides: str | None = None) -> World:
-    """Load the shipped world (soil classes and surfaces) with ``surfaces.*`` / ``soils.*`` overrides.
-
-    Parameters
-    ----------
-    overrides : str, optional
-        ``"key=value;..."`` of world keys (as for :func:`load_parameters`).
-
-    Returns
-    -------
-    World
-
-    Raises
-    ------
-    ParameterError
-        An unknown key, a wrong type, or a value outside its range (soil-and-surface-facts.md;
-        the same limits as the Ranger's loader), naming the key.
-    """
-    path = shipped_config(WORLD_FILE)
-    _tree, defaults, values = read_parameter_tree(path, path)
-    apply_overrides(defaults, values, overrides)
-    check_world(values)
-    soils, surfaces = assemble_world(values)
-    return World(surfaces, soils)
-
-
-def kit_values(overrides: str | None = None) -> dict:
-    """The shipped DBW kit's values (``config/dbw_kit.json``) as ``{"dbw.<key>": value}``, with ``dbw.*``
-    overrides, to be fitted to a vehicle (:meth:`acres_dbw_sim.dbw.params.DbwParameters.from_mapping` checks
-    the ranges).
-
-    Raises
-    ------
-    ParameterError
-        If the file cannot be read, a value has the wrong type, or an override names an unknown key.
-    """
-    path = shipped_config(KIT_FILE)
-    _tree, defaults, values = read_parameter_tree(path, path)
-    apply_overrides(defaults, values, overrides)
-    return values

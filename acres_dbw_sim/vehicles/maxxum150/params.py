@@ -33,8 +33,9 @@ from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
-                             apply_overrides, assemble_world, assembly, check_order, check_params, check_torque_curve,
-                             check_world, fill_params, param, parse_overrides, read_parameter_tree, shipped_config)
+                             apply_overrides, assembly, check_order, check_params, check_torque_curve, fill_params,
+                             param, parse_overrides, read_parameter_tree, shipped_config)
+from ...model.world import assemble_world, check_world
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",

@@ -39,7 +39,7 @@ from ...model.driveline import D_TSUP, FRONT_FREE, FRONT_LOCKED, FRONT_OPEN, Dri
 from ...model.energy import LEDGER_TERMS, EnergyLedger, clamped_efficiency
 from ...model.filters import delay_steps
 from ...model.chassis import G_MPS2
-from ...model.params import World
+from ...model.world import World
 from ...model.stages import (K_DT, N_EXT, N_OUT, N_WHEEL_STATE, O_ANGLE, O_DELTA, O_SW, SW_ANGLE,
                              SW_DIG, SW_OMEGA, SW_U, SW_Y, SW_Z, W_SIZE, chassis_stage, kinematics,
                              place_on_ground, prepare_wheels, settle_powertrain, shared_constants,

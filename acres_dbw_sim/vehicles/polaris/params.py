@@ -23,9 +23,9 @@ from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
-                             apply_overrides, assemble_world, assembly, check_order, check_params, check_torque_curve,
-                             check_type, check_world, file_vehicle, fill_params, param, param_limits,
-                             read_parameter_tree, shipped_config, surface_index)
+                             apply_overrides, assembly, check_order, check_params, check_torque_curve, check_type,
+                             file_vehicle, fill_params, param, param_limits, read_parameter_tree, shipped_config)
+from ...model.world import assemble_world, check_world, surface_index
 
 __all__ = ["VEHICLE", "GeometryParams", "MassParams", "SuspensionParams", "TyreParams", "SteeringParams",
            "EngineParams", "FuelParams", "CvtParams", "GearboxParams", "BrakeParams", "AeroParams",
@@ -278,7 +278,7 @@ class VehicleParameters:
     kit: Any = field(default=None, repr=False, compare=False)
 
     def surface_index(self, name: str) -> int:
-        """Index of surface ``name`` in :attr:`surfaces` (:func:`acres_dbw_sim.model.params.surface_index`).
+        """Index of surface ``name`` in :attr:`surfaces` (:func:`acres_dbw_sim.model.world.surface_index`).
 
         Raises
         ------
