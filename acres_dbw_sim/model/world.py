@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .params import NON_NEGATIVE, POSITIVE, ParameterError, check_params, fill_params, param
 
-__all__ = ["SoilClass", "Surface", "World", "check_world", "assemble_world", "surface_index"]
+__all__ = ["SoilClass", "Surface", "SurfaceTable", "World", "check_world", "assemble_world", "surface_index"]
 
 
 @dataclass(frozen=True)
@@ -138,8 +138,23 @@ def assemble_world(v: dict) -> tuple:
     return soils, tuple(surfaces)
 
 
+class SurfaceTable:
+    """What has a surface table (``surfaces``, a tuple of :class:`Surface`) looks a surface up by name: the
+    world, a vehicle's parameters."""
+
+    def surface_index(self, name: str) -> int:
+        """Index of surface ``name`` in ``self.surfaces`` (:func:`surface_index`).
+
+        Raises
+        ------
+        ParameterError
+            If the surface is not in the table.
+        """
+        return surface_index(self.surfaces, name)
+
+
 @dataclass(frozen=True)
-class World:
+class World(SurfaceTable):
     """The world's tables (``config/world.json``), for a vehicle whose parameter file does not carry them.
 
     Attributes
@@ -152,16 +167,6 @@ class World:
 
     surfaces: tuple
     soils: dict
-
-    def surface_index(self, name: str) -> int:
-        """Index of surface ``name`` in :attr:`surfaces` (:func:`surface_index`).
-
-        Raises
-        ------
-        ParameterError
-            If the surface is not in the table.
-        """
-        return surface_index(self.surfaces, name)
 
 
 def surface_index(surfaces: tuple, name: str) -> int:

@@ -25,7 +25,7 @@ from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIM
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
                              apply_overrides, assembly, check_order, check_params, check_torque_curve, check_type,
                              file_vehicle, fill_params, param, param_limits, read_parameter_tree, shipped_config)
-from ...model.world import assemble_world, check_world, surface_index
+from ...model.world import SurfaceTable, assemble_world, check_world
 
 __all__ = ["VEHICLE", "GeometryParams", "MassParams", "SuspensionParams", "TyreParams", "SteeringParams",
            "EngineParams", "FuelParams", "CvtParams", "GearboxParams", "BrakeParams", "AeroParams",
@@ -228,7 +228,7 @@ SECTIONS = {"geometry": GeometryParams, "mass": MassParams, "suspension": Suspen
 
 
 @dataclass(frozen=True)
-class VehicleParameters:
+class VehicleParameters(SurfaceTable):
     """All parameters of the Polaris model, validated, in SI units.
 
     Attributes
@@ -276,16 +276,6 @@ class VehicleParameters:
     soils: dict = field(default_factory=dict)
     vehicle: str = VEHICLE
     kit: Any = field(default=None, repr=False, compare=False)
-
-    def surface_index(self, name: str) -> int:
-        """Index of surface ``name`` in :attr:`surfaces` (:func:`acres_dbw_sim.model.world.surface_index`).
-
-        Raises
-        ------
-        ParameterError
-            If the surface is not in the table.
-        """
-        return surface_index(self.surfaces, name)
 
     @property
     def wheelbase_m(self) -> float:
