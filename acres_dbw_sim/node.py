@@ -88,7 +88,7 @@ from .dbw.report_content import ALWAYS_FILLED
 from .dbw.system import SUBSYSTEMS
 from .dbw.state import DriverInput
 from .model.enums import Gear
-from .model.params import ParameterError
+from .model.params import ParameterError, fault_source
 from .fleet import FLEET_WIDE, FleetMember
 from .pacing import clock_due, pace, steps_due
 from .model.terrain import FlatTerrain
@@ -177,7 +177,8 @@ class SimNode(Node):
         except ParameterError as err:
             if err.key == "<file>":    # the file itself: name the node parameter that gave it
                 raise StartupError(f"parameter 'vehicle_config' = {p['vehicle_config']!r}: {err.reason}") from err
-            raise StartupError(f"parameter 'vehicle_config'/'overrides': {err}") from err
+            which = {"file": "vehicle_config", "overrides": "overrides"}.get(fault_source(err, p["overrides"]))
+            raise StartupError(f"parameter {which or 'vehicle_config/overrides'!r}: {err}") from err
         except KeyError as err:   # the terrain names a surface the table lacks
             raise StartupError(f"parameter 'surface': {err.args[0]}") from err
         except ValueError as err:

@@ -246,3 +246,23 @@ def test_the_tractors_file_errors_carry_their_line_too(tmp_path):
     with pytest.raises(ParameterError) as err:
         load_maxxum_parameters(f)
     assert err.value.origin == f"{f}:{line}", str(err.value)
+
+
+def test_fault_source_says_which_input_gave_the_bad_value(tmp_path):
+    """A tool names its own option that gave a bad value: the file (its line known), the overrides, or neither."""
+    import json
+    from acres_dbw_sim.model.params import fault_source
+    tree = json.loads(default_config_path().read_text())
+    tree["engine"]["idle_rpm"]["value"] = -5
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(tree, indent=1))
+    tree = json.loads(default_config_path().read_text())
+    del tree["engine"]["pumping_bar"]
+    gone = tmp_path / "gone.json"
+    gone.write_text(json.dumps(tree, indent=1))
+    cases = [(bad, None, "file"), (None, "engine.idle_rpm=-5", "overrides"),
+             (None, "engine.idle_rpm=900;engine.max_rpm=800", "overrides"), (gone, None, "")]
+    for path, overrides, source in cases:
+        with pytest.raises(ParameterError) as exc:
+            load_parameters(path, overrides)
+        assert fault_source(exc.value, overrides) == source, (path, overrides, exc.value)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..model.params import ParameterError, parse_value, parse_overrides
+from ..model.params import ParameterError, fault_source, parse_value, parse_overrides
 from ..replay import ReplayError, ReplayInput, load_replay, run_replay
 from ..scenario.runner import finite_json
 from ..replay.topics import TopicMap
@@ -119,7 +119,8 @@ def values_in_force(params: dict) -> tuple:
         if err.key == "<file>":
             raise CalibrationError(f"parameter 'vehicle_config' = {params.get('vehicle_config')!r}: "
                                    f"{err.reason}") from err
-        raise CalibrationError(f"parameter 'vehicle_config'/'overrides': {err}") from err
+        which = {"file": "vehicle_config", "overrides": "overrides"}.get(fault_source(err, params.get("overrides")))
+        raise CalibrationError(f"parameter {which or 'vehicle_config/overrides'!r}: {err}") from err
     return values, entries
 
 

@@ -12,8 +12,9 @@ overrides (``"key=value;key=value"``, the ``-PolarisSet=`` option of the
 reference) with "did you mean" for an unknown key; the range and cross-field
 checks; and the assembly of a vehicle file with the parts every vehicle shares
 (:func:`assembly`): the world (``config/world.json``, its types and checks in
-:mod:`acres_dbw_sim.model.world`) and the DBW kit (``config/dbw_kit.json``). Each vehicle's own loader (``vehicles/<name>/params.py``)
-turns the values into its frozen dataclasses in SI units.
+:mod:`acres_dbw_sim.model.world`) and the DBW kit (``config/dbw_kit.json``).
+Each vehicle's own loader (``vehicles/<name>/params.py``) turns the values into
+its frozen dataclasses in SI units.
 """
 from __future__ import annotations
 
@@ -29,13 +30,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 __all__ = [
-    "ParameterError", "RPM_TO_RAD_S", "POSITIVE", "NON_NEGATIVE", "FRACTION",
-    "UNIT_INTERVAL", "ANY_NUMBER", "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS",
-    "GOVERNOR_BAND_LIMITS", "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS",
-    "shipped_config", "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from",
-    "file_stamp", "parse_overrides", "parse_value", "apply_overrides", "check_key", "tree_entries", "is_number",
-    "check_type", "check_range", "check_order", "check_torque_curve", "FieldSpec", "param", "param_specs", "param_limits", "check_params",
-    "fill_params", "number_problem", "choice_problem", "describe",
+    "ParameterError", "RPM_TO_RAD_S", "POSITIVE", "NON_NEGATIVE", "FRACTION", "UNIT_INTERVAL", "ANY_NUMBER",
+    "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS", "GOVERNOR_BAND_LIMITS",
+    "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS", "shipped_config",
+    "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from", "file_stamp",
+    "parse_overrides", "fault_source", "parse_value", "apply_overrides", "check_key", "tree_entries", "is_number",
+    "check_type", "check_range", "check_order", "check_torque_curve", "FieldSpec", "param", "param_specs",
+    "param_limits", "check_params", "fill_params", "number_problem", "choice_problem", "describe",
 ]
 
 RPM_TO_RAD_S = 2.0 * math.pi / 60.0
@@ -283,6 +284,18 @@ def parse_overrides(text: str | None) -> list:
         idx = int(m.group(2)) if m.group(2) is not None else None
         result.append((m.group(1), idx, raw.strip()))
     return result
+
+
+def fault_source(err: ParameterError, overrides: str | None) -> str:
+    """Where the value at fault in ``err`` came from, for a tool to name its option that gave it: ``"file"``
+    (the parameter file: ``err.origin`` holds its line, :func:`acres_dbw_sim.model.param_lines.located`),
+    ``"overrides"`` (a key that ``overrides`` sets), or ``""`` (no single place: a missing key, a rule between
+    two keys, the file itself)."""
+    if err.origin is not None:
+        return "file"
+    if err.key.split("[")[0] in {k for k, _i, _v in parse_overrides(overrides)}:
+        return "overrides"
+    return ""
 
 
 def parse_value(raw: str) -> Any:
