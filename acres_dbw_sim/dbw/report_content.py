@@ -3,7 +3,11 @@
 Each ``fill_<report>(d, r)`` writes one report of ``r`` (a ``DbwReports``) from the DBW
 state ``d`` and its parameters ``d.p``; it reads ``d`` and never writes it (a test checks
 that no function here assigns to an attribute of ``d``). ``d`` is a :class:`ReportView`:
-today the ``DbwSystem`` itself; a compiled step only has to back the same attributes.
+today the ``DbwSystem`` itself. The content of the steering, brake, throttle, gear, system and
+ULC reports and of the measured motion is computed by compiled functions of the DBW's record
+(``*_report_values``, :func:`motion_report_values`, :func:`status_flags`, :func:`not_ready_reason`),
+each returning the report's fields in the order of its ``*_FIELDS`` table; their fill functions
+store them. The other reports are filled in Python from the views.
 
 The reports, their fields and their quantisation follow dbw-interface.md §2.9 (the CAN
 scaling of each field), §4.4-§4.13 (what the firmware puts in them) and §1.6 (NaN for a
@@ -120,7 +124,8 @@ def steering_report_values(S) -> tuple:
     array, dbw/record.py), in the order of :data:`STEERING_REPORT_FIELDS`: the reported angle (raw + offset)
     and the driver's column torque at their CAN scaling [deg, N m], the command in force while fresh (type 1:
     torque [N m]; an angle type: 2 and the angle set-point [deg]; else 0 and NaN), the limit flags, the
-    servo's present rate limit [deg/s] (inf: none) and angle limit [deg], and the status flags (``_flags``)."""
+    servo's present rate limit [deg/s] (inf: none) and angle limit [deg], and the status flags
+    (:func:`status_flags`)."""
     s = S[0]
     i = STEERING
     fresh = s.st_received[i] != 0 and s.st_timeout[i] == 0
