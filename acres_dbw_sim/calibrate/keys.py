@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..vehicles.polaris.params import LIMITS, default_config_path
-from ..model.params import assembled_tree
+from ..model.params import assembled_tree, tree_entries
 
 __all__ = ["FitVar", "GROUPS", "GROUP_SEGMENTS", "GROUP_SIGNAL", "CalibrationError", "catalogue", "select_vars",
            "file_entries", "fmt_value"]
@@ -113,18 +113,7 @@ def file_entries(path: str | Path | None = None) -> dict:
     ParameterError
         If the file cannot be read.
     """
-    tree = assembled_tree(path or default_config_path())
-    out: dict = {}
-
-    def walk(node: dict, prefix: str) -> None:
-        for name, item in node.items():
-            key = f"{prefix}.{name}" if prefix else name
-            if isinstance(item, dict) and "value" in item:
-                out[key] = item
-            elif isinstance(item, dict):
-                walk(item, key)
-    walk(tree, "")
-    return out
+    return tree_entries(assembled_tree(path or default_config_path()))
 
 
 def _bounds(key: str, entry: dict, value: float) -> tuple:
