@@ -28,7 +28,7 @@ from ..dbw.commands import (
 from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DRIVE_MODE_NAMES, GEAR_NAMES, AwdSwitch, Gear
 from ..model.param_lines import located
-from ..model.params import ParameterError, file_vehicle
+from ..model.params import ParameterError, fault_source, file_vehicle
 from ..model.terrain import Region
 from ..simulation import MODELS, Simulation
 from ..vehicles import REGISTRY, default_vehicle, vehicle_spec
@@ -160,9 +160,9 @@ def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
             raise c.fail(path + ("occupants",), exc.reason) from None
         if exc.key == "mass.cargo_kg" and cargo is not None:
             raise c.fail(path + ("cargo_kg",), exc.reason) from None
-        # the file's value (its line known) is the file's fault; else the overrides' if there are any
-        where = path + (("parameters",) if exc.origin and "parameters" in d else ("overrides",) if "overrides" in d
-                        else ())
+        src = fault_source(exc, combined)   # the file's value (its line known), an override's, or neither's
+        where = path + (("parameters",) if src == "file" and "parameters" in d else ("overrides",)
+                        if src == "overrides" and "overrides" in d else ())
         raise c.fail(where, str(exc)) from None
     info = {"type": vtype, "parameters": params.source_path, "overrides": combined}
     if spec.carries_payload:
