@@ -27,7 +27,7 @@ from helpers.processes import STARTED_GROUPS
 pytestmark = pytest.mark.dds
 
 NODE_EXE = Path(get_package_prefix("acres_dbw_sim")) / "lib" / "acres_dbw_sim" / "sim_node"
-STOPS = int(os.environ.get("ACRES_TEST_STOPS", "50"))
+STOPS = int(os.environ.get("ACRES_TEST_STOPS", "25"))   # each stop creates ~5 DDS entities here; see TIMEOUT_S
 PARALLEL = 5   # nodes alive at once (in their own namespaces)
 
 
@@ -73,7 +73,9 @@ def _hung_in_dds(stacks: str) -> bool:
 
 
 # Once in about 16 CI runs this test hung for good inside Fast DDS (a node in create_datawriter,
-# this process in create_subscription: both waiting on Fast DDS's own locks, 2 December). The
+# this process in create_subscription: both waiting on Fast DDS's own locks, 2 December; again on
+# 4 December with the main thread in create_subscription holding the GIL, so neither the timeout's
+# thread nor the watchdog below could run: 25 stops, where there were 50, halve that exposure). The
 # suite's default timeout (SIGALRM) cannot end a test stuck in C code; the thread method can
 # when that code released the GIL: it prints every thread's stack and ends the run at once,
 # without the fixtures' clean-up, so a watchdog first ends the process groups this test started.
