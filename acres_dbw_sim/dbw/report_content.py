@@ -440,20 +440,21 @@ def motion_report_values(S) -> tuple:
             _compiled_quantize(w[0], 0.0002), _compiled_quantize(w[1], 0.0002), _compiled_quantize(w[2], 0.0002))
 
 
-def fill_vehicle_velocity(d: ReportView, r: DbwReports) -> None:
-    """``vehicle_velocity``: the speed of :func:`motion_report_values`."""
+#: The imu report's fields that :func:`motion_report_values` gives from its sixth value on.
+IMU_FIELDS = ("linear_acceleration_x", "linear_acceleration_y", "linear_acceleration_z", "angular_velocity_x",
+              "angular_velocity_y", "angular_velocity_z")
+
+
+def fill_motion(d: ReportView, r: DbwReports) -> None:
+    """``vehicle_velocity``, ``wheel_speeds`` and ``imu``: the measured motion of :func:`motion_report_values`,
+    computed once for the three (a caller that names any of them gets all three filled)."""
+    v = run(motion_report_values, record_array(d.measured._s))
     vv = r.vehicle_velocity
-    vq = run(motion_report_values, record_array(d.measured._s))[0]
-    vv.vehicle_velocity_brake = vq
-    vv.vehicle_velocity_propulsion = vq
+    vv.vehicle_velocity_brake = vv.vehicle_velocity_propulsion = v[0]
     vv.dir_src = d.p.vehicle_velocity_dir_src
-
-
-def fill_wheel_speeds(d: ReportView, r: DbwReports) -> None:
-    """``wheel_speeds``: the wheel spins of :func:`motion_report_values`."""
     ws = r.wheel_speeds
-    ws.front_left, ws.front_right, ws.rear_left, ws.rear_right = run(motion_report_values,
-                                                                     record_array(d.measured._s))[1:5]
+    ws.front_left, ws.front_right, ws.rear_left, ws.rear_right = v[1:5]
+    _store(r.imu, IMU_FIELDS, v[5:])
 
 
 def fill_wheel_positions(d: ReportView, r: DbwReports) -> None:
@@ -562,16 +563,6 @@ def fill_diagnostics(d: ReportView, r: DbwReports) -> None:
     r.gear_diag.fault = r.gear_diag.fault_internal = g.fault_injected
 
 
-#: The imu report's fields that :func:`motion_report_values` gives from its sixth value on.
-IMU_FIELDS = ("linear_acceleration_x", "linear_acceleration_y", "linear_acceleration_z", "angular_velocity_x",
-              "angular_velocity_y", "angular_velocity_z")
-
-
-def fill_imu(d: ReportView, r: DbwReports) -> None:
-    """``imu``: specific force and angular velocity of :func:`motion_report_values`."""
-    _store(r.imu, IMU_FIELDS, run(motion_report_values, record_array(d.measured._s))[5:])
-
-
 def fill_ecu_identities(ecus: tuple) -> None:
     """Plausible simulated identities of the Gateway and Throttle modules (§4.13, §5.1), filled at
     construction (the ``EcuInfo`` objects of ``reports().ecu_info``): constant but for
@@ -608,8 +599,8 @@ FILLERS = {
     "misc_report": fill_misc_report,
     "turn_signal_report": fill_turn_signal_report,
     "drive_mode_report": fill_drive_mode_report,
-    "vehicle_velocity": fill_vehicle_velocity,
-    "wheel_speeds": fill_wheel_speeds,
+    "vehicle_velocity": fill_motion,
+    "wheel_speeds": fill_motion,
     "wheel_positions": fill_wheel_positions,
     "tire_pressures": fill_tire_pressures,
     "throttle_info": fill_throttle_info,
@@ -622,5 +613,5 @@ FILLERS = {
     "brake_diag": fill_diagnostics,
     "throttle_diag": fill_diagnostics,
     "gear_diag": fill_diagnostics,
-    "imu": fill_imu,
+    "imu": fill_motion,
 }

@@ -139,8 +139,8 @@ def assemble_world(v: dict) -> tuple:
 
 
 class SurfaceTable:
-    """What has a surface table (``surfaces``, a tuple of :class:`Surface`) looks a surface up by name: the
-    world, a vehicle's parameters."""
+    """A surface lookup by name for anything that holds a surface table in ``surfaces`` (a tuple of
+    :class:`Surface`): the world, a vehicle's parameters."""
 
     def surface_index(self, name: str) -> int:
         """Index of surface ``name`` in ``self.surfaces`` (:func:`surface_index`).
