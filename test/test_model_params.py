@@ -248,6 +248,75 @@ def test_the_tractors_file_errors_carry_their_line_too(tmp_path):
     assert err.value.origin == f"{f}:{line}", str(err.value)
 
 
+def _with_entry(tmp_path, source, path, entry, drop=None):
+    """``source`` with ``entry`` added at the key path ``path`` (and the key path ``drop`` removed); (file, line)."""
+    data = json.loads(source.read_text())
+    if drop is not None:
+        *head, last = drop
+        node = data
+        for name in head:
+            node = node[name]
+        del node[last]
+    *head, last = path
+    node = data
+    for name in head:
+        node = node.setdefault(name, {})
+    node[last] = entry
+    out = tmp_path / source.name
+    out.write_text(json.dumps(data, indent=2))
+    line = 0
+    lines = out.read_text().splitlines()
+    for name in path:   # each name's first line after its parent's
+        line = next(i for i, ln in enumerate(lines, 1) if i > line and f'"{name}"' in ln)
+    return out, line
+
+
+@pytest.mark.parametrize("path, drop, reason", [
+    (("engine", "idle_rmp"), ("engine", "idle_rpm"), "unknown key (did you mean 'engine.idle_rpm'?)"),
+    (("engine", "idle_rpm_target"), None, "unknown key (did you mean 'engine.idle_rpm'?)"),
+    (("brakes", "fade_per_k"), None, "unknown key"),
+    (("trailer", "mass_kg"), None, "unknown key"),
+    (("kinematic", "high", "speed_max_mps2"), None, "unknown key (did you mean 'kinematic.high.speed_max_mps'?)"),
+])
+def test_a_key_of_the_file_that_nothing_reads_is_refused_with_its_line(tmp_path, path, drop, reason):
+    """A misspelt key or a parameter the model does not have would be ignored and the run not be the one the
+    file describes: refused, naming the key, its line and the closest key the vehicle reads."""
+    f, line = _with_entry(tmp_path, default_config_path(), path, {"value": 1.0}, drop)
+    with pytest.raises(ParameterError) as err:
+        load_parameters(f)
+    assert (err.value.key, err.value.reason) == (".".join(path), reason)
+    assert err.value.origin == f"{f}:{line}"
+
+
+@pytest.mark.parametrize("source, path, reason", [
+    ("world.json", ("soils", "silt_loam", "k_phi_knn"), "unknown key (did you mean 'soils.silt_loam.k_phi_kn'?)"),
+    ("dbw_kit.json", ("dbw", "brake", "lag_ss"), "unknown key (did you mean 'dbw.brake.lag_s'?)"),
+])
+def test_a_key_nothing_reads_in_the_world_or_the_kit_is_refused_with_its_file_and_line(tmp_path, monkeypatch, source,
+                                                                                      path, reason):
+    from acres_dbw_sim.model import params as model_params
+    f, line = _with_entry(tmp_path, model_params.shipped_config(source), path, {"value": 1.0})
+    shipped = model_params.shipped_config
+    monkeypatch.setattr(model_params, "shipped_config", lambda name: f if name == source else shipped(name))
+    with pytest.raises(ParameterError) as err:
+        load_parameters()
+    assert (err.value.key, err.value.reason, err.value.origin) == (".".join(path), reason, f"{f}:{line}")
+
+
+def test_the_tractor_refuses_a_key_nothing_reads_and_keeps_its_migration_hints(tmp_path):
+    from acres_dbw_sim.vehicles.maxxum150.params import default_config_path as tractor_file, load_maxxum_parameters
+    # the ULC plant's section takes the kit's vehicle keys that the tractor's own keys do not fill
+    f, line = _with_entry(tmp_path, tractor_file(), ("ulc_plant", "geometry", "wheelbase_m"), {"value": 2.0})
+    with pytest.raises(ParameterError) as err:
+        load_maxxum_parameters(f)
+    assert (err.value.key, err.value.reason, err.value.origin) == ("ulc_plant.geometry.wheelbase_m", "unknown key",
+                                                                   f"{f}:{line}")
+    # a key that moved is named with its new key, not as unknown
+    f, _line = _with_entry(tmp_path, tractor_file(), ("dbw", "steering_ratio"), {"value": 20.0})
+    with pytest.raises(ParameterError, match="now 'installation.steering_ratio'"):
+        load_maxxum_parameters(f)
+
+
 def test_fault_source_says_which_input_gave_the_bad_value(tmp_path):
     """A tool names its own option that gave a bad value: the file (its line known), the overrides, or neither."""
     import json

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..model.params import ParameterError, check_params, fill_params, param, param_specs
 
-__all__ = ["DbwParameters", "ParameterError", "DBW_KEYS", "VEHICLE_KEYS", "VEHICLE_ARRAY_KEYS",
+__all__ = ["DbwParameters", "ParameterError", "DBW_KEYS", "VEHICLE_KEYS", "VEHICLE_ARRAY_KEYS", "KIT_KEYS",
            "ENUM_KEYS", "MASS_KEY"]
 
 
@@ -246,6 +246,8 @@ _SPECS = param_specs(DbwParameters, "")
 DBW_KEYS = {k[0]: s.limits[:2] for _n, s, k in _SPECS if k[0].startswith("dbw.") and s.kind == "float"}
 #: ``dbw.*`` keys whose value is one of a few codes -> the codes the emulation supports.
 ENUM_KEYS = {k[0]: frozenset(s.choices) for _n, s, k in _SPECS if s.choices}
+#: Every ``dbw.*`` key of the kit's file (what a vehicle's loader declares for it).
+KIT_KEYS = tuple(k[0] for _n, _s, k in _SPECS if k[0].startswith("dbw."))
 #: Vehicle keys (owned and validated by the vehicle's loader) that the DBW reads -> (lower, upper).
 VEHICLE_KEYS = {k[0]: s.limits[:2] for _n, s, k in _SPECS
                 if not k[0].startswith("dbw.") and s.kind == "float" and k[0] != MASS_KEY}

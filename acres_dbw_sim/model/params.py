@@ -27,14 +27,15 @@ import re
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 __all__ = [
     "ParameterError", "RPM_TO_RAD_S", "POSITIVE", "NON_NEGATIVE", "FRACTION", "UNIT_INTERVAL", "ANY_NUMBER",
     "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS", "GOVERNOR_BAND_LIMITS",
     "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS", "shipped_config",
     "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from", "file_stamp",
-    "parse_overrides", "fault_source", "parse_value", "apply_overrides", "check_key", "tree_entries", "is_number",
+    "parse_overrides", "fault_source", "parse_value", "apply_overrides", "check_key", "declared_keys",
+    "check_declared", "tree_entries", "is_number",
     "check_type", "check_range", "check_order", "check_torque_curve", "FieldSpec", "param", "param_specs",
     "param_limits", "check_params", "fill_params", "number_problem", "choice_problem", "describe",
 ]
@@ -502,6 +503,50 @@ def check_key(values: Mapping, key: str, idx: int | None = None) -> None:
         raise ParameterError(f"{key}[{idx}]", "index given but the parameter is not an array")
     if idx is not None and idx >= len(values[key]):
         raise ParameterError(f"{key}[{idx}]", f"index out of range: the array has {len(values[key])} elements")
+
+
+def declared_keys(sections: Mapping[str, type], *groups: Iterable[str]) -> dict:
+    """The keys a vehicle's loader reads: those of each section's :func:`param` declarations and of ``groups``
+    (keys read elsewhere: the world's entries, the DBW kit's, a vehicle's own blocks), as a dict in that order.
+
+    Parameters
+    ----------
+    sections : Mapping[str, type]
+        ``{section: frozen dataclass}`` as the loader fills them.
+    *groups : iterable of str
+        Further full keys.
+
+    Returns
+    -------
+    dict
+        ``{full key: None}`` (ordered, for :func:`check_declared`'s "did you mean").
+    """
+    keys = dict.fromkeys(k for name, cls in sections.items() for _n, _s, ks in param_specs(cls, name) for k in ks)
+    for group in groups:
+        keys.update(dict.fromkeys(group))
+    return keys
+
+
+def check_declared(values: Mapping, declared: Mapping) -> None:
+    """Refuse a key of a parameter file that nothing reads (a misspelt key, a parameter the model does not
+    have): it would be ignored and the run would not be the one its file describes. The wording is
+    :func:`check_key`'s (``unknown key (did you mean 'engine.idle_rpm'?)``).
+
+    Parameters
+    ----------
+    values : Mapping
+        The file's flat ``{key: value}`` (:func:`read_parameter_tree`).
+    declared : Mapping
+        :func:`declared_keys` of the vehicle.
+
+    Raises
+    ------
+    ParameterError
+        Naming the first key of the file that is not declared.
+    """
+    for key in values:
+        if key not in declared:
+            check_key(declared, key)
 
 
 def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, vehicle: str | None = None,

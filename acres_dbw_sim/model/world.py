@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .params import NON_NEGATIVE, POSITIVE, ParameterError, check_params, fill_params, param
+from .params import NON_NEGATIVE, POSITIVE, ParameterError, check_params, fill_params, param, param_specs
 
-__all__ = ["SoilClass", "Surface", "SurfaceTable", "World", "check_world", "assemble_world", "surface_index"]
+__all__ = ["SoilClass", "Surface", "SurfaceTable", "World", "check_world", "world_keys", "assemble_world", "surface_index"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,14 @@ def check_world(values: dict, rolling_max: float | None = None) -> None:
         if rolling_max is not None and v > rolling_max:
             raise ParameterError(key, f"{v} is above resistances.rolling_coefficient_max {rolling_max}: the "
                                  f"rolling torque would be taken at {rolling_max} (reference \"Resistances\")")
+
+
+def world_keys(values: dict) -> list:
+    """The full keys the world's tables read for the soil classes and surfaces that ``values`` names
+    (``soils.<name>.*``, ``surfaces.<name>.*``): the world's part of a loader's
+    :func:`~acres_dbw_sim.model.params.declared_keys`."""
+    return [k for section, cls in (("soils", SoilClass), ("surfaces", Surface)) for name in _names(values, section)
+            for _n, _s, keys in param_specs(cls, f"{section}.{name}") for k in keys]
 
 
 def _names(values: dict, section: str) -> list:

@@ -70,7 +70,7 @@ from .gearbox import LV_GEAR, GearLever, lever_advance, lever_request
 from ...model.chassis import G_MPS2
 from ...model.stages import N_OUT, O_ANGLE, O_DELTA, O_OMEGA, O_POS, O_SF, O_SW, O_VB, O_WB, O_WHEEL_ANGLE
 from ...model.params import ParameterError
-from .params import VehicleParameters, load_parameters
+from .params import KINEMATIC_PER_RANGE, KINEMATIC_RANGES, VehicleParameters, load_parameters
 from ...model.steering import ackermann_rad, bicycle_angle_rad
 from .steering import rack_limited_deg
 from ...model.terrain import FlatTerrain, Terrain, query
@@ -135,7 +135,7 @@ KV_DRIVE_MODE = 17      #: AWD switch of the last tick (AwdSwitch)
 N_KV = 18
 
 #: Names of the per-range parameter sets, in their index order (KI_RANGE).
-RANGES = ("high", "low", "reverse")
+RANGES = KINEMATIC_RANGES
 
 #: DBW report fields the kinematic level cannot fill (no engine, CVT, fuel): published NaN,
 #: the DBW protocol's "invalid" (dbw-interface.md: "NaN invalid").
@@ -460,7 +460,7 @@ def kinematic_advance(td, p, u, s, lv, kv, out, pedal: float, brake_line_bar: fl
 
 
 # ------------------------------------------------------------------ parameters
-_PER_RANGE_KEYS = ("accel_max_mps2", "speed_max_mps", "slope_max_pct")
+_PER_RANGE_KEYS = KINEMATIC_PER_RANGE
 
 
 @dataclass(frozen=True)

@@ -18,19 +18,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...dbw.params import MASS_KEY, DbwParameters
+from ...dbw.params import KIT_KEYS, MASS_KEY, DbwParameters
 from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
-                             apply_overrides, assembly, check_order, check_params, check_torque_curve, check_type,
-                             file_vehicle, fill_params, param, param_limits, read_parameter_tree, shipped_config)
-from ...model.world import SurfaceTable, assemble_world, check_world
+                             apply_overrides, assembly, check_declared, check_order, check_params, check_torque_curve,
+                             check_type, declared_keys, file_vehicle, fill_params, param, param_limits, read_parameter_tree, shipped_config)
+from ...model.world import SurfaceTable, assemble_world, check_world, world_keys
 
 __all__ = ["VEHICLE", "GeometryParams", "MassParams", "SuspensionParams", "TyreParams", "SteeringParams",
            "EngineParams", "FuelParams", "CvtParams", "GearboxParams", "BrakeParams", "AeroParams",
-           "ResistanceParams", "ChassisParams", "VehicleParameters", "LIMITS", "default_config_path",
-           "load_parameters"]
+           "ResistanceParams", "ChassisParams", "VehicleParameters", "LIMITS", "KINEMATIC_RANGES",
+           "KINEMATIC_PER_RANGE", "KINEMATIC_KEYS", "default_config_path", "load_parameters"]
 
 #: The registry name of the vehicle this module loads (its parameter file's ``vehicle`` key).
 VEHICLE = "polaris"
@@ -303,6 +303,15 @@ def default_config_path() -> Path:
 LIMITS = {k: lim for name, cls in SECTIONS.items() for k, lim in param_limits(cls, name).items()}
 
 
+#: The kinematic level's block (``kinematic.*``, written by ``tools/derive_kinematic.py``; read by
+#: :class:`~acres_dbw_sim.vehicles.polaris.kinematic.KinematicParameters`): per gear range the largest
+#: acceleration, top speed and steepest grade, then the braking deceleration and the turning radius.
+KINEMATIC_RANGES = ("high", "low", "reverse")
+KINEMATIC_PER_RANGE = ("accel_max_mps2", "speed_max_mps", "slope_max_pct")
+KINEMATIC_KEYS = tuple(f"kinematic.{r}.{k}" for r in KINEMATIC_RANGES for k in KINEMATIC_PER_RANGE) + (
+    "kinematic.decel_max_mps2", "kinematic.turning_radius_m")
+
+
 #: The cross-field rules of the Ranger's values (:func:`~acres_dbw_sim.model.params.check_order`).
 RULES = (("engine.idle_rpm", "<", "engine.max_rpm"), ("cvt.high_ratio", "<", "cvt.low_ratio"),
          ("cvt.engage_rpm", "<", "cvt.full_engage_rpm"), ("cvt.shift_rpm_light", "<=", "cvt.shift_rpm_full"),
@@ -351,6 +360,7 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
     parts = assembly()
     with located(p, overrides, parts):
         _tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts)
+        check_declared(values, declared_keys(SECTIONS, KINEMATIC_KEYS, KIT_KEYS, world_keys(values)))
         apply_overrides(defaults, values, overrides)
         if occupants is not None:
             if isinstance(occupants, bool) or not isinstance(occupants, int):
