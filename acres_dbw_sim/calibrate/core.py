@@ -110,7 +110,7 @@ def values_in_force(params: dict) -> tuple:
         For an unreadable file or a bad override (naming the key).
     """
     try:
-        entries = file_entries(params.get("vehicle_config") or None)
+        entries = file_entries(params.get("vehicle_config") or None, params.get("vehicle") or None)
         values = {k: e["value"] for k, e in entries.items()}
         for key, idx, raw in parse_overrides(params.get("overrides") or None):
             if idx is None and key in values:
@@ -164,7 +164,7 @@ def calibrate(bag, params: str | None = None, out_dir=None, replay_params: dict 
         inp = load_replay(bag, topic_map, replay_params)
     values, entries = values_in_force(inp.params)
     try:
-        cat = catalogue(values, inp.params["surface"], entries)
+        cat = catalogue(values, inp.params["surface"], entries, inp.params.get("vehicle") or None)
     except KeyError as err:
         raise CalibrationError(f"parameter 'surface' = {inp.params['surface']!r}: no such surface "
                                f"({err.args[0]} missing from the parameter file)") from None

@@ -44,8 +44,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..vehicles.polaris.params import LIMITS, default_config_path
-from ..model.params import assembled_tree, tree_entries
+from ..model.params import ParameterError, assembled_tree, tree_entries
+from ..vehicles import default_vehicle, vehicle_spec
 
 __all__ = ["FitVar", "GROUPS", "GROUP_SEGMENTS", "GROUP_SIGNAL", "CalibrationError", "catalogue", "select_vars",
            "file_entries", "fmt_value"]
@@ -105,18 +105,30 @@ class FitVar:
         return {self.keys[0]: value}
 
 
-def file_entries(path: str | Path | None = None) -> dict:
+def file_entries(path: str | Path | None = None, vehicle: str | None = None) -> dict:
     """``{key: entry dict}`` of every parameter of the file (``value``, ``range`` or ``sd``, ...).
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        The parameter file; default: the shipped file of ``vehicle`` (its registry row's ``parameter_file``).
+    vehicle : str, optional
+        Registry name; default: the registry's first.
 
     Raises
     ------
     ParameterError
-        If the file cannot be read.
+        If the file cannot be read, or no file is given for a vehicle that ships none.
     """
-    return tree_entries(assembled_tree(path or default_config_path()))
+    if path is None:
+        spec = vehicle_spec(vehicle or default_vehicle())
+        if spec.parameter_file is None:
+            raise ParameterError("<file>", f"vehicle {spec.name!r} ships no parameter file: give one")
+        path = spec.parameter_file()
+    return tree_entries(assembled_tree(path))
 
 
-def _bounds(key: str, entry: dict, value: float) -> tuple:
+def _bounds(key: str, entry: dict, value: float, limits: dict) -> tuple:
     if "range" in entry and isinstance(entry["range"], list) and len(entry["range"]) == 2:
         lo, hi = float(entry["range"][0]), float(entry["range"][1])
         src = "range"
@@ -124,7 +136,7 @@ def _bounds(key: str, entry: dict, value: float) -> tuple:
         sd = float(entry.get("sd") or 0.0)
         half = max(10.0 * sd, 0.2 * abs(value))
         lo, hi, src = value - half, value + half, "sd"
-    lim = LIMITS.get(key)
+    lim = limits.get(key)
     if lim is not None:
         lo = max(lo, lim[0] if lim[2] else lim[0] + 1e-9 * max(1.0, abs(hi)))
         hi = min(hi, lim[1])
@@ -134,7 +146,7 @@ def _bounds(key: str, entry: dict, value: float) -> tuple:
     return min(lo, value), max(hi, value), src
 
 
-def catalogue(values: dict, surface: str, entries: dict | None = None) -> list:
+def catalogue(values: dict, surface: str, entries: dict | None = None, vehicle: str | None = None) -> list:
     """Every fit variable the calibration knows, with start values from ``values``.
 
     Parameters
@@ -145,18 +157,22 @@ def catalogue(values: dict, surface: str, entries: dict | None = None) -> list:
         Surface of the bag (its rolling resistance is the one fitted).
     entries : dict, optional
         :func:`file_entries` of the parameter file (bounds).
+    vehicle : str, optional
+        Registry name whose loader's limits cut the bounds (its row's ``limits``); default: the registry's first.
 
     Returns
     -------
     list of FitVar
         In fitting order.
     """
-    entries = entries if entries is not None else file_entries()
+    entries = entries if entries is not None else file_entries(None, vehicle)
+    spec = vehicle_spec(vehicle or default_vehicle())
+    limits = spec.limits() if spec.limits is not None else {}
     out = []
 
     def key_var(key: str, group: str, delay: bool = False) -> None:
         v = float(values[key])
-        lo, hi, src = _bounds(key, entries[key], float(entries[key]["value"]))
+        lo, hi, src = _bounds(key, entries[key], float(entries[key]["value"]), limits)
         out.append(FitVar(key, group, (key,), v, min(lo, v), max(hi, v), src, None, delay))
 
     key_var("steering.center_deg", "steering")

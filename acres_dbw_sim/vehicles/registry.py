@@ -78,6 +78,12 @@ class VehicleSpec:
         ``static_loads_n`` (FL, FR, RL, RR) [N] as loaded.
     payload_hint : str
         What to say to a user who gives it occupants or cargo when it carries none.
+    parameter_file : callable or None
+        ``() -> Path``: its shipped parameter file (what ``load_parameters(None, ...)`` reads); None: it
+        ships none (tools that read a file's entries then need one given).
+    limits : callable or None
+        ``() -> {key: (lower, upper, lower inclusive)}``: the number keys its loader bounds (calibration's
+        bounds); None: none declared.
     ulc_plant : callable
         ``DbwParameters -> plant``: the model the DBW's ULC inverts for its feed-forward (``solve``,
         ``rear_ratio``, ``rotating_mass_kg``; ``acres_dbw_sim.dbw.ulc.Ulc``).
@@ -98,6 +104,8 @@ class VehicleSpec:
     mass_summary: Callable | None = None
     payload_hint: str = ""
     ulc_plant: Callable | None = None
+    parameter_file: Callable | None = None
+    limits: Callable | None = None
 
 
 #: ``{public name: VehicleSpec}``, in the order the tools list them (the first is the default).

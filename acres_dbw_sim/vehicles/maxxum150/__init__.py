@@ -109,8 +109,28 @@ def mass_summary(params) -> dict:
             "static_loads_n": tuple(m.static_loads_n)}
 
 
+def parameter_file():
+    """The shipped ``config/maxxum150.json``.
+
+    Raises
+    ------
+    ParameterError
+        If it is not found.
+    """
+    from .params import default_config_path
+    return default_config_path()
+
+
+def limits() -> dict:
+    """The tractor's number keys and the bounds its loader accepts (its sections' declarations)."""
+    from ...model.params import param_limits
+    from .params import SECTIONS
+    return {k: lim for name, cls in SECTIONS.items() for k, lim in param_limits(cls, name).items()}
+
+
 SPEC = VehicleSpec("maxxum150", "Case IH Maxxum 150", load, build, None, dbw_kit, VIN, carries_payload=False,
                    controls=("hand_throttle", "pto_rpm"), dimensions=dimensions, installation=installation,
                    surfaces=surfaces, mass_summary=mass_summary, ulc_plant=ulc_plant,
+                   parameter_file=parameter_file, limits=limits,
                    payload_hint="a tractor's implement is in the overrides: implement.attachment, "
                                 "implement.payload_kg")

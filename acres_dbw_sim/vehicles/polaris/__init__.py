@@ -90,6 +90,24 @@ def mass_summary(params) -> dict:
             "static_loads_n": tuple(mp.static_loads_n)}
 
 
+def parameter_file():
+    """The shipped ``config/polaris.json``.
+
+    Raises
+    ------
+    ParameterError
+        If it is not found.
+    """
+    from .params import default_config_path
+    return default_config_path()
+
+
+def limits() -> dict:
+    """The Ranger's number keys and the bounds its loader accepts (``params.LIMITS``)."""
+    from .params import LIMITS
+    return LIMITS
+
+
 SPEC = VehicleSpec("polaris", "Polaris Ranger", load, build, build_kinematic, dbw_kit, VIN, carries_payload=True,
                    dimensions=dimensions, installation=installation, surfaces=surfaces, mass_summary=mass_summary,
-                   ulc_plant=ulc_plant)
+                   ulc_plant=ulc_plant, parameter_file=parameter_file, limits=limits)
