@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from .params import NON_NEGATIVE, POSITIVE, ParameterError, check_params, fill_params, param, param_specs
 
-__all__ = ["SoilClass", "Surface", "SurfaceTable", "World", "check_world", "world_keys", "assemble_world", "surface_index"]
+__all__ = ["SoilClass", "Surface", "SurfaceTable", "World", "check_world", "world_keys", "assemble_world",
+           "surface_index"]
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
                              apply_overrides, assembly, check_declared, check_order, check_params, check_torque_curve,
-                             check_type, declared_keys, file_vehicle, fill_params, param, param_limits, read_parameter_tree, shipped_config)
+                             check_type, declared_keys, file_vehicle, fill_params, param, param_limits,
+                             read_parameter_tree, shipped_config)
 from ...model.world import SurfaceTable, assemble_world, check_world, world_keys
 
 __all__ = ["VEHICLE", "GeometryParams", "MassParams", "SuspensionParams", "TyreParams", "SteeringParams",
