@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     import sys
 
     from .model.params import ParameterError, file_vehicle
-    from .vehicles import default_vehicle, vehicle_spec
+    from .vehicles import REGISTRY, default_vehicle, vehicle_spec
 
     ap = argparse.ArgumentParser(prog="python -m acres_dbw_sim.description",
                                  description="Print the URDF of the vehicle a parameter file describes.")
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("overrides", nargs="?", help='"key=value;key=value"')
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        name = (file_vehicle(args.vehicle_config) if args.vehicle_config else None) or default_vehicle()
+        name = (file_vehicle(args.vehicle_config, REGISTRY) if args.vehicle_config else None) or default_vehicle()
         params = vehicle_spec(name).load_parameters(args.vehicle_config, args.overrides, None, None)
     except (ParameterError, ValueError) as err:
         print(f"{ap.prog}: error: {err}", file=sys.stderr)

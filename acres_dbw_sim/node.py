@@ -88,7 +88,8 @@ from .dbw.report_content import ALWAYS_FILLED
 from .dbw.system import SUBSYSTEMS
 from .dbw.state import DriverInput
 from .model.enums import Gear
-from .model.params import ParameterError, fault_source
+from .model.params import ParameterError
+from .model.overrides import option_message
 from .fleet import FLEET_WIDE, FleetMember
 from .pacing import clock_due, pace, steps_due
 from .model.terrain import FlatTerrain
@@ -174,11 +175,8 @@ class SimNode(Node):
                                           p["occupants"], p["cargo_kg"])
             self.sim = Simulation(params, terrain, 1.0 / p["step_hz"], gear=p["initial_gear"],
                                   drive_mode=p["drive_mode"], model=p["model"], vehicle=p["vehicle"])
-        except ParameterError as err:
-            if err.key == "<file>":    # the file itself: name the node parameter that gave it
-                raise StartupError(f"parameter 'vehicle_config' = {p['vehicle_config']!r}: {err.reason}") from err
-            which = {"file": "vehicle_config", "overrides": "overrides"}.get(fault_source(err, p["overrides"]))
-            raise StartupError(f"parameter {which or 'vehicle_config/overrides'!r}: {err}") from err
+        except ParameterError as err:   # the node parameter that gave the value, then the fault
+            raise StartupError(option_message(err, p["vehicle_config"], p["overrides"])) from err
         except KeyError as err:   # the terrain names a surface the table lacks
             raise StartupError(f"parameter 'surface': {err.args[0]}") from err
         except ValueError as err:

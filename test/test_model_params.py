@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from acres_dbw_sim.model.params import ParameterError, assembled_tree, parse_overrides
+from acres_dbw_sim.model.params import ParameterError, assembled_tree
+from acres_dbw_sim.model.overrides import parse_overrides
 from acres_dbw_sim.vehicles.polaris.params import default_config_path, load_parameters
 
 
@@ -90,7 +91,7 @@ def test_occupants_and_cargo_arguments():
     ("engine.torque_curve_nm=[1,2,3]", "engine.torque_curve_nm", "wrong array length"),
     ("engine.torque_curve_rpm[10]=9000", "engine.torque_curve_rpm[10]", "index out of range"),
     ("mass.dry_kg=-5", "mass.dry_kg", "out of range"),
-    ("engine.idle_rpm=9000", "engine.idle_rpm", "below"),
+    ("engine.max_rpm=1000", "engine.idle_rpm", "below"),
     ("cvt.ebs=1", "cvt.ebs", "wrong type"),
     ("mass.occupants=7", "mass.occupants", "out of range"),
     ("engine", "engine", "key=value"),
@@ -275,7 +276,7 @@ def _with_entry(tmp_path, source, path, entry, drop=None):
     (("engine", "idle_rmp"), ("engine", "idle_rpm"), "unknown key (did you mean 'engine.idle_rpm'?)"),
     (("engine", "idle_rpm_target"), None, "unknown key (did you mean 'engine.idle_rpm'?)"),
     (("brakes", "fade_per_k"), None, "unknown key"),
-    (("trailer", "mass_kg"), None, "unknown key"),
+    (("trailer", "mass_kg"), None, "unknown key: the Ranger has no section 'trailer'"),
     (("kinematic", "high", "speed_max_mps2"), None, "unknown key (did you mean 'kinematic.high.speed_max_mps'?)"),
 ])
 def test_a_key_of_the_file_that_nothing_reads_is_refused_with_its_line(tmp_path, path, drop, reason):
@@ -320,7 +321,7 @@ def test_the_tractor_refuses_a_key_nothing_reads_and_keeps_its_migration_hints(t
 def test_fault_source_says_which_input_gave_the_bad_value(tmp_path):
     """A tool names its own option that gave a bad value: the file (its line known), the overrides, or neither."""
     import json
-    from acres_dbw_sim.model.params import fault_source
+    from acres_dbw_sim.model.overrides import fault_source
     tree = json.loads(default_config_path().read_text())
     tree["engine"]["idle_rpm"]["value"] = -5
     bad = tmp_path / "bad.json"
@@ -330,8 +331,103 @@ def test_fault_source_says_which_input_gave_the_bad_value(tmp_path):
     gone = tmp_path / "gone.json"
     gone.write_text(json.dumps(tree, indent=1))
     cases = [(bad, None, "file"), (None, "engine.idle_rpm=-5", "overrides"),
-             (None, "engine.idle_rpm=900;engine.max_rpm=800", "overrides"), (gone, None, "")]
+             (None, "engine.idle_rpm=900;engine.max_rpm=800", "overrides"), (gone, None, "file")]
     for path, overrides, source in cases:
         with pytest.raises(ParameterError) as exc:
             load_parameters(path, overrides)
         assert fault_source(exc.value, overrides) == source, (path, overrides, exc.value)
+
+
+def _edited_text(tmp_path, old, new, name="p.json"):
+    """The shipped file with its first ``old`` replaced by ``new``, written to ``tmp_path/name``."""
+    text = default_config_path().read_text()
+    assert old in text
+    f = tmp_path / name
+    f.write_text(text.replace(old, new, 1))
+    return f
+
+
+@pytest.mark.parametrize("fields, reason", [
+    ({"sdd": 0.01}, "unknown field 'sdd' of its entry (did you mean 'sd'?); an entry has value, basis, source, sd, "
+                    "range, note"),
+    ({"sd": -1}, "its sd must be a number >= 0, got -1"),
+    ({"range": [2.1, 1.9]}, "its range [2.1, 1.9] has the lower bound above the upper"),
+    ({"range": 2.0}, "its range must be [lower, upper] or the list of values to choose from, got 2.0"),
+])
+def test_an_entry_field_that_would_be_ignored_is_refused(tmp_path, fields, reason):
+    """A misspelt ``sd`` would leave the key fixed in every sweep without a word; a bad sd or range too."""
+    tree = json.loads(default_config_path().read_text())
+    entry = tree["geometry"]["wheelbase_m"]
+    entry.pop("sd", None)
+    entry.pop("range", None)
+    entry.update(fields)
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(tree, indent=2))
+    with pytest.raises(ParameterError) as err:
+        load_parameters(f)
+    line = next(i for i, ln in enumerate(f.read_text().splitlines(), 1) if '"wheelbase_m"' in ln)
+    assert (err.value.key, err.value.reason, err.value.origin) == ("geometry.wheelbase_m", reason, f"{f}:{line}")
+
+
+def test_a_name_given_twice_in_one_json_object_is_refused_with_its_key_and_line(tmp_path):
+    """JSON keeps the last of a repeated name without a word (as YAML does not: the scenario refuses it)."""
+    tree_text = default_config_path().read_text()
+    f = _edited_text(tmp_path, '"idle_rpm": {', '"idle_rpm": {\n      "value": 1300,')
+    with pytest.raises(ParameterError) as err:
+        load_parameters(f)
+    line = next(i for i, ln in enumerate(f.read_text().splitlines(), 1) if '"idle_rpm"' in ln)
+    assert (err.value.key, err.value.origin) == ("engine.idle_rpm", f"{f}:{line}")
+    assert "'value' is given twice in one object" in err.value.reason
+    g = tmp_path / "twice.json"   # a whole section given twice
+    g.write_text(tree_text.replace('"engine": {', '"engine": {"idle_rpm": {"value": 1}}, "engine": {', 1))
+    with pytest.raises(ParameterError, match="'engine' is given twice"):
+        load_parameters(g)
+
+
+def test_a_file_naming_a_vehicle_there_is_not_is_refused_alike_everywhere(tmp_path, capsys):
+    from acres_dbw_sim import description
+    from acres_dbw_sim.model.params import file_vehicle
+    from acres_dbw_sim.vehicles import REGISTRY
+    f = _edited_text(tmp_path, '"vehicle": "polaris"', '"vehicle": "polars"')
+    expected = f"{f} names vehicle 'polars', which is not one of polaris, maxxum150"
+    for call in (lambda: load_parameters(f), lambda: file_vehicle(f, REGISTRY)):
+        with pytest.raises(ParameterError) as err:
+            call()
+        assert err.value.reason == expected
+    assert description.main([str(f)]) == 2 and expected in capsys.readouterr().err
+
+
+def test_a_files_nan_is_worded_as_every_wrong_number(tmp_path):
+    from acres_dbw_sim.model.params import file_vehicle
+    f = _edited_text(tmp_path, '"value": 0.03', '"value": NaN')
+    for call in (lambda: load_parameters(f), lambda: file_vehicle(f)):   # with and without the shipped file
+        with pytest.raises(ParameterError, match="wrong type: expected a finite number, got nan"):
+            call()
+
+
+def test_a_value_the_kit_also_bounds_is_refused_with_the_one_range_it_must_meet():
+    """The loader's own rule (idle > 0) and the DBW kit's ([100, 5000]) are checked as one: the message gives
+    the range that admits a value, whichever rule the value breaks."""
+    from acres_dbw_sim.vehicles import vehicle_spec
+    for vehicle in ("polaris", "maxxum150"):
+        for value in (-5, 50, 6000):
+            with pytest.raises(ParameterError) as err:
+                vehicle_spec(vehicle).load_parameters(None, f"engine.idle_rpm={value}", None, None)
+            assert err.value.reason == f"out of range: {value} not in [100, 5000]", (vehicle, str(err.value))
+
+
+def test_a_malformed_override_is_the_overrides_fault_and_a_missing_key_the_files(tmp_path):
+    from acres_dbw_sim.model.overrides import fault_source, option_message
+    for text in ("engine.idle_rpm", "engine.idle_rpm[x]=3"):
+        with pytest.raises(ParameterError) as err:
+            load_parameters(None, text)
+        assert fault_source(err.value, text) == "overrides"
+        assert option_message(err.value, "", text).startswith("parameter 'overrides': parameter 'engine.idle_rpm")
+    tree = json.loads(default_config_path().read_text())
+    del tree["engine"]["max_rpm"]
+    f = tmp_path / "gone.json"
+    f.write_text(json.dumps(tree))
+    with pytest.raises(ParameterError) as err:
+        load_parameters(f)
+    assert option_message(err.value, str(f), None) == ("parameter 'vehicle_config': parameter 'engine.max_rpm': "
+                                                       "missing from the parameter file")

@@ -413,7 +413,7 @@ def _call_graph(root):
     re-exports to where it is defined); ``mod.f()`` through a module imported by name; ``obj.f()`` on any
     other object stays unresolved ``(None, "f")`` and counts for no function. A kernel handed to
     ``_jit.specialise`` (or to ``scenario.signals.compiled_row_writer`` or ``_jit.packed_call``, which specialise it) counts as called, and so do the functions given to a vehicle registry row
-    (``VehicleSpec``). Returns ({(module, name): set of (module, name) it calls}, set of every (module,
+    (``VehicleSpec``), and one handed to any call as a keyword's value (a hook). Returns ({(module, name): set of (module, name) it calls}, set of every (module,
     name) called anywhere in the package, the functions' bodies and the modules' top levels)."""
     import ast
 
@@ -456,6 +456,8 @@ def _call_graph(root):
                 if name == "VehicleSpec":
                     out.update(resolve(m, a) for a in list(c.args) + [k.value for k in c.keywords]
                                if isinstance(a, ast.Name))
+                # a function handed over as a keyword (a hook: json's object_pairs_hook) is called by the callee
+                out.update(resolve(m, k.value) for k in c.keywords if isinstance(k.value, ast.Name))
         return out
 
     graph, called = {}, set()

@@ -41,6 +41,8 @@ NODE_EXE, DEMO_EXE = LIB / "sim_node", LIB / "demo_driver"
     (["-p", "rate_factor:=-1.0"], "rate_factor"),
     (["-p", "overrides:=mass.no_such_key=3"], "mass.no_such_key"),
     (["-p", "overrides:=mass.dry_kg=-5"], "mass.dry_kg"),
+    (["-p", "overrides:=engine.idle_rpm"],
+     "parameter 'overrides': parameter 'engine.idle_rpm': override must be key=value"),
     (["-p", "surface:=lava"], "lava"),
     (["-p", "step_hz:=5000.0"], "parameter 'step_hz' = 5000.0: out of range: 5000 not in [60, 1000]"),
     (["-p", "step_hz:=fast"], "parameter 'step_hz' = 'fast': wrong type: expected float, got str"),

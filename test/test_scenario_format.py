@@ -75,7 +75,24 @@ BAD = [
         duration_s: 5
         vehicle:
           type: combine
-        """, 3, "vehicle.type", "MAXXUM150"),
+        """, 3, "vehicle.type", "use one of polaris, maxxum150"),
+    ("misspelt vehicle type", """
+        duration_s: 5
+        vehicle:
+          type: maxum150
+        """, 3, "vehicle.type", "unknown vehicle 'maxum150' (did you mean 'maxxum150'?)"),
+    ("a folder as the parameter file", """
+        duration_s: 5
+        vehicle:
+          parameters: .
+        """, 3, "vehicle.parameters", "is a directory"),
+    ("an override of the mapping form at its own line", """
+        duration_s: 5
+        vehicle:
+          overrides:
+            engine.idle_rpm: 1200
+            brakes.front_nm_per_barr: 25
+        """, 5, "vehicle.overrides.brakes.front_nm_per_barr", "did you mean 'brakes.front_nm_per_bar'"),
     ("the Ranger's occupants on the tractor", """
         duration_s: 5
         vehicle:
@@ -87,7 +104,7 @@ BAD = [
         vehicle:
           type: maxxum150
           overrides: {brakes.max_bar: 90}
-        """, 4, "vehicle.overrides", "brakes.max_bar"),
+        """, 4, "vehicle.overrides.brakes.max_bar", "brakes.max_bar"),
     ("tractor brake beyond its full scale", """
         duration_s: 5
         vehicle: {type: maxxum150}
@@ -271,7 +288,7 @@ BAD = [
         duration_s: 5
         vehicle:
           overrides: {brakes.front_nm_per_bar: -3}
-        """, 3, "vehicle.overrides", "out of range"),
+        """, 3, "vehicle.overrides.brakes.front_nm_per_bar", "out of range"),
     ("non-finite number", """
         duration_s: .inf
         """, 1, "duration_s", "must be finite"),

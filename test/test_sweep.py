@@ -78,6 +78,12 @@ BAD = {
         parameters: [brakes.max_bar]
         samples: 8
         """, ":2: parameters[0]: 'brakes.max_bar' does not vary in the parameter file (sd 0)"),
+    "misspelt distribution": ("""
+        scenarios: [{BRAKE}]
+        parameters: [{{brakes.front_nm_per_bar: {{sdd: 2}}}}]
+        samples: 8
+        """, ":2: parameters[0].brakes.front_nm_per_bar: unknown distribution 'sdd' (did you mean 'sd'?); expected "
+             "exactly one of {sd: x}, {range: [lo, hi]}, {values: [...]}"),
     "range outside the loader's limits": ("""
         scenarios: [{BRAKE}]
         parameters:
@@ -85,7 +91,7 @@ BAD = {
           - brakes.front_nm_per_bar: {{range: [-5, 30]}}
         samples: 8
         """, ":4: parameters[1].brakes.front_nm_per_bar: 'brakes.front_nm_per_bar': range [-5.0, 30.0] is outside "
-             "the loader's limits: lo = -5.0: out of range: -5 not in [0, inf)"),
+             "the loader's limits: lo = -5.0: out of range: -5 not in [0, 1000]"),
     "range outside the DBW loader's limits": ("""
         scenarios: [{BRAKE}]
         parameters:
@@ -609,9 +615,9 @@ def test_a_tractor_sweep_varies_the_tractors_keys_with_the_tractors_loader(tmp_p
     assert res.counts["ok"] == 3, rows(res.results)
     bad = write(tmp_path, f"""
         scenarios: [{{file: {scenario}, set: "duration_s=0.5;metrics=null"}}]
-        parameters: [{{engine.idle_rpm: {{values: [800, 9000]}}}}]
+        parameters: [{{engine.idle_rpm: {{values: [800, 4000]}}}}]
         samples: 2
         metrics: {{x_m: {{final: x_m}}}}
         """, "bad.yaml")
-    with pytest.raises(ScenarioError, match=r"value 9000 is refused by the loader: 9000 must be below engine.max_rpm"):
+    with pytest.raises(ScenarioError, match=r"value 4000 is refused by the loader: 4000 must be below engine.max_rpm"):
         load_sweep(bad)

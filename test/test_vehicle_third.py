@@ -18,8 +18,9 @@ from acres_dbw_sim.model.chassis import G_MPS2
 from acres_dbw_sim.model.energy import EnergyLedger
 from acres_dbw_sim.model.enums import AwdSwitch, Gear, GearReject
 from acres_dbw_sim.model.filters import lag
-from acres_dbw_sim.model.params import (NON_NEGATIVE, POSITIVE, ParameterError, apply_overrides, assembly,
-                                        check_params, check_range, fill_params, param, read_parameter_tree)
+from acres_dbw_sim.model.params import (NON_NEGATIVE, POSITIVE, ParameterError, assembly, check_params, check_range,
+                                        fill_params, param, read_parameter_tree)
+from acres_dbw_sim.model.overrides import apply_overrides
 from acres_dbw_sim.model.world import World, assemble_world, check_world
 from acres_dbw_sim.model.steering import ackermann_rad, bicycle_angle_rad
 from acres_dbw_sim.scenario import load_scenario, run_scenario

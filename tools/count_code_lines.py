@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 #: Every module whose job is reading, checking or describing parameters and their ranges.
 PARAMETER_MODULES = ("acres_dbw_sim/model/params.py", "acres_dbw_sim/model/world.py", "acres_dbw_sim/model/parts.py",
-                     "acres_dbw_sim/model/param_lines.py",
+                     "acres_dbw_sim/model/param_lines.py", "acres_dbw_sim/model/overrides.py",
                      "acres_dbw_sim/vehicles/polaris/params.py",
                      "acres_dbw_sim/vehicles/maxxum150/params.py", "acres_dbw_sim/dbw/params.py",
                      "acres_dbw_sim/scenario/schema.py", "acres_dbw_sim/scenario/validated.py",

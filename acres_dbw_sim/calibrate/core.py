@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..model.params import ParameterError, fault_source, parse_value, parse_overrides
+from ..model.params import ParameterError
+from ..model.overrides import option_message, parse_value, parse_overrides
 from ..replay import ReplayError, ReplayInput, load_replay, run_replay
 from ..scenario.runner import finite_json
 from ..replay.topics import TopicMap
@@ -116,11 +117,7 @@ def values_in_force(params: dict) -> tuple:
             if idx is None and key in values:
                 values[key] = parse_value(raw)
     except ParameterError as err:
-        if err.key == "<file>":
-            raise CalibrationError(f"parameter 'vehicle_config' = {params.get('vehicle_config')!r}: "
-                                   f"{err.reason}") from err
-        which = {"file": "vehicle_config", "overrides": "overrides"}.get(fault_source(err, params.get("overrides")))
-        raise CalibrationError(f"parameter {which or 'vehicle_config/overrides'!r}: {err}") from err
+        raise CalibrationError(option_message(err, params.get("vehicle_config"), params.get("overrides"))) from err
     return values, entries
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..model.params import ParameterError, check_params, fill_params, param, param_specs
 
-__all__ = ["DbwParameters", "ParameterError", "DBW_KEYS", "VEHICLE_KEYS", "VEHICLE_ARRAY_KEYS", "KIT_KEYS",
+__all__ = ["DbwParameters", "ParameterError", "DBW_KEYS", "VEHICLE_KEYS", "VEHICLE_ARRAY_KEYS", "KIT_KEYS", "KIT_VEHICLE_LIMITS",
            "ENUM_KEYS", "MASS_KEY"]
 
 
@@ -251,5 +251,10 @@ KIT_KEYS = tuple(k[0] for _n, _s, k in _SPECS if k[0].startswith("dbw."))
 #: Vehicle keys (owned and validated by the vehicle's loader) that the DBW reads -> (lower, upper).
 VEHICLE_KEYS = {k[0]: s.limits[:2] for _n, s, k in _SPECS
                 if not k[0].startswith("dbw.") and s.kind == "float" and k[0] != MASS_KEY}
+#: Vehicle keys (numbers and arrays) the kit reads -> its declared (lower, upper, lower inclusive): a vehicle's
+#: loader checks its own keys against these too (``model.params.check_params``' ``narrower``), so that one
+#: message gives the one range a value must meet.
+KIT_VEHICLE_LIMITS = {k[0]: s.limits for _n, s, k in _SPECS
+                      if not k[0].startswith("dbw.") and k[0] != MASS_KEY and s.limits is not None}
 #: Vehicle array keys the DBW reads -> (lower, upper) bound of every element.
 VEHICLE_ARRAY_KEYS = {k[0]: s.limits[:2] for _n, s, k in _SPECS if s.kind == "array"}

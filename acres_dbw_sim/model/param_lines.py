@@ -10,7 +10,8 @@ import contextlib
 import json
 from pathlib import Path
 
-from .params import ParameterError, parse_overrides
+from .params import ParameterError
+from .overrides import override_keys
 
 __all__ = ["json_key_line", "located"]
 
@@ -70,7 +71,8 @@ def located(path: str | Path, overrides: str | None = None, parts: tuple = ()):
         yield
     except ParameterError as exc:
         base = exc.key.split("[")[0]
-        if exc.origin is None and exc.key != "<file>" and base not in {k for k, _i, _v in parse_overrides(overrides)}:
+        if exc.origin is None and exc.key != "<file>" and base not in override_keys(overrides) \
+                and exc.key not in override_keys(overrides):
             exc.origin = _key_origin(Path(path), base, parts)
         raise
 

@@ -8,9 +8,8 @@ an index selects one array element, e.g. ``engine.torque_curve_rpm[3]``.
 Here: the one :class:`ParameterError`; reading a file into its tree and flat
 values with type checks against the shipped file, a cache of parsed files and
 the refusal of another vehicle's file (:func:`read_parameter_tree`); the
-overrides (``"key=value;key=value"``, the ``-PolarisSet=`` option of the
-reference) with "did you mean" for an unknown key; the range and cross-field
-checks; and the assembly of a vehicle file with the parts every vehicle shares
+range, key and cross-field checks (the overrides that change values are
+:mod:`acres_dbw_sim.model.overrides`); and the assembly of a vehicle file with the parts every vehicle shares
 (:func:`assembly`): the world (``config/world.json``, its types and checks in
 :mod:`acres_dbw_sim.model.world`) and the DBW kit (``config/dbw_kit.json``).
 Each vehicle's own loader (``vehicles/<name>/params.py``) turns the values into
@@ -23,7 +22,6 @@ import difflib
 import functools
 import json
 import math
-import re
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -34,10 +32,9 @@ __all__ = [
     "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS", "GOVERNOR_BAND_LIMITS",
     "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS", "shipped_config",
     "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from", "file_stamp",
-    "parse_overrides", "fault_source", "parse_value", "apply_overrides", "check_key", "declared_keys",
-    "check_declared", "tree_entries", "is_number",
+    "check_key", "declared_keys", "check_declared", "read_as_hint", "ENTRY_FIELDS", "check_entry", "tree_entries", "is_number",
     "check_type", "check_range", "check_order", "check_torque_curve", "FieldSpec", "param", "param_specs",
-    "param_limits", "check_params", "fill_params", "number_problem", "choice_problem", "describe",
+    "param_limits", "narrowest", "check_params", "fill_params", "number_problem", "choice_problem", "describe",
 ]
 
 RPM_TO_RAD_S = 2.0 * math.pi / 60.0
@@ -157,9 +154,22 @@ def param_limits(cls: type, section: str) -> dict:
             and spec.kind in ("float", "int", "vector") for k in keys}
 
 
-def check_params(cls: type, values: dict, section: str, missing_hint: str = "") -> None:
+def narrowest(lim: tuple | None, other: tuple | None) -> tuple | None:
+    """The limits of a value that must meet both ``lim`` and ``other`` (each ``(lower, upper, lower
+    inclusive)`` or None for none)."""
+    if lim is None or other is None:
+        return lim if other is None else other
+    lo, incl = (other[0], other[2]) if other[0] > lim[0] or (other[0] == lim[0] and not other[2]) else \
+        (lim[0], lim[2])
+    return (lo, min(lim[1], other[1]), incl)
+
+
+def check_params(cls: type, values: dict, section: str, missing_hint: str = "",
+                 narrower: Mapping | None = None) -> None:
     """Check the values of every field of ``cls`` in ``section``: present, a finite number in range (each
-    element of an array), an integer where one is asked, among the choices.
+    element of an array), an integer where one is asked, among the choices. A key of ``narrower`` (``{key:
+    limits}``: the DBW kit's ranges of the vehicle keys it reads) must meet those limits too, checked as one
+    range (:func:`narrowest`), so that a refusal names the range the value must meet.
 
     Raises
     ------
@@ -173,7 +183,7 @@ def check_params(cls: type, values: dict, section: str, missing_hint: str = "") 
             if key not in values:
                 raise ParameterError(key, "missing from the parameter file" + missing_hint)
             v = values[key]
-            lim = spec.limits if spec.limits is not None else ANY_NUMBER
+            lim = narrowest(spec.limits, narrower.get(key) if narrower else None) or ANY_NUMBER
             if spec.kind == "array":
                 if isinstance(v, (str, bytes)) or not hasattr(v, "__len__"):
                     raise ParameterError(key, f"wrong type: expected an array of numbers, got {v!r}")
@@ -259,58 +269,6 @@ def assembly() -> tuple:
     return ((WORLD_SECTIONS, shipped_config(WORLD_FILE)), (KIT_SECTIONS, shipped_config(KIT_FILE)))
 
 
-_OVERRIDE_RE = re.compile(r"^\s*([A-Za-z0-9_.]+?)\s*(?:\[\s*(\d+)\s*\])?\s*$")
-
-
-def parse_overrides(text: str | None) -> list:
-    """Split ``"key=value;key[3]=value"`` into ``[(key, index or None, raw_value)]``.
-
-    Raises
-    ------
-    ParameterError
-        For a pair without ``=`` or a malformed key.
-    """
-    result = []
-    if not text:
-        return result
-    for part in text.split(";"):
-        if not part.strip():
-            continue
-        if "=" not in part:
-            raise ParameterError(part.strip(), "override must be key=value")
-        key, raw = part.split("=", 1)
-        m = _OVERRIDE_RE.match(key)
-        if not m:
-            raise ParameterError(key.strip(), "malformed key")
-        idx = int(m.group(2)) if m.group(2) is not None else None
-        result.append((m.group(1), idx, raw.strip()))
-    return result
-
-
-def fault_source(err: ParameterError, overrides: str | None) -> str:
-    """Where the value at fault in ``err`` came from, for a tool to name its option that gave it: ``"file"``
-    (the parameter file: ``err.origin`` holds its line, :func:`acres_dbw_sim.model.param_lines.located`),
-    ``"overrides"`` (a key that ``overrides`` sets), or ``""`` (no single place: a missing key, a rule between
-    two keys, the file itself)."""
-    if err.origin is not None:
-        return "file"
-    if err.key.split("[")[0] in {k for k, _i, _v in parse_overrides(overrides)}:
-        return "overrides"
-    return ""
-
-
-def parse_value(raw: str) -> Any:
-    """The value of an override's text: JSON if possible (numbers, true/false in any case, null, arrays),
-    else the text itself (a string parameter). Raises nothing."""
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        low = raw.lower()
-        if low in ("true", "false"):
-            return low == "true"
-        return raw
-
-
 def is_number(v: Any) -> bool:
     """A finite int or float, not a bool."""
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
@@ -380,7 +338,7 @@ def check_type(key: str, default: Any, value: Any) -> Any:
         if not isinstance(value, bool):
             raise ParameterError(key, f"wrong type: expected true/false, got {value!r}")
         return value
-    if is_number(default):
+    if isinstance(default, (int, float)):   # a number (a file's own NaN is compared with itself: a number too)
         if not is_number(value):
             raise ParameterError(key, f"wrong type: expected a finite number, got {value!r}")
         return value
@@ -462,6 +420,36 @@ def check_torque_curve(values: dict) -> None:
         raise ParameterError("engine.torque_curve_nm", "the full-load curve has no positive torque")
 
 
+#: The fields of a parameter's entry: its value, where the value comes from, its spread (a standard deviation
+#: or a range: the bounds, or the values to choose from), a note.
+ENTRY_FIELDS = ("value", "basis", "source", "sd", "range", "note")
+
+
+def check_entry(key: str, entry: dict) -> None:
+    """Refuse an entry's field that is not one of :data:`ENTRY_FIELDS` (a misspelt ``sdd`` would be ignored and
+    the key not vary in a sweep), an ``sd`` that is not a number >= 0 and a ``range`` that is not a list of
+    two or more values, or whose two numbers have the lower above the upper.
+
+    Raises
+    ------
+    ParameterError
+        Naming ``key`` and the field.
+    """
+    for name in entry:
+        if name not in ENTRY_FIELDS:
+            close = difflib.get_close_matches(str(name), ENTRY_FIELDS, 1, 0.6)
+            raise ParameterError(key, f"unknown field {name!r} of its entry" + (
+                f" (did you mean {close[0]!r}?)" if close else "") + f"; an entry has {', '.join(ENTRY_FIELDS)}")
+    if "sd" in entry and not (is_number(entry["sd"]) and entry["sd"] >= 0.0):
+        raise ParameterError(key, f"its sd must be a number >= 0, got {entry['sd']!r}")
+    rng = entry.get("range")
+    if "range" in entry and not (isinstance(rng, list) and len(rng) >= 2):
+        raise ParameterError(key, f"its range must be [lower, upper] or the list of values to choose from, "
+                             f"got {rng!r}")
+    if "range" in entry and len(rng) == 2 and all(is_number(x) for x in rng) and rng[0] > rng[1]:
+        raise ParameterError(key, f"its range [{rng[0]}, {rng[1]}] has the lower bound above the upper")
+
+
 def tree_entries(tree: dict, prefix: str = "") -> dict:
     """``{dotted key: entry}`` of every parameter (an object with a ``value``: ``value``, ``basis``, ``source``,
     ``sd`` or ``range``, ``note``) of a parameter file's tree, in file order.
@@ -469,8 +457,8 @@ def tree_entries(tree: dict, prefix: str = "") -> dict:
     Raises
     ------
     ParameterError
-        For an item that is neither a parameter nor a section (an object), or an entry whose fields hold no
-        ``value`` (``basis``, ``source``, ... alone), naming its key.
+        For an item that is neither a parameter nor a section (an object), an entry whose fields hold no
+        ``value`` (``basis``, ``source``, ... alone), or a field :func:`check_entry` refuses, naming its key.
     """
     out = {}
     for name, item in tree.items():
@@ -478,6 +466,7 @@ def tree_entries(tree: dict, prefix: str = "") -> dict:
         if not isinstance(item, dict):
             raise ParameterError(key, "expected an object with a 'value' field or a section")
         if "value" in item:
+            check_entry(key, item)
             out[key] = item
         elif item and not any(isinstance(x, dict) for x in item.values()):
             raise ParameterError(key, f"a parameter without its 'value' field (it has {', '.join(item)})")
@@ -527,10 +516,11 @@ def declared_keys(sections: Mapping[str, type], *groups: Iterable[str]) -> dict:
     return keys
 
 
-def check_declared(values: Mapping, declared: Mapping) -> None:
-    """Refuse a key of a parameter file that nothing reads (a misspelt key, a parameter the model does not
-    have): it would be ignored and the run would not be the one its file describes. The wording is
-    :func:`check_key`'s (``unknown key (did you mean 'engine.idle_rpm'?)``).
+def check_declared(values: Mapping, declared: Mapping, owner: str = "vehicle", hint: str = "") -> None:
+    """Refuse a key of a parameter file that nothing reads (a misspelt key, a parameter the model lacks): ignored,
+    it would leave the run not the one the file describes. Worded as :func:`check_key` (``unknown key (did you
+    mean 'engine.idle_rpm'?)``), or naming a section the vehicle lacks; then ``hint`` (:func:`read_as_hint`) or,
+    when a quarter of the file's keys or more are unknown, their count.
 
     Parameters
     ----------
@@ -538,15 +528,43 @@ def check_declared(values: Mapping, declared: Mapping) -> None:
         The file's flat ``{key: value}`` (:func:`read_parameter_tree`).
     declared : Mapping
         :func:`declared_keys` of the vehicle.
+    owner : str
+        The vehicle's name as a message gives it (``the Ranger``).
+    hint : str
+        Added to the reason (why the file may be another vehicle's).
 
     Raises
     ------
     ParameterError
         Naming the first key of the file that is not declared.
     """
+    sections = {k.split(".", 1)[0] for k in declared}
+    unknown = sum(1 for key in values if key not in declared)
+    if not hint and 4 * unknown > len(values):   # a quarter: far more than a user's slips
+        hint = f" ({unknown} of the file's {len(values)} keys are not {owner}'s: is it another vehicle's file?)"
     for key in values:
-        if key not in declared:
+        if key in declared:
+            continue
+        section = key.split(".", 1)[0]
+        if section not in sections and not difflib.get_close_matches(key, list(declared), 1, 0.75):
+            raise ParameterError(key, f"unknown key: {owner} has no section {section!r}{hint}")
+        try:
             check_key(declared, key)
+        except ParameterError as exc:
+            raise ParameterError(key, exc.reason + hint) from None
+
+
+def read_as_hint(path: str | Path, owner: str) -> str:
+    """What a missing or unknown key's reason adds for a file that names no vehicle (:func:`file_vehicle`): it
+    was read as ``owner``'s; empty for a file that names its vehicle.
+
+    Raises
+    ------
+    ParameterError
+        As :func:`file_vehicle`.
+    """
+    return "" if file_vehicle(path) is not None else (f" (the file names no vehicle and was read as {owner}'s; a "
+                                                       f"file of another vehicle needs its top-level \"vehicle\" key)")
 
 
 def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, vehicle: str | None = None,
@@ -595,6 +613,8 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, veh
     p = Path(path)
     tree, defaults, values, named = _cached_tree(p, shipped, parts)
     if vehicle is not None and named is not None and named != vehicle:
+        from ..vehicles import REGISTRY   # the vehicles there are: only to word the refusal
+        file_vehicle(p, REGISTRY)
         raise ParameterError("<file>", f"{p} is the parameter file of vehicle {named!r} (its 'vehicle' key), "
                              f"not of {vehicle!r}: give vehicle {named!r} to run it")
     return tree, defaults, {k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v for k, v in values.items()}
@@ -604,18 +624,28 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, veh
 _TREES: dict = {}
 
 
-def file_vehicle(path: str | Path) -> str | None:
+def file_vehicle(path: str | Path, known: Iterable[str] | None = None) -> str | None:
     """The vehicle a parameter file names: its top-level ``"vehicle"`` key (a registry name), None without one.
 
     A parameter file says whose it is, as a Chrono vehicle file says its ``"Template"``: a scenario
     or the URDF generator given only the file loads it with that vehicle's loader.
 
+    Parameters
+    ----------
+    path : str or Path
+    known : iterable of str, optional
+        The vehicles there are (the registry's names): a file that names another is refused.
+
     Raises
     ------
     ParameterError
-        Key ``<file>``: unreadable file, invalid JSON, or a ``vehicle`` key that is not a text.
+        Key ``<file>``: unreadable file, invalid JSON, a ``vehicle`` key that is not a text, or one that
+        is not among ``known``.
     """
-    return _cached_tree(Path(path), None, ())[3]
+    named = _cached_tree(Path(path), None, ())[3]
+    if known is not None and named is not None and named not in known:
+        raise ParameterError("<file>", f"{path} names vehicle {named!r}, which is not one of {', '.join(known)}")
+    return named
 
 
 def assembled_tree(path: str | Path) -> dict:
@@ -693,14 +723,43 @@ def _file_key(p: Path) -> tuple:
         raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
 
 
+class _GivenTwice(dict):
+    """What the parse makes of an object in which, or below which, a key is given twice: that key's path."""
+
+    def __init__(self, path: tuple) -> None:
+        super().__init__()
+        self.path = path
+
+
+def _object_once(pairs: list) -> dict:
+    """``json`` object hook: the object of ``pairs``, or a :class:`_GivenTwice` when a name repeats in it or
+    below it (JSON keeps the last of a repeated name without a word)."""
+    out = {}
+    for name, v in pairs:
+        below = v if isinstance(v, _GivenTwice) else next(
+            (_GivenTwice((i,) + x.path) for i, x in enumerate(v) if isinstance(x, _GivenTwice)), None) \
+            if isinstance(v, list) else None
+        if below is not None:
+            return _GivenTwice((name,) + below.path)
+        if name in out:
+            return _GivenTwice((name,))
+        out[name] = v
+    return out
+
+
 def _read_json_object(p: Path) -> dict:
-    """The JSON object of file ``p``; ParameterError (key ``<file>``) if it cannot be read or is not one."""
+    """The JSON object of file ``p``; ParameterError (key ``<file>``) if it cannot be read or is not one,
+    naming the key for a name given twice in one object."""
     try:
-        tree = json.loads(p.read_text())
+        tree = json.loads(p.read_text(), object_pairs_hook=_object_once)
     except OSError as exc:
         raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise ParameterError("<file>", f"invalid JSON in {p}: {exc}") from exc
+    if isinstance(tree, _GivenTwice):
+        *where, name = (str(x) for x in tree.path)
+        raise ParameterError(".".join(where) or name, f"{name!r} is given twice in one object (JSON would keep "
+                             "the last without a word)")
     if not isinstance(tree, dict):
         raise ParameterError("<file>", f"{p} must hold a JSON object of sections")
     return tree
@@ -727,33 +786,3 @@ def _read_parameter_tree(p: Path, shipped: str | Path | None, parts: tuple) -> t
     for key, v in defaults.items():
         values[key] = check_type(key, kinds.get(key, v), v)
     return tree, defaults, values, named
-
-
-def apply_overrides(defaults: dict, values: dict, overrides: str | None) -> None:
-    """Apply ``"key=value;key[i]=value"`` overrides to ``values`` in place.
-
-    Parameters
-    ----------
-    defaults, values
-        As returned by :func:`read_parameter_tree`.
-    overrides : str or None
-        Semicolon-separated ``key=value`` pairs, values in JSON syntax (plain
-        text for strings); ``key[i]`` sets element ``i`` of an array.
-
-    Raises
-    ------
-    ParameterError
-        Unknown key, wrong type, an index on a scalar or out of range; the
-        message names the key.
-    """
-    for key, idx, raw in parse_overrides(overrides):
-        check_key(defaults, key, idx)
-        new = parse_value(raw)
-        if idx is None:
-            values[key] = check_type(key, defaults[key], new)
-            continue
-        if not is_number(new):
-            raise ParameterError(f"{key}[{idx}]", f"wrong type: expected a finite number, got {new!r}")
-        arr = list(values[key])
-        arr[idx] = new
-        values[key] = arr

@@ -17,6 +17,7 @@ from msg_adapters import bag as B
 from ..interface import DRIVE_MODE_VALUES, PARAMETERS, parameter_error
 from ..model.enums import Gear
 from ..model.params import ParameterError
+from ..model.overrides import option_message
 from ..model.terrain import FlatTerrain
 from ..scenario.validated import InitialSpec, TerrainSpec
 from ..simulation import RecordedStart, Simulation
@@ -158,10 +159,8 @@ def build_simulation(p: dict, start: RecordedStart | None = None) -> tuple:
         initial = InitialSpec(p["initial_x_m"], p["initial_y_m"], p["initial_yaw_rad"], p["initial_speed_mps"],
                               gear, mode)
         sim.reset(initial.x_m, initial.y_m, initial.yaw_rad, initial.speed_mps, gear, mode, start)
-    except ParameterError as err:   # names the key: "parameter 'mass.cargo_kg': ..."
-        if err.key == "<file>":     # the file itself: the replay parameter that named it
-            raise ReplayError(f"parameter 'vehicle_config' = {p['vehicle_config']!r}: {err.reason}") from err
-        raise ReplayError(str(err)) from err
+    except ParameterError as err:   # the replay parameter that gave the value, then the fault
+        raise ReplayError(option_message(err, p["vehicle_config"], p["overrides"])) from err
     except KeyError as err:
         raise ReplayError(f"parameter 'surface': {err.args[0]}") from err
     except ValueError as err:

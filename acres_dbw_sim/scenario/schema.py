@@ -28,7 +28,8 @@ from ..dbw.commands import (
 from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DRIVE_MODE_NAMES, GEAR_NAMES, AwdSwitch, Gear
 from ..model.param_lines import located
-from ..model.params import ParameterError, fault_source, file_vehicle
+from ..model.params import ParameterError, file_vehicle
+from ..model.overrides import fault_source
 from ..model.terrain import Region
 from ..simulation import MODELS, Simulation
 from ..vehicles import REGISTRY, default_vehicle, vehicle_spec
@@ -114,12 +115,9 @@ def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
         try:
             if params_path is not None:
                 with located(params_path):
-                    named = file_vehicle(params_path)
+                    named = file_vehicle(params_path, REGISTRY)
         except ParameterError as exc:
             raise c.fail(path + ("parameters",), exc.reason if exc.key == "<file>" else str(exc)) from None
-        if named is not None and named not in REGISTRY:
-            raise c.fail(path + ("parameters",), f"the file names vehicle {named!r}, which is not one of "
-                         f"{', '.join(REGISTRY)}")
         vtype = named or default_vehicle()
     spec = vehicle_spec(vtype)
     ov = d.get("overrides")
@@ -163,6 +161,8 @@ def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
         src = fault_source(exc, combined)   # the file's value (its line known), an override's, or neither's
         where = path + (("parameters",) if src == "file" and "parameters" in d else ("overrides",)
                         if src == "overrides" and "overrides" in d else ())
+        if where[-1:] == ("overrides",) and isinstance(ov, dict):   # the mapping's own line of the key
+            where += tuple(k for k in ov if k.split("[")[0].strip() == base)[:1]
         raise c.fail(where, str(exc)) from None
     info = {"type": vtype, "parameters": params.source_path, "overrides": combined}
     if spec.carries_payload:

@@ -387,7 +387,12 @@ class Check:
             return value
         if isinstance(value, str) and value.strip().upper() in names:
             return names[value.strip().upper()]
-        raise self.fail(path, choice_problem(value, names, what, any_case=True))
+        # the names as the tools write them where the table maps to text (polaris, full), else its keys
+        shown = {v: None for v in names.values()} if all(isinstance(v, str) for v in names.values()) else names
+        close = difflib.get_close_matches(value.strip().upper(), list(names), 1, 0.6) if isinstance(value, str) \
+            else []
+        hint = f" (did you mean {names[close[0]] if shown is not names else close[0]!r}?)" if close else ""
+        raise self.fail(path, choice_problem(value, shown, what, any_case=True).replace("; use", f"{hint}; use", 1))
 
     def condition(self, value: Any, path: tuple) -> Any:
         """A ``column OP number and ...`` condition (:func:`acres_dbw_sim.scenario.signals.parse_condition`)."""
@@ -403,5 +408,5 @@ class Check:
         if not p.is_absolute():
             p = self.doc.base_dir() / p
         if not p.is_file():
-            raise self.fail(path, f"file not found: {p}")
+            raise self.fail(path, f"not a file: {p} is a directory" if p.is_dir() else f"file not found: {p}")
         return p

@@ -26,6 +26,7 @@ names the file, line and key (:class:`~acres_dbw_sim.scenario.source.ScenarioErr
 from __future__ import annotations
 
 import copy
+import difflib
 import fnmatch
 import hashlib
 import json
@@ -407,7 +408,11 @@ def _param_entries(c: Check, raw: Any) -> list:
                          f"got {item!r}")
         (key, ov), = item.items()
         if not isinstance(ov, dict) or len(ov) != 1 or next(iter(ov)) not in ("sd", "range", "values"):
-            raise c.fail(p + (key,), "expected exactly one of {sd: x}, {range: [lo, hi]}, {values: [...]}")
+            kinds = [str(k) for k in ov if k not in ("sd", "range", "values")] if isinstance(ov, dict) else []
+            close = difflib.get_close_matches(kinds[0], ("sd", "range", "values"), 1, 0.6) if kinds else []
+            what = f"unknown distribution {kinds[0]!r}" + (f" (did you mean {close[0]!r}?)" if close else "") + \
+                "; " if kinds else ""
+            raise c.fail(p + (key,), f"{what}expected exactly one of {{sd: x}}, {{range: [lo, hi]}}, {{values: [...]}}")
         out.append((p + (key,), key.strip(), ov))
     return out
 

@@ -28,13 +28,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ...dbw.params import KIT_KEYS, MASS_KEY, VEHICLE_ARRAY_KEYS, VEHICLE_KEYS, DbwParameters
+from ...dbw.params import KIT_KEYS, KIT_VEHICLE_LIMITS, MASS_KEY, VEHICLE_ARRAY_KEYS, VEHICLE_KEYS, DbwParameters
 from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
-                             apply_overrides, assembly, check_declared, check_order, check_params, check_torque_curve,
-                             declared_keys, fill_params, param, parse_overrides, read_parameter_tree, shipped_config)
+                             assembly, check_declared, check_order, check_params, check_torque_curve, declared_keys,
+                             fill_params, param, read_as_hint, read_parameter_tree, shipped_config)
+from ...model.overrides import apply_overrides, parse_overrides
 from ...model.world import assemble_world, check_world, world_keys
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
@@ -369,7 +370,7 @@ def _validate(v: dict) -> None:
     """Presence, range, choice and integer checks of every section (:func:`check_params`), then the
     cross-field rules, on the flat value table (after the type checks)."""
     for name, cls in SECTIONS.items():
-        check_params(cls, v, name)
+        check_params(cls, v, name, narrower=_KIT_LIMITS)
     check_torque_curve(v)
     check_order(v, RULES)
     check_world(v, v["tyres.rolling_coefficient_max"])
@@ -406,7 +407,8 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
                 raise ParameterError(key, f"this key is now {MOVED_KEYS[key]!r} (the DBW kit's parameters have a file "
                                      "of their own, config/dbw_kit.json; the tractor's file keeps its installation "
                                      "figures)")
-        check_declared(values, declared_keys(SECTIONS, KIT_KEYS, ULC_PLANT_KEYS, world_keys(values)))
+        check_declared(values, declared_keys(SECTIONS, KIT_KEYS, ULC_PLANT_KEYS, world_keys(values)), "the Maxxum 150",
+                       read_as_hint(p, "the Maxxum 150"))
         apply_overrides(defaults, values, overrides)
         _validate(values)
         tp = _assemble(values, str(p))
@@ -484,3 +486,5 @@ _FIT_KEYS = {"steering.ratio": "installation.steering_ratio", "geometry.wheelbas
              "engine.max_rpm": "engine.max_rpm", "fuel.tank_l": "fuel.tank_l", MASS_KEY: "chassis.mass_kg"}
 #: The keys of the ``ulc_plant`` section: the kit's vehicle keys that the tractor's own keys do not fill.
 ULC_PLANT_KEYS = tuple(ULC_PLANT_SECTION + k for k in (*VEHICLE_KEYS, *VEHICLE_ARRAY_KEYS) if k not in _FIT_KEYS)
+#: The kit's ranges of the vehicle keys it reads, under the tractor's own keys that fill them.
+_KIT_LIMITS = {own: KIT_VEHICLE_LIMITS[kit] for kit, own in _FIT_KEYS.items() if kit in KIT_VEHICLE_LIMITS}

@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...dbw.params import KIT_KEYS, MASS_KEY, DbwParameters
+from ...dbw.params import KIT_KEYS, KIT_VEHICLE_LIMITS, MASS_KEY, DbwParameters
 from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
-                             apply_overrides, assembly, check_declared, check_order, check_params, check_torque_curve,
-                             check_type, declared_keys, file_vehicle, fill_params, param, param_limits,
+                             assembly, check_declared, check_order, check_params, check_torque_curve, check_type,
+                             declared_keys, fill_params, narrowest, param, param_limits, read_as_hint,
                              read_parameter_tree, shipped_config)
+from ...model.overrides import apply_overrides
 from ...model.world import SurfaceTable, assemble_world, check_world, world_keys
 
 __all__ = ["VEHICLE", "GeometryParams", "MassParams", "SuspensionParams", "TyreParams", "SteeringParams",
@@ -301,7 +302,8 @@ def default_config_path() -> Path:
 
 
 #: The Ranger's number keys -> (lower, upper, lower inclusive): what the loader accepts (calibration's bounds too).
-LIMITS = {k: lim for name, cls in SECTIONS.items() for k, lim in param_limits(cls, name).items()}
+LIMITS = {k: narrowest(lim, KIT_VEHICLE_LIMITS.get(k)) for name, cls in SECTIONS.items()
+          for k, lim in param_limits(cls, name).items()}
 
 
 #: The kinematic level's block (``kinematic.*``, written by ``tools/derive_kinematic.py``; read by
@@ -361,7 +363,9 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
     parts = assembly()
     with located(p, overrides, parts):
         _tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts)
-        check_declared(values, declared_keys(SECTIONS, KINEMATIC_KEYS, KIT_KEYS, world_keys(values)))
+        unnamed = read_as_hint(p, "the Ranger")
+        check_declared(values, declared_keys(SECTIONS, KINEMATIC_KEYS, KIT_KEYS, world_keys(values)), "the Ranger",
+                       unnamed)
         apply_overrides(defaults, values, overrides)
         if occupants is not None:
             if isinstance(occupants, bool) or not isinstance(occupants, int):
@@ -369,10 +373,8 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
             values["mass.occupants"] = occupants
         if cargo_kg is not None:
             values["mass.cargo_kg"] = check_type("mass.cargo_kg", 0.0, cargo_kg)
-        unnamed = "" if file_vehicle(p) else (" (the file names no vehicle and was read as the Ranger's; a "
-                                              "file of another vehicle needs its top-level \"vehicle\" key)")
         for name, cls in SECTIONS.items():
-            check_params(cls, values, name, unnamed)
+            check_params(cls, values, name, unnamed, KIT_VEHICLE_LIMITS)
         _validate(values)
         return _assemble(values, str(p))
 
