@@ -413,7 +413,8 @@ def _call_graph(root):
     re-exports to where it is defined); ``mod.f()`` through a module imported by name; ``obj.f()`` on any
     other object stays unresolved ``(None, "f")`` and counts for no function. A kernel handed to
     ``_jit.specialise`` (or to ``scenario.signals.compiled_row_writer`` or ``_jit.packed_call``, which specialise it) counts as called, and so do the functions given to a vehicle registry row
-    (``VehicleSpec``), and one handed to any call as a keyword's value (a hook). Returns ({(module, name): set of (module, name) it calls}, set of every (module,
+    (``VehicleSpec``), and one handed to any call as a keyword's value (a hook). Returns ({(module, name): set of
+    (module, name) it calls}, set of every (module,
     name) called anywhere in the package, the functions' bodies and the modules' top levels)."""
     import ast
 

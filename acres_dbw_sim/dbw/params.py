@@ -24,7 +24,8 @@ from typing import Any
 
 from ..model.params import ParameterError, check_params, fill_params, param, param_specs
 
-__all__ = ["DbwParameters", "ParameterError", "DBW_KEYS", "VEHICLE_KEYS", "VEHICLE_ARRAY_KEYS", "KIT_KEYS", "KIT_VEHICLE_LIMITS",
+__all__ = ["DbwParameters", "ParameterError", "DBW_KEYS", "VEHICLE_KEYS", "VEHICLE_ARRAY_KEYS", "KIT_KEYS",
+           "KIT_VEHICLE_LIMITS",
            "ENUM_KEYS", "MASS_KEY"]
 
 

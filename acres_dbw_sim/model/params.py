@@ -32,7 +32,8 @@ __all__ = [
     "LUG_CORRECTION_LIMITS", "ROLLING_MAX_LIMITS", "WATER_DENSITY_LIMITS", "GOVERNOR_BAND_LIMITS",
     "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS", "shipped_config",
     "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from", "file_stamp",
-    "check_key", "declared_keys", "check_declared", "read_as_hint", "ENTRY_FIELDS", "check_entry", "tree_entries", "is_number",
+    "check_key", "declared_keys", "check_declared", "read_as_hint", "ENTRY_FIELDS", "check_entry", "tree_entries",
+    "is_number",
     "check_type", "check_range", "check_order", "check_torque_curve", "FieldSpec", "param", "param_specs",
     "param_limits", "narrowest", "check_params", "fill_params", "number_problem", "choice_problem", "describe",
 ]
