@@ -412,10 +412,11 @@ def _call_graph(root):
     A call by a bare name resolves through the module's definitions and relative imports (a name a package
     re-exports to where it is defined); ``mod.f()`` through a module imported by name; ``obj.f()`` on any
     other object stays unresolved ``(None, "f")`` and counts for no function. A kernel handed to
-    ``_jit.specialise`` (or to ``scenario.signals.compiled_row_writer`` or ``_jit.packed_call``, which specialise it) counts as called, and so do the functions given to a vehicle registry row
-    (``VehicleSpec``), and one handed to any call as a keyword's value (a hook). Returns ({(module, name): set of
-    (module, name) it calls}, set of every (module,
-    name) called anywhere in the package, the functions' bodies and the modules' top levels)."""
+    ``_jit.specialise`` (or to ``scenario.signals.compiled_row_writer`` or ``_jit.packed_call``, which
+    specialise it) counts as called, and so do the functions given to a vehicle registry row
+    (``VehicleSpec``) and one handed to any call as a keyword's value (a hook). Returns ({(module, name):
+    set of (module, name) it calls}, set of every (module, name) called anywhere in the package, the
+    functions' bodies and the modules' top levels)."""
     import ast
 
     files = {_module_name(root, f): f for f in root.rglob("*.py")}
