@@ -431,3 +431,9 @@ def test_a_malformed_override_is_the_overrides_fault_and_a_missing_key_the_files
         load_parameters(f)
     assert option_message(err.value, str(f), None) == ("parameter 'vehicle_config': parameter 'engine.max_rpm': "
                                                        "missing from the parameter file")
+
+
+def test_two_overrides_joined_by_a_comma_are_told_to_use_a_semicolon():
+    with pytest.raises(ParameterError) as err:
+        load_parameters(None, "engine.idle_rpm=1200,brakes.front_nm_per_bar=20")
+    assert err.value.key == "engine.idle_rpm" and err.value.reason.endswith("(overrides are separated by ';')")

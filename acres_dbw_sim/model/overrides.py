@@ -116,7 +116,12 @@ def apply_overrides(defaults: dict, values: dict, overrides: str | None) -> None
         check_key(defaults, key, idx)
         new = parse_value(raw)
         if idx is None:
-            values[key] = check_type(key, defaults[key], new)
+            try:
+                values[key] = check_type(key, defaults[key], new)
+            except ParameterError as exc:
+                if isinstance(new, str) and "=" in new:   # "a=1,b=2": two overrides joined by the wrong separator
+                    raise ParameterError(key, exc.reason + " (overrides are separated by ';')") from None
+                raise
             continue
         if not is_number(new):
             raise ParameterError(f"{key}[{idx}]", f"wrong type: expected a finite number, got {new!r}")
