@@ -144,6 +144,9 @@ PARAMETER_LIMITS = {
     "lockstep_steps": (1, 1000000),
     "report_rates": ("mission", "vehicle"),
     "initial_speed_mps": (-10.0, 30.0),
+    # 1000 km from the odom origin: the pose keeps a step's motion to 1e-10 m in float64 (at 1e12 m, 1e-4 m)
+    "initial_x_m": (-1e6, 1e6),
+    "initial_y_m": (-1e6, 1e6),
     "drive_mode": ("Turf", "2WD", "AWD"),
     "grade_pct": (-100.0, 100.0),
     "bank_pct": (-100.0, 100.0),

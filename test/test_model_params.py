@@ -437,3 +437,60 @@ def test_two_overrides_joined_by_a_comma_are_told_to_use_a_semicolon():
     with pytest.raises(ParameterError) as err:
         load_parameters(None, "engine.idle_rpm=1200,brakes.front_nm_per_bar=20")
     assert err.value.key == "engine.idle_rpm" and err.value.reason.endswith("(overrides are separated by ';')")
+
+
+def test_a_file_the_json_parser_cannot_take_is_refused_as_a_file_not_a_crash(tmp_path):
+    """Nesting too deep for the parser, an integer of 5000 digits: an error naming the file, not a traceback."""
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"engine": {"idle_rpm": {"value": ' + "[" * 100_000 + "]" * 100_000 + "}}}")
+    big = tmp_path / "big.json"
+    big.write_text('{"engine": {"idle_rpm": {"value": 1' + "0" * 5000 + "}}}")
+    for f in (deep, big):
+        with pytest.raises(ParameterError) as err:
+            load_parameters(f)
+        assert err.value.key == "<file>" and err.value.reason.startswith(f"cannot read {f}: "), str(err.value)
+
+
+def test_a_file_with_one_of_the_worlds_sections_without_the_other_is_refused(tmp_path):
+    """soils without surfaces would leave the file's runs an empty surface table, blamed on the shipped world."""
+    from acres_dbw_sim.model.params import shipped_config
+    world = json.loads(shipped_config("world.json").read_text())
+    tree = json.loads(default_config_path().read_text())
+    tree["soils"] = world["soils"]
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(tree))
+    with pytest.raises(ParameterError) as err:
+        load_parameters(f)
+    assert (err.value.key, err.value.reason) == ("<file>", f"{f} has the section 'soils' of world.json without "
+                                                 "'surfaces': a file carries all of that file's sections (soils, "
+                                                 "surfaces) or none")
+
+
+def test_a_range_with_a_number_that_is_not_finite_is_refused(tmp_path):
+    tree = json.loads(default_config_path().read_text())
+    entry = tree["geometry"]["wheelbase_m"]
+    entry.pop("sd", None)
+    entry["range"] = [float("nan"), 3.0]
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps(tree))
+    with pytest.raises(ParameterError, match=r"its range \[nan, 3.0\] holds a number that is not finite"):
+        load_parameters(f)
+
+
+def test_the_tractors_ulc_plant_figures_meet_the_plant_models_rules_under_their_own_keys(tmp_path):
+    """The kit's plant model has the Ranger's rules (PLANT_RULES, the full-load curve) whoever gives its
+    figures; the tractor's refusal names its ulc_plant key, present or missing."""
+    from acres_dbw_sim.vehicles.maxxum150.params import default_config_path as tractor_file, load_maxxum_parameters
+    for ov, key, reason in (("ulc_plant.cvt.high_ratio=5", "ulc_plant.cvt.high_ratio", "must be below cvt.low_ratio"),
+                            ("ulc_plant.engine.torque_curve_rpm[3]=100", "ulc_plant.engine.torque_curve_rpm[3]",
+                             "speeds must increase strictly")):
+        with pytest.raises(ParameterError) as err:
+            load_maxxum_parameters(None, ov)
+        assert err.value.key == key and reason in err.value.reason, str(err.value)
+    tree = json.loads(tractor_file().read_text())
+    del tree["ulc_plant"]["brakes"]
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(tree))
+    with pytest.raises(ParameterError) as err:
+        load_maxxum_parameters(f)
+    assert err.value.key.startswith("ulc_plant.brakes.") and "missing" in err.value.reason, str(err.value)

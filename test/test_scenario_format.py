@@ -93,6 +93,18 @@ BAD = [
             engine.idle_rpm: 1200
             brakes.front_nm_per_barr: 25
         """, 5, "vehicle.overrides.brakes.front_nm_per_barr", "did you mean 'brakes.front_nm_per_bar'"),
+    ("two elements of one array in the mapping form: the one at fault", """
+        duration_s: 5
+        vehicle:
+          overrides:
+            engine.torque_curve_nm[3]: 80
+            engine.torque_curve_nm[12]: 80
+        """, 5, "vehicle.overrides.engine.torque_curve_nm[12]", "index out of range"),
+    ("a start far beyond the odometry's float range", """
+        duration_s: 5
+        initial:
+          pose: {x_m: 1.0e+300}
+        """, 3, "initial.pose.x_m", "not in [-1000000, 1000000]"),
     ("the Ranger's occupants on the tractor", """
         duration_s: 5
         vehicle:

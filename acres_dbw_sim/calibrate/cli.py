@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
                     "scenario runner and the replay), calibration.json and report.md. Details: "
                     "docs/calibration.md.",
         epilog="exit status: 0 done (not identifiable parameters are reported), 2 invalid arguments or nothing "
-               "replayable, 3 the fit does not improve the whole-bag error by more than 2 %% (no overrides.txt "
+               "replayable, 3 the fit does not improve the whole-bag error by more than 2 % (no overrides.txt "
                "written; report.md says which figures got worse), 130 interrupted")
     p.add_argument("bag", nargs="?", help="rosbag2 directory, or a .mcap / .db3 file")
     p.add_argument("--params", metavar="KEYS", help="comma-separated variables or groups to fit (default all): "

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..model.params import ParameterError, check_params, fill_params, param, param_specs
+from ..model.params import (ParameterError, check_order, check_params, check_torque_curve, fill_params, param,
+                            param_specs)
 
 __all__ = ["DbwParameters", "ParameterError", "DBW_KEYS", "VEHICLE_KEYS", "VEHICLE_ARRAY_KEYS", "KIT_KEYS",
-           "KIT_VEHICLE_LIMITS",
+           "KIT_VEHICLE_LIMITS", "PLANT_RULES",
            "ENUM_KEYS", "MASS_KEY"]
 
 
@@ -178,7 +179,8 @@ class DbwParameters:
         ParameterError
             If a key is missing, a ``dbw.*`` key is unknown, a value is not a
             finite number, lies outside its range, or is not one of the supported
-            codes of an ``ENUM_KEYS`` key (the wording of ``model.params.check_params``).
+            codes of an ``ENUM_KEYS`` key (the wording of ``model.params.check_params``), or
+            the ULC plant's figures break one of :data:`PLANT_RULES` or the full-load curve's rules.
         """
         for key in flat:
             if key.startswith("dbw.") and key not in DBW_KEYS and key not in ENUM_KEYS:
@@ -187,6 +189,8 @@ class DbwParameters:
         for key in VEHICLE_ARRAY_KEYS:   # interpolation tables: two points at least
             if len(flat[key]) < 2:
                 raise ParameterError(key, f"expected an array of at least 2 numbers, got {flat[key]!r}")
+        check_torque_curve(flat)
+        check_order(flat, PLANT_RULES)
         return fill_params(cls, flat, "")
 
     @classmethod
@@ -242,6 +246,10 @@ class DbwParameters:
         return cls.from_vehicle_parameters(vp, overrides) if overrides else spec.dbw_parameters(vp)
 
 
+#: The cross-field rules of the ULC plant model's figures (the Ranger's own rules of those keys): whoever gives
+#: them, the Ranger's file or the tractor's ``ulc_plant`` section, they describe one engine, clutch and CVT.
+PLANT_RULES = (("cvt.high_ratio", "<", "cvt.low_ratio"), ("cvt.engage_rpm", "<", "cvt.full_engage_rpm"),
+               ("cvt.shift_rpm_light", "<=", "cvt.shift_rpm_full"), ("engine.idle_rpm", "<", "engine.max_rpm"))
 _SPECS = param_specs(DbwParameters, "")
 #: ``dbw.*`` keys the DBW reads -> (lower, upper) bound of the allowed value.
 DBW_KEYS = {k[0]: s.limits[:2] for _n, s, k in _SPECS if k[0].startswith("dbw.") and s.kind == "float"}

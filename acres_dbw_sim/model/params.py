@@ -447,6 +447,8 @@ def check_entry(key: str, entry: dict) -> None:
     if "range" in entry and not (isinstance(rng, list) and len(rng) >= 2):
         raise ParameterError(key, f"its range must be [lower, upper] or the list of values to choose from, "
                              f"got {rng!r}")
+    if "range" in entry and any(isinstance(x, float) and not math.isfinite(x) for x in rng):
+        raise ParameterError(key, f"its range {rng!r} holds a number that is not finite")
     if "range" in entry and len(rng) == 2 and all(is_number(x) for x in rng) and rng[0] > rng[1]:
         raise ParameterError(key, f"its range [{rng[0]}, {rng[1]}] has the lower bound above the upper")
 
@@ -757,6 +759,8 @@ def _read_json_object(p: Path) -> dict:
         raise ParameterError("<file>", f"cannot read {p}: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise ParameterError("<file>", f"invalid JSON in {p}: {exc}") from exc
+    except (RecursionError, ValueError) as exc:   # nesting too deep for the parser, an integer of 4300+ digits
+        raise ParameterError("<file>", f"cannot read {p}: {str(exc).split(';')[0] or type(exc).__name__}") from None
     if isinstance(tree, _GivenTwice):
         *where, name = (str(x) for x in tree.path)
         raise ParameterError(".".join(where) or name, f"{name!r} is given twice in one object (JSON would keep "
@@ -770,7 +774,12 @@ def _read_parameter_tree(p: Path, shipped: str | Path | None, parts: tuple) -> t
     """:func:`read_parameter_tree` without its cache."""
     tree = _read_json_object(p)
     for sections, f in parts:
-        if not any(sec in tree for sec in sections):
+        has = [sec for sec in sections if sec in tree]
+        if has and len(has) < len(sections):
+            raise ParameterError("<file>", f"{p} has the section {has[0]!r} of {Path(f).name} without "
+                                 f"{', '.join(repr(x) for x in sections if x not in has)}: a file carries all of "
+                                 f"that file's sections ({', '.join(sections)}) or none")
+        if not has:
             part = _read_json_object(Path(f))
             for sec in sections:
                 if sec not in part:

@@ -162,7 +162,8 @@ def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
         where = path + (("parameters",) if src == "file" and "parameters" in d else ("overrides",)
                         if src == "overrides" and "overrides" in d else ())
         if where[-1:] == ("overrides",) and isinstance(ov, dict):   # the mapping's own line of the key
-            where += tuple(k for k in ov if k.split("[")[0].strip() == base)[:1]
+            exact = [k for k in ov if k.replace(" ", "") == exc.key]
+            where += tuple(exact or [k for k in ov if k.split("[")[0].strip() == base])[:1]
         raise c.fail(where, str(exc)) from None
     info = {"type": vtype, "parameters": params.source_path, "overrides": combined}
     if spec.carries_payload:
@@ -285,8 +286,9 @@ def _initial(c: Check, raw: Any, base: tuple = ()) -> InitialSpec:
         p = c.mapping(d["pose"], pp, ("x_m", "y_m", "yaw_deg", "yaw_rad"))
         if "yaw_deg" in p and "yaw_rad" in p:
             raise c.fail(pp + ("yaw_rad",), "give yaw_deg or yaw_rad, not both")
-        kw["x_m"] = c.number(p.get("x_m", 0.0), pp + ("x_m",), "m")
-        kw["y_m"] = c.number(p.get("y_m", 0.0), pp + ("y_m",), "m")
+        # within 1000 km of the origin, as the node's initial_x_m (float64 keeps a step's motion to 1e-10 m)
+        kw["x_m"] = c.number(p.get("x_m", 0.0), pp + ("x_m",), "m", -1e6, 1e6)
+        kw["y_m"] = c.number(p.get("y_m", 0.0), pp + ("y_m",), "m", -1e6, 1e6)
         if "yaw_deg" in p:
             kw["yaw_rad"] = math.radians(c.number(p["yaw_deg"], pp + ("yaw_deg",), "deg", -360.0, 360.0))
         elif "yaw_rad" in p:

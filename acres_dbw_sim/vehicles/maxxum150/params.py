@@ -473,7 +473,7 @@ def tractor_dbw_parameters(tp):
         return DbwParameters.from_mapping(flat)
     except ParameterError as exc:
         base = exc.key.split("[")[0]
-        own = ULC_PLANT_SECTION + exc.key if base in plant else _FIT_KEYS.get(base)
+        own = ULC_PLANT_SECTION + exc.key if ULC_PLANT_SECTION + base in ULC_PLANT_KEYS else _FIT_KEYS.get(base)
         if own is None:
             raise
         raise ParameterError(own, exc.reason) from None
