@@ -150,6 +150,9 @@ def test_cli_errors_and_field_bag(tmp_path, capsys):
     assert main(["--make-field-bag", str(bag), "--cycles", "1", "--steering-only", "--quiet"]) == 0
     assert main([str(bag), "--params", "nonsense", "--out", str(tmp_path / "o")]) == 2
     assert "nonsense" in capsys.readouterr().err
+    # a bag does not record the ground it was driven on: making one says what to give the replay
+    assert main(["--make-field-bag", str(tmp_path / "g"), "--cycles", "1", "--steering-only", "--grade", "5"]) == 0
+    assert "with --param surface=gravel --param grade_pct=5: a bag" in capsys.readouterr().out
 
 
 def test_autoware_maps_of_the_fitted_vehicle_are_those_of_the_true_one(round_trip):

@@ -91,6 +91,9 @@ def main(argv: list | None = None) -> int:
             if not args.quiet:
                 print(f"wrote {args.make_field_bag}: {info['steps']} steps, {info['commands']} commands, "
                       f"{info['messages']} messages")
+                ground = f"--param surface={args.surface}" + (f" --param grade_pct={args.grade:g}" if args.grade
+                                                               else "")
+                print(f"replay or calibrate it with {ground}: a bag, as from a vehicle, does not record the ground")
             return 0
         if not args.bag:
             raise CalibrationError("a BAG is needed (or --make-field-bag DIR)")
