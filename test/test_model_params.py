@@ -494,3 +494,23 @@ def test_the_tractors_ulc_plant_figures_meet_the_plant_models_rules_under_their_
     with pytest.raises(ParameterError) as err:
         load_maxxum_parameters(f)
     assert err.value.key.startswith("ulc_plant.brakes.") and "missing" in err.value.reason, str(err.value)
+
+
+def test_an_index_that_is_not_a_whole_number_is_worded_alike_in_overrides_set_and_sweeps(tmp_path):
+    from acres_dbw_sim.scenario import load_scenario
+    from acres_dbw_sim.scenario.source import ScenarioError
+    from acres_dbw_sim.sweep import load_sweep
+    reason = "malformed key: an index is a whole number from 0, got '-1'"
+    with pytest.raises(ParameterError) as err:
+        load_parameters(None, "engine.torque_curve_nm[-1]=5")
+    assert err.value.reason == reason
+    scenario = os.path.join(os.path.dirname(__file__), "..", "scenarios", "brake_70bar_asphalt.yaml")
+    with pytest.raises(ScenarioError) as serr:
+        load_scenario(scenario, "engine.torque_curve_nm[-1]=5")
+    assert serr.value.reason == reason
+    sw = tmp_path / "sw.yaml"
+    sw.write_text(f"scenarios: [{os.path.abspath(scenario)}]\n"
+                  "parameters:\n  - 'engine.torque_curve_nm[-1]': {sd: 2}\nsamples: 4\n")
+    with pytest.raises(ScenarioError) as werr:
+        load_sweep(sw)
+    assert werr.value.reason.endswith(reason)

@@ -13,7 +13,8 @@ from typing import Any
 
 from .params import ParameterError, check_key, check_type, is_number
 
-__all__ = ["parse_overrides", "override_keys", "fault_source", "option_message", "parse_value", "apply_overrides"]
+__all__ = ["parse_overrides", "index_problem", "override_keys", "fault_source", "option_message", "parse_value",
+           "apply_overrides"]
 
 
 _OVERRIDE_RE = re.compile(r"^\s*([A-Za-z0-9_.]+?)\s*(?:\[\s*(\d+)\s*\])?\s*$")
@@ -38,10 +39,22 @@ def parse_overrides(text: str | None) -> list:
         key, raw = part.split("=", 1)
         m = _OVERRIDE_RE.match(key)
         if not m:
-            raise ParameterError(key.strip(), "malformed key")
+            raise ParameterError(key.strip(), index_problem(key) or "malformed key")
         idx = int(m.group(2)) if m.group(2) is not None else None
         result.append((m.group(1), idx, raw.strip()))
     return result
+
+
+_INDEXED_RE = re.compile(r"\[([^\]]*)\]")
+
+
+def index_problem(key: str) -> str:
+    """Why an index of ``key`` (``name[i]``, also inside a scenario's path) is not one, or "": the one wording of
+    ``engine.torque_curve_nm[-1]`` in overrides, ``--set`` and a sweep's ``parameters``."""
+    for idx in _INDEXED_RE.findall(key):
+        if not idx.strip().isdigit():
+            return f"malformed key: an index is a whole number from 0, got {idx.strip()!r}"
+    return ""
 
 
 def override_keys(text: str | None) -> set:

@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from ..model.overrides import index_problem
 from ..model.params import choice_problem, describe, number_problem
 
 __all__ = ["ScenarioError", "Document", "Check", "describe", "key_str", "read_document", "apply_sets", "split_sets",
@@ -253,8 +254,8 @@ def split_sets(texts: list | tuple | str | None) -> tuple:
             key, raw = part.split("=", 1)
             key = key.strip()
             if not _SET_KEY_RE.match(key):
-                raise ScenarioError("--set", key, "malformed key: use dotted names with [index] for list items, "
-                                    "e.g. timeline[1].pedal")
+                raise ScenarioError("--set", key, index_problem(key) or "malformed key: use dotted names with "
+                                    "[index] for list items, e.g. timeline[1].pedal")
             head = _PART_RE.match(key).group(1)
             if head in SCENARIO_SECTIONS:
                 edits.append((key, raw.strip()))

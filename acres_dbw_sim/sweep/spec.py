@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..model.overrides import index_problem
 from ..model.params import ParameterError, assembled_from, assembled_tree, check_key, is_number, tree_entries
 from ..vehicles import vehicle_spec
 from ..scenario.schema import validate
@@ -425,6 +426,8 @@ def _resolve_params(c: Check, entries: list, tree: dict, check_value, whole) -> 
     globbed: set = set()
     warnings: list = []
     for p, text, ov in entries:
+        if re.match(r"^[A-Za-z0-9_.]+\[[^\]]*\]$", text) and index_problem(text):   # key[-1]: a bad index, no glob
+            raise c.fail(p, f"{text!r}: {index_problem(text)}")
         is_glob = any(ch in text for ch in "*?[") and not _KEY_RE.match(text)
         if is_glob:
             if ov is not None:
