@@ -89,7 +89,7 @@ from .dbw.system import SUBSYSTEMS
 from .dbw.state import DriverInput
 from .model.enums import Gear
 from .model.params import ParameterError
-from .model.overrides import option_message
+from .model.overrides import check_once, option_message
 from .fleet import FLEET_WIDE, FleetMember
 from .pacing import clock_due, pace, steps_due
 from .model.terrain import FlatTerrain
@@ -171,6 +171,7 @@ class SimNode(Node):
             raise StartupError(f"parameter(s) {given}: only for vehicle {', '.join(map(repr, owners))} "
                                f"(its own controls)")
         try:
+            check_once(p["overrides"])
             params = spec.load_parameters(p["vehicle_config"] or None, p["overrides"] or None,
                                           p["occupants"], p["cargo_kg"])
             self.sim = Simulation(params, terrain, 1.0 / p["step_hz"], gear=p["initial_gear"],

@@ -514,3 +514,23 @@ def test_an_index_that_is_not_a_whole_number_is_worded_alike_in_overrides_set_an
     with pytest.raises(ScenarioError) as werr:
         load_sweep(sw)
     assert werr.value.reason.endswith(reason)
+
+
+def test_a_key_given_twice_in_one_overrides_text_is_refused_where_a_user_wrote_it():
+    """One text a user wrote (--set, acres-replay --param overrides=): the last would win without a word.
+    Layers (a scenario's overrides, then --set, then a sweep's draw) still let the later win."""
+    from acres_dbw_sim.model.overrides import check_once
+    from acres_dbw_sim.replay.cli import parse_node_params
+    from acres_dbw_sim.replay.topics import TopicMapError
+    from acres_dbw_sim.scenario import load_scenario
+    from acres_dbw_sim.scenario.source import ScenarioError
+    with pytest.raises(ParameterError, match="given twice in the overrides"):
+        check_once("engine.torque_curve_nm[3]=80;engine.torque_curve_nm[3]=90")
+    check_once("engine.torque_curve_nm[3]=80;engine.torque_curve_nm[4]=90")
+    scenario = os.path.join(os.path.dirname(__file__), "..", "scenarios", "brake_70bar_asphalt.yaml")
+    with pytest.raises(ScenarioError, match="given twice in the overrides"):
+        load_scenario(scenario, "engine.idle_rpm=900;engine.idle_rpm=1000")
+    sc = load_scenario(scenario, ["engine.idle_rpm=900", "engine.idle_rpm=1000"])   # two --set: the later wins
+    assert sc.params.engine.idle_rpm == 1000
+    with pytest.raises(TopicMapError, match="--param overrides: parameter 'engine.idle_rpm': given twice"):
+        parse_node_params(["overrides=engine.idle_rpm=900;engine.idle_rpm=1000"])

@@ -44,6 +44,8 @@ NODE_EXE, DEMO_EXE = LIB / "sim_node", LIB / "demo_driver"
     (["-p", "overrides:=engine.idle_rpm"],
      "parameter 'overrides': parameter 'engine.idle_rpm': override must be key=value"),
     (["-p", "surface:=lava"], "lava"),
+    (["-p", "overrides:=engine.idle_rpm=900;engine.idle_rpm=1000"],
+     "parameter 'overrides': parameter 'engine.idle_rpm': given twice in the overrides"),
     (["-p", "initial_x_m:=1.0e300"],
      "parameter 'initial_x_m' = 1e+300: out of range: 1e+300 not in [-1000000, 1000000]"),
     (["-p", "step_hz:=5000.0"], "parameter 'step_hz' = 5000.0: out of range: 5000 not in [60, 1000]"),

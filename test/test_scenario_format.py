@@ -105,6 +105,11 @@ BAD = [
         initial:
           pose: {x_m: 1.0e+300}
         """, 3, "initial.pose.x_m", "not in [-1000000, 1000000]"),
+    ("a key given twice in one overrides text", """
+        duration_s: 5
+        vehicle:
+          overrides: "engine.idle_rpm=900;engine.idle_rpm=1000"
+        """, 3, "vehicle.overrides", "given twice in the overrides"),
     ("the Ranger's occupants on the tractor", """
         duration_s: 5
         vehicle:

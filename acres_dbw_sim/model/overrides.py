@@ -13,7 +13,7 @@ from typing import Any
 
 from .params import ParameterError, check_key, check_type, is_number
 
-__all__ = ["parse_overrides", "index_problem", "override_keys", "fault_source", "option_message", "parse_value",
+__all__ = ["parse_overrides", "index_problem", "check_once", "override_keys", "fault_source", "option_message", "parse_value",
            "apply_overrides"]
 
 
@@ -55,6 +55,25 @@ def index_problem(key: str) -> str:
         if not idx.strip().isdigit():
             return f"malformed key: an index is a whole number from 0, got {idx.strip()!r}"
     return ""
+
+
+def check_once(text: str | None) -> None:
+    """Refuse one overrides text that gives a key twice (``engine.idle_rpm=900;engine.idle_rpm=1000``: the last
+    would win without a word). Only a text a user wrote as one is checked (the node's and replay's
+    ``overrides``, a scenario's, one ``--set``): a scenario's overrides, ``--set`` and a sweep's draw are
+    layered on purpose, the later winning.
+
+    Raises
+    ------
+    ParameterError
+        Naming the key (``key[i]`` for an element), or as :func:`parse_overrides` for a malformed pair.
+    """
+    seen = set()
+    for key, idx, _raw in parse_overrides(text):
+        full = key if idx is None else f"{key}[{idx}]"
+        if full in seen:
+            raise ParameterError(full, "given twice in the overrides (the last would win without a word)")
+        seen.add(full)
 
 
 def override_keys(text: str | None) -> set:

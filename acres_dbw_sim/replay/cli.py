@@ -22,6 +22,8 @@ import os
 import sys
 from pathlib import Path
 
+from ..model.overrides import check_once
+from ..model.params import ParameterError
 from ..usage import pipe_safe
 from ..stop_signals import sigterm_interrupts
 from .reader import BagReadError, exit_status
@@ -76,6 +78,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def parse_node_params(items: list) -> dict:
+    """``{name: text}`` of ``--param NAME=VALUE`` items (acres-replay, acres-calibrate); the values are checked
+    by the replay, as the node checks its parameters.
+
+    Raises
+    ------
+    TopicMapError
+        For an item without ``=``, an unknown name, or ``overrides`` that give a key twice (``check_once``).
+    """
     out = {}
     for item in items:
         if "=" not in item:
@@ -84,6 +94,11 @@ def parse_node_params(items: list) -> dict:
         k = k.strip()
         if k not in NODE_DEFAULTS:
             raise TopicMapError(f"--param {k}: unknown; known: {', '.join(sorted(NODE_DEFAULTS))}")
+        if k == "overrides":
+            try:
+                check_once(v.strip())
+            except ParameterError as exc:
+                raise TopicMapError(f"--param overrides: {exc}") from None
         out[k] = v.strip()
     return out
 

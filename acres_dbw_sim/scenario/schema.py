@@ -29,7 +29,7 @@ from ..dbw.system import SUBSYSTEMS, DriverInput
 from ..model.enums import DRIVE_MODE_NAMES, GEAR_NAMES, AwdSwitch, Gear
 from ..model.param_lines import located
 from ..model.params import ParameterError, file_vehicle
-from ..model.overrides import fault_source
+from ..model.overrides import check_once, fault_source
 from ..model.terrain import Region
 from ..simulation import MODELS, Simulation
 from ..vehicles import REGISTRY, default_vehicle, vehicle_spec
@@ -125,6 +125,10 @@ def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
         overrides = ""
     elif isinstance(ov, str):
         overrides = ov
+        try:
+            check_once(ov)
+        except ParameterError as exc:
+            raise c.fail(path + ("overrides",), str(exc)) from None
     elif isinstance(ov, dict):
         pairs = []
         for k, v in ov.items():

@@ -246,6 +246,7 @@ def split_sets(texts: list | tuple | str | None) -> tuple:
         texts = [texts]
     edits, params = [], []
     for text in texts:
+        seen: set = set()   # one text gives a parameter once (a later --set may change it again)
         for part in text.split(";"):
             if not part.strip():
                 continue
@@ -260,6 +261,9 @@ def split_sets(texts: list | tuple | str | None) -> tuple:
             if head in SCENARIO_SECTIONS:
                 edits.append((key, raw.strip()))
             else:
+                if key.replace(" ", "") in seen:
+                    raise ScenarioError("--set", key, "given twice in the overrides (the last would win without a word)")
+                seen.add(key.replace(" ", ""))
                 params.append(f"{key}={raw.strip()}")
     return edits, ";".join(params)
 
