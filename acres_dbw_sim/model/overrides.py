@@ -13,8 +13,8 @@ from typing import Any
 
 from .params import ParameterError, check_key, check_type, is_number
 
-__all__ = ["parse_overrides", "index_problem", "check_once", "override_keys", "fault_source", "option_message", "parse_value",
-           "apply_overrides"]
+__all__ = ["parse_overrides", "index_problem", "check_once", "override_keys", "fault_source", "option_message",
+           "parse_value", "apply_overrides"]
 
 
 _OVERRIDE_RE = re.compile(r"^\s*([A-Za-z0-9_.]+?)\s*(?:\[\s*(\d+)\s*\])?\s*$")

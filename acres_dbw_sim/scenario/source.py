@@ -262,7 +262,8 @@ def split_sets(texts: list | tuple | str | None) -> tuple:
                 edits.append((key, raw.strip()))
             else:
                 if key.replace(" ", "") in seen:
-                    raise ScenarioError("--set", key, "given twice in the overrides (the last would win without a word)")
+                    raise ScenarioError("--set", key,
+                                        "given twice in the overrides (the last would win without a word)")
                 seen.add(key.replace(" ", ""))
                 params.append(f"{key}={raw.strip()}")
     return edits, ";".join(params)
