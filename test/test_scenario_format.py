@@ -374,7 +374,10 @@ def test_set_errors_name_the_set_key(tmp_path):
                             ("brakes.foo=3", "brakes.foo", "unknown key"),
                             ("timeline[3].pedal=1", "timeline[3].pedal", "no such list item"),
                             ("duration_s", "duration_s", "must be key=value"),
-                            ("a..b=1", "a..b", "malformed key")]:
+                            ("a..b=1", "a..b", "malformed key"),
+                            # a mapping the edit made: the edit's fault, with the key's one dotted name
+                            ("vehicle.overrides.engine.idle_rpm=900", "vehicle.overrides.engine",
+                             "got a mapping (a parameter's key is one dotted name")]:
         with pytest.raises(ScenarioError) as ei:
             load_scenario(p, sets)
         assert ei.value.source == "--set" and ei.value.key == key and frag in ei.value.reason, str(ei.value)

@@ -135,7 +135,9 @@ def _vehicle(c: Check, raw: Any, param_sets: str) -> tuple:
             if isinstance(v, (dict, list)) and not (isinstance(v, list) and all(isinstance(x, (int, float))
                                                                               for x in v)):
                 raise c.fail(path + ("overrides", k), f"wrong type: expected a number, true/false, text or a list "
-                             f"of numbers, got {describe(v)}")
+                             f"of numbers, got {describe(v)}" + (" (a parameter's key is one dotted name: "
+                                                                 "{engine.idle_rpm: 900}, --set engine.idle_rpm=900)"
+                                                                 if isinstance(v, dict) else ""))
             pairs.append(f"{k}={v if isinstance(v, str) else json.dumps(v)}")
         overrides = ";".join(pairs)
     else:

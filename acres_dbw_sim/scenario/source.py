@@ -301,6 +301,7 @@ def apply_sets(doc: Document, edits: list) -> None:
                 raise ScenarioError("--set", key, f"{key_str(tuple(parts[:i]))} is not a mapping")
             if p not in node or node[p] is None:
                 node[p] = [] if isinstance(nxt, int) else {}
+                doc.origins[tuple(parts[:i + 1])] = "--set"   # made by the edit: a fault there is the edit's
             node = node[p]
         last = parts[-1]
         if isinstance(last, int):
