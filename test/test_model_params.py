@@ -534,3 +534,14 @@ def test_a_key_given_twice_in_one_overrides_text_is_refused_where_a_user_wrote_i
     assert sc.params.engine.idle_rpm == 1000
     with pytest.raises(TopicMapError, match="--param overrides: parameter 'engine.idle_rpm': given twice"):
         parse_node_params(["overrides=engine.idle_rpm=900;engine.idle_rpm=1000"])
+
+
+def test_a_misspelt_surface_or_replay_parameter_name_gets_the_closest_name():
+    from acres_dbw_sim.model.terrain import FlatTerrain
+    from acres_dbw_sim.replay.cli import parse_node_params
+    from acres_dbw_sim.replay.topics import TopicMapError
+    terrain = FlatTerrain(0.0, 0.0, "Asphalt")
+    with pytest.raises(KeyError, match=r"unknown surface 'Asphalt' \(did you mean 'asphalt'\?\)"):
+        terrain.bind(("asphalt", "gravel"))
+    with pytest.raises(TopicMapError, match=r"--param step_hzz: unknown \(did you mean 'step_hz'\?\)"):
+        parse_node_params(["step_hzz=100"])

@@ -23,6 +23,7 @@ compiled with the step (_jit.py); the methods call it.
 """
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,7 +210,9 @@ class Terrain:
 
         def idx(name: str) -> int:
             if name not in names:
-                raise KeyError(f"unknown surface {name!r}; known: {', '.join(names)}")
+                close = difflib.get_close_matches(str(name).lower(), names, 1, 0.6)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise KeyError(f"unknown surface {name!r}{hint}; known: {', '.join(names)}")
             return names.index(name)
 
         self._default_index = idx(self.surface)

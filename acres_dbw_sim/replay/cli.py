@@ -18,6 +18,7 @@ standard output (``| head``) ends the printing quietly.
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from pathlib import Path
@@ -93,7 +94,9 @@ def parse_node_params(items: list) -> dict:
         k, v = item.split("=", 1)
         k = k.strip()
         if k not in NODE_DEFAULTS:
-            raise TopicMapError(f"--param {k}: unknown; known: {', '.join(sorted(NODE_DEFAULTS))}")
+            close = difflib.get_close_matches(k, list(NODE_DEFAULTS), 1, 0.75)
+            raise TopicMapError(f"--param {k}: unknown" + (f" (did you mean {close[0]!r}?)" if close else "")
+                                + f"; known: {', '.join(sorted(NODE_DEFAULTS))}")
         if k == "overrides":
             try:
                 check_once(v.strip())
