@@ -338,6 +338,13 @@ def test_fault_source_says_which_input_gave_the_bad_value(tmp_path):
         assert fault_source(exc.value, overrides) == source, (path, overrides, exc.value)
 
 
+def _written(tmp_path, tree, name="p.json"):
+    """``tree`` (a parameter file's object) written as JSON to ``tmp_path/name``; its path."""
+    f = tmp_path / name
+    f.write_text(json.dumps(tree, indent=2))
+    return f
+
+
 def _edited_text(tmp_path, old, new, name="p.json"):
     """The shipped file with its first ``old`` replaced by ``new``, written to ``tmp_path/name``."""
     text = default_config_path().read_text()
@@ -361,8 +368,7 @@ def test_an_entry_field_that_would_be_ignored_is_refused(tmp_path, fields, reaso
     entry.pop("sd", None)
     entry.pop("range", None)
     entry.update(fields)
-    f = tmp_path / "p.json"
-    f.write_text(json.dumps(tree, indent=2))
+    f = _written(tmp_path, tree)
     with pytest.raises(ParameterError) as err:
         load_parameters(f)
     line = next(i for i, ln in enumerate(f.read_text().splitlines(), 1) if '"wheelbase_m"' in ln)
@@ -382,6 +388,11 @@ def test_a_name_given_twice_in_one_json_object_is_refused_with_its_key_and_line(
     g.write_text(tree_text.replace('"engine": {', '"engine": {"idle_rpm": {"value": 1}}, "engine": {', 1))
     with pytest.raises(ParameterError, match="'engine' is given twice"):
         load_parameters(g)
+    h = tmp_path / "deep_twice.json"   # below lists of lists too
+    h.write_text(tree_text.replace('"value": 0.03', '"value": [[{"a": 1, "a": 2}]]', 1))
+    with pytest.raises(ParameterError, match="'a' is given twice in one object") as err:
+        load_parameters(h)
+    assert err.value.key.endswith(".value.0.0"), err.value.key
 
 
 def test_a_file_naming_a_vehicle_there_is_not_is_refused_alike_everywhere(tmp_path, capsys):
@@ -425,8 +436,7 @@ def test_a_malformed_override_is_the_overrides_fault_and_a_missing_key_the_files
         assert option_message(err.value, "", text).startswith("parameter 'overrides': parameter 'engine.idle_rpm")
     tree = json.loads(default_config_path().read_text())
     del tree["engine"]["max_rpm"]
-    f = tmp_path / "gone.json"
-    f.write_text(json.dumps(tree))
+    f = _written(tmp_path, tree, "gone.json")
     with pytest.raises(ParameterError) as err:
         load_parameters(f)
     assert option_message(err.value, str(f), None) == ("parameter 'vehicle_config': parameter 'engine.max_rpm': "
@@ -457,8 +467,7 @@ def test_a_file_with_one_of_the_worlds_sections_without_the_other_is_refused(tmp
     world = json.loads(shipped_config("world.json").read_text())
     tree = json.loads(default_config_path().read_text())
     tree["soils"] = world["soils"]
-    f = tmp_path / "p.json"
-    f.write_text(json.dumps(tree))
+    f = _written(tmp_path, tree)
     with pytest.raises(ParameterError) as err:
         load_parameters(f)
     assert (err.value.key, err.value.reason) == ("<file>", f"{f} has the section 'soils' of world.json without "
@@ -471,8 +480,7 @@ def test_a_range_with_a_number_that_is_not_finite_is_refused(tmp_path):
     entry = tree["geometry"]["wheelbase_m"]
     entry.pop("sd", None)
     entry["range"] = [float("nan"), 3.0]
-    f = tmp_path / "p.json"
-    f.write_text(json.dumps(tree))
+    f = _written(tmp_path, tree)
     with pytest.raises(ParameterError, match=r"its range \[nan, 3.0\] holds a number that is not finite"):
         load_parameters(f)
 
@@ -489,8 +497,7 @@ def test_the_tractors_ulc_plant_figures_meet_the_plant_models_rules_under_their_
         assert err.value.key == key and reason in err.value.reason, str(err.value)
     tree = json.loads(tractor_file().read_text())
     del tree["ulc_plant"]["brakes"]
-    f = tmp_path / "t.json"
-    f.write_text(json.dumps(tree))
+    f = _written(tmp_path, tree, "t.json")
     with pytest.raises(ParameterError) as err:
         load_maxxum_parameters(f)
     assert err.value.key.startswith("ulc_plant.brakes.") and "missing" in err.value.reason, str(err.value)

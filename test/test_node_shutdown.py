@@ -35,10 +35,12 @@ CHURN = Path(__file__).resolve().parent / "helpers" / "shutdown_churn.py"
 
 
 def _end_groups(groups_file: Path) -> None:
-    """SIGKILL the nodes' process groups that the churn process recorded (its own, never anything else)."""
+    """SIGKILL the nodes' process groups that the churn process recorded (its own, never anything else); the
+    session's clean-up is told of them too."""
     if not groups_file.exists():
         return
     for line in groups_file.read_text().split():
+        STARTED_GROUPS.add(int(line))
         try:
             os.killpg(int(line), signal.SIGKILL)
         except ProcessLookupError:
@@ -65,8 +67,6 @@ def _run_churn(ros_process, out_dir: Path, seed: int, budget_s: float) -> tuple[
         return json.loads((out_dir / "result.json").read_text()), out
     finally:
         proc.stop()
-        for line in (out_dir / "groups").read_text().split() if (out_dir / "groups").exists() else ():
-            STARTED_GROUPS.add(int(line))   # the session's clean-up knows them too
         _end_groups(out_dir / "groups")
 
 

@@ -248,8 +248,8 @@ class DbwParameters:
 
 #: The cross-field rules of the ULC plant model's figures (the Ranger's own rules of those keys): whoever gives
 #: them, the Ranger's file or the tractor's ``ulc_plant`` section, they describe one engine, clutch and CVT.
-PLANT_RULES = (("cvt.high_ratio", "<", "cvt.low_ratio"), ("cvt.engage_rpm", "<", "cvt.full_engage_rpm"),
-               ("cvt.shift_rpm_light", "<=", "cvt.shift_rpm_full"), ("engine.idle_rpm", "<", "engine.max_rpm"))
+PLANT_RULES = (("engine.idle_rpm", "<", "engine.max_rpm"), ("cvt.high_ratio", "<", "cvt.low_ratio"),
+               ("cvt.engage_rpm", "<", "cvt.full_engage_rpm"), ("cvt.shift_rpm_light", "<=", "cvt.shift_rpm_full"))
 _SPECS = param_specs(DbwParameters, "")
 #: ``dbw.*`` keys the DBW reads -> (lower, upper) bound of the allowed value.
 DBW_KEYS = {k[0]: s.limits[:2] for _n, s, k in _SPECS if k[0].startswith("dbw.") and s.kind == "float"}

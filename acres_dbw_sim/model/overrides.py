@@ -77,19 +77,12 @@ def check_once(text: str | None) -> None:
 
 
 def override_keys(text: str | None) -> set:
-    """The keys that the overrides ``text`` set (without their index); for a malformed part, the part as
-    its error names it (:func:`parse_overrides`'s key), so that the error is the overrides'. Never raises."""
-    keys = set()
-    for part in (text or "").split(";"):
-        if not part.strip():
-            continue
-        if "=" not in part:
-            keys.add(part.strip())
-            continue
-        key = part.split("=", 1)[0]
-        m = _OVERRIDE_RE.match(key)
-        keys.add(m.group(1) if m else key.strip())
-    return keys
+    """The keys that the overrides ``text`` set (without their index); for a malformed text, the key its
+    :func:`parse_overrides` error names, so that the error is the overrides'. Never raises."""
+    try:
+        return {key for key, _idx, _raw in parse_overrides(text)}
+    except ParameterError as exc:   # a malformed text: its fault is that part's
+        return {exc.key}
 
 
 def fault_source(err: ParameterError, overrides: str | None) -> str:

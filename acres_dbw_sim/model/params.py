@@ -33,8 +33,7 @@ __all__ = [
     "MAX_LOAD_FACTOR_LIMITS", "WORLD_FILE", "WORLD_SECTIONS", "KIT_FILE", "KIT_SECTIONS", "shipped_config",
     "assembly", "read_parameter_tree", "file_vehicle", "assembled_tree", "assembled_from", "file_stamp",
     "check_key", "declared_keys", "check_declared", "read_as_hint", "ENTRY_FIELDS", "check_entry", "tree_entries",
-    "is_number",
-    "check_type", "check_range", "check_order", "check_torque_curve", "FieldSpec", "param", "param_specs",
+    "is_number", "check_type", "check_range", "check_order", "check_torque_curve", "FieldSpec", "param", "param_specs",
     "param_limits", "narrowest", "check_params", "fill_params", "number_problem", "choice_problem", "describe",
 ]
 
@@ -156,8 +155,9 @@ def param_limits(cls: type, section: str) -> dict:
 
 
 def narrowest(lim: tuple | None, other: tuple | None) -> tuple | None:
-    """The limits of a value that must meet both ``lim`` and ``other`` (each ``(lower, upper, lower
-    inclusive)`` or None for none)."""
+    """The limits of a value that must meet both ``lim`` and ``other``: each ``(lower, upper, lower inclusive)``
+    in the key's unit (the upper bound inclusive), or None for none. Returns the same form (None when both
+    are None). Raises nothing."""
     if lim is None or other is None:
         return lim if other is None else other
     lo, incl = (other[0], other[2]) if other[0] > lim[0] or (other[0] == lim[0] and not other[2]) else \
@@ -571,7 +571,7 @@ def read_as_hint(path: str | Path, owner: str) -> str:
 
 
 def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, vehicle: str | None = None,
-                        parts: tuple = ()) -> tuple:
+                        parts: tuple = (), known: Iterable[str] | None = None) -> tuple:
     """Read a parameter file (polaris.json form) into its tree and flat value tables.
 
     Shared by every vehicle's loader (the Ranger's :func:`load_parameters`, the
@@ -590,6 +590,9 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, veh
     parts : tuple, optional
         ``((sections, path), ...)``: the sections to take from ``path`` when the file has none of
         them (:func:`assembly`: the world and the DBW kit); ``shipped`` is assembled the same way.
+    known : iterable of str, optional
+        The vehicles there are (the registry's names): a file of another vehicle that is not among them is
+        refused as naming no vehicle there is (:func:`file_vehicle`), not as another's.
 
     Returns
     -------
@@ -616,8 +619,7 @@ def read_parameter_tree(path: str | Path, shipped: str | Path | None = None, veh
     p = Path(path)
     tree, defaults, values, named = _cached_tree(p, shipped, parts)
     if vehicle is not None and named is not None and named != vehicle:
-        from ..vehicles import REGISTRY   # the vehicles there are: only to word the refusal
-        file_vehicle(p, REGISTRY)
+        file_vehicle(p, known)
         raise ParameterError("<file>", f"{p} is the parameter file of vehicle {named!r} (its 'vehicle' key), "
                              f"not of {vehicle!r}: give vehicle {named!r} to run it")
     return tree, defaults, {k: copy.deepcopy(v) if isinstance(v, (list, dict)) else v for k, v in values.items()}
@@ -734,16 +736,26 @@ class _GivenTwice(dict):
         self.path = path
 
 
+def _twice_below(v: Any) -> tuple | None:
+    """The path, from ``v``, of a name given twice in or below ``v`` (a parsed value), or None."""
+    if isinstance(v, _GivenTwice):
+        return v.path
+    if isinstance(v, list):
+        for i, x in enumerate(v):
+            below = _twice_below(x)
+            if below is not None:
+                return (i,) + below
+    return None
+
+
 def _object_once(pairs: list) -> dict:
     """``json`` object hook: the object of ``pairs``, or a :class:`_GivenTwice` when a name repeats in it or
     below it (JSON keeps the last of a repeated name without a word)."""
     out = {}
     for name, v in pairs:
-        below = v if isinstance(v, _GivenTwice) else next(
-            (_GivenTwice((i,) + x.path) for i, x in enumerate(v) if isinstance(x, _GivenTwice)), None) \
-            if isinstance(v, list) else None
+        below = _twice_below(v)
         if below is not None:
-            return _GivenTwice((name,) + below.path)
+            return _GivenTwice((name,) + below)
         if name in out:
             return _GivenTwice((name,))
         out[name] = v

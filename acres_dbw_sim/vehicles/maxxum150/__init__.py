@@ -122,10 +122,9 @@ def parameter_file():
 
 
 def limits() -> dict:
-    """The tractor's number keys and the bounds its loader accepts (its sections' declarations)."""
-    from ...model.params import param_limits
-    from .params import SECTIONS
-    return {k: lim for name, cls in SECTIONS.items() for k, lim in param_limits(cls, name).items()}
+    """The tractor's number keys and the bounds its loader accepts (``params.LIMITS``)."""
+    from .params import LIMITS
+    return LIMITS
 
 
 SPEC = VehicleSpec("maxxum150", "Case IH Maxxum 150", load, build, None, dbw_kit, VIN, carries_payload=False,

@@ -34,14 +34,16 @@ from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
                              ROLLING_MAX_LIMITS, RPM_TO_RAD_S, UNIT_INTERVAL, WATER_DENSITY_LIMITS, ParameterError,
                              assembly, check_declared, check_order, check_params, check_torque_curve, declared_keys,
-                             fill_params, param, read_as_hint, read_parameter_tree, shipped_config)
+                             fill_params, narrowest, param, param_limits, read_as_hint, read_parameter_tree,
+                             shipped_config)
 from ...model.overrides import apply_overrides, parse_overrides
+from ..registry import REGISTRY
 from ...model.world import assemble_world, check_world, world_keys
 
 __all__ = ["ParameterError", "ChassisParams", "TyreParams", "SteeringParams", "EngineParams",
            "TransmissionParams", "PtoParams", "ImplementParams", "FuelParams", "Constants", "MaxxumParameters",
            "default_config_path", "load_maxxum_parameters", "IMPLEMENT_TYPES", "SOIL_TEXTURES",
-           "DIFF_LOCK_STATES", "MODELS", "ATTACHMENTS", "ULC_PLANT_SECTION", "tractor_dbw_parameters"]
+           "DIFF_LOCK_STATES", "MODELS", "ATTACHMENTS", "ULC_PLANT_SECTION", "tractor_dbw_parameters", "LIMITS"]
 
 MODELS = ("maxxum_150", "legacy")
 IMPLEMENT_TYPES = ("moldboard", "chisel", "disk", "cultivator", "planter", "potato_digger", "custom")
@@ -401,7 +403,7 @@ def load_maxxum_parameters(path: str | Path | None = None, overrides: str | None
     p = Path(path) if path is not None else default_config_path()
     parts = assembly()
     with located(p, overrides, parts):
-        _tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts)
+        _tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts, REGISTRY)
         for key in [k for k in MOVED_KEYS if k in values] + [k for k, _, _ in parse_overrides(overrides)]:
             if key in MOVED_KEYS:
                 raise ParameterError(key, f"this key is now {MOVED_KEYS[key]!r} (the DBW kit's parameters have a file "
@@ -488,3 +490,6 @@ _FIT_KEYS = {"steering.ratio": "installation.steering_ratio", "geometry.wheelbas
 ULC_PLANT_KEYS = tuple(ULC_PLANT_SECTION + k for k in (*VEHICLE_KEYS, *VEHICLE_ARRAY_KEYS) if k not in _FIT_KEYS)
 #: The kit's ranges of the vehicle keys it reads, under the tractor's own keys that fill them.
 _KIT_LIMITS = {own: KIT_VEHICLE_LIMITS[kit] for kit, own in _FIT_KEYS.items() if kit in KIT_VEHICLE_LIMITS}
+#: The tractor's number keys -> (lower, upper, lower inclusive): what the loader accepts (calibration's bounds too).
+LIMITS = {k: narrowest(lim, _KIT_LIMITS.get(k)) for name, cls in SECTIONS.items()
+          for k, lim in param_limits(cls, name).items()}

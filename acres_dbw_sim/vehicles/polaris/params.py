@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...dbw.params import KIT_KEYS, KIT_VEHICLE_LIMITS, MASS_KEY, DbwParameters
+from ...dbw.params import KIT_KEYS, KIT_VEHICLE_LIMITS, MASS_KEY, PLANT_RULES, DbwParameters
 from ...model.param_lines import located
 from ...model.parts import BodyBox, TyreContact
 from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIMITS, NON_NEGATIVE, POSITIVE,
@@ -27,6 +27,7 @@ from ...model.params import (FRACTION, GOVERNOR_BAND_LIMITS, MAX_LOAD_FACTOR_LIM
                              declared_keys, fill_params, narrowest, param, param_limits, read_as_hint,
                              read_parameter_tree, shipped_config)
 from ...model.overrides import apply_overrides
+from ..registry import REGISTRY
 from ...model.world import SurfaceTable, assemble_world, check_world, world_keys
 
 __all__ = ["VEHICLE", "GeometryParams", "MassParams", "SuspensionParams", "TyreParams", "SteeringParams",
@@ -316,8 +317,7 @@ KINEMATIC_KEYS = tuple(f"kinematic.{r}.{k}" for r in KINEMATIC_RANGES for k in K
 
 
 #: The cross-field rules of the Ranger's values (:func:`~acres_dbw_sim.model.params.check_order`).
-RULES = (("engine.idle_rpm", "<", "engine.max_rpm"), ("cvt.high_ratio", "<", "cvt.low_ratio"),
-         ("cvt.engage_rpm", "<", "cvt.full_engage_rpm"), ("cvt.shift_rpm_light", "<=", "cvt.shift_rpm_full"),
+RULES = PLANT_RULES + (  # the plant model's rules are the Ranger's own engine and CVT's
          ("engine.indicated_efficiency_min", "<=", "engine.indicated_efficiency_max"),
          ("engine.indicated_efficiency", ">=", "engine.indicated_efficiency_min"),
          ("engine.indicated_efficiency", "<=", "engine.indicated_efficiency_max"),
@@ -362,7 +362,7 @@ def load_parameters(path: str | Path | None = None, overrides: str | None = None
     p = Path(path) if path is not None else default_config_path()
     parts = assembly()
     with located(p, overrides, parts):
-        _tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts)
+        _tree, defaults, values = read_parameter_tree(p, default_config_path(), VEHICLE, parts, REGISTRY)
         unnamed = read_as_hint(p, "the Ranger")
         check_declared(values, declared_keys(SECTIONS, KINEMATIC_KEYS, KIT_KEYS, world_keys(values)), "the Ranger",
                        unnamed)
